@@ -1,0 +1,104 @@
+"""Divide last: metrics from summed counts, with one set of zero-division rules.
+
+Every family (events, segments, ...) sums its statistics first
+and calls these functions at the very end,
+so precision, recall, F-score, error rates and averages
+follow the same rules everywhere:
+
+* an undefined ratio (0 / 0) becomes ``zero_division``;
+* the F-score is computed from precision and recall
+  *after* that replacement:
+  ``2PR / (P + R)``, ``0`` when ``P * R == 0``;
+  if ``P`` or ``R`` is NaN the F-score is NaN when ``propagate_nans=True``,
+  else 0 (audmetric's rule);
+* the macro average is the mean over labels ignoring NaN
+  (as audmetric and sed_eval).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from audeval._validation import check_option
+
+
+AVERAGES = ("micro", "macro")
+
+
+class UndefinedMetricWarning(UserWarning):
+    """A metric had to divide by zero and returned ``zero_division``."""
+
+
+def divide(numerator, denominator, zero_division: float = np.nan) -> np.ndarray:
+    """``numerator / denominator`` as float64, ``zero_division`` where undefined."""
+    numerator = np.asarray(numerator, dtype=np.float64)
+    denominator = np.asarray(denominator, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = numerator / denominator
+    return np.where(denominator == 0, zero_division, out)
+
+
+def check_zero_division(value: float) -> float:
+    """``zero_division`` must be a float (NaN allowed)."""
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"zero_division must be a float; got {value!r}.") from None
+
+
+def fscore(precision, recall, *, beta: float = 1.0, propagate_nans: bool = False) -> np.ndarray:
+    r"""F-score from precision and recall (after zero-division replacement).
+
+    .. math::
+
+        F_\beta = \frac{(1 + \beta^2) P R}{\beta^2 P + R}
+
+    0 where ``P * R == 0``;
+    where ``P`` or ``R`` is NaN: NaN if ``propagate_nans`` else 0.
+    """
+    p = np.asarray(precision, dtype=np.float64)
+    r = np.asarray(recall, dtype=np.float64)
+    b2 = beta * beta
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f = (1 + b2) * p * r / (b2 * p + r)
+    nan = np.isnan(p) | np.isnan(r)
+    f = np.where(p * r == 0, 0.0, f)
+    f = np.where(nan, np.nan if propagate_nans else 0.0, f)
+    return f
+
+
+def precision_recall_fscore(
+    tp,
+    n_prediction,
+    n_truth,
+    *,
+    zero_division: float,
+    propagate_nans: bool,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Precision ``tp / n_prediction``, recall ``tp / n_truth`` and F-score."""
+    precision = divide(tp, n_prediction, zero_division)
+    recall = divide(tp, n_truth, zero_division)
+    return precision, recall, fscore(precision, recall, propagate_nans=propagate_nans)
+
+
+def macro(values) -> float:
+    """Unweighted mean over labels, NaN ignored; NaN if all are NaN or no labels."""
+    values = np.asarray(values, dtype=np.float64)
+    if values.size == 0 or np.all(np.isnan(values)):
+        return float("nan")
+    return float(np.nanmean(values))
+
+
+def check_average(average: str) -> str:
+    return check_option(average, "average", AVERAGES)
+
+
+def warn_undefined(what: str, zero_division: float) -> None:
+    """One warning, under audeval's own category, for a 0/0 metric."""
+    warnings.warn(
+        f"{what} is undefined (0 / 0) and was set to zero_division={zero_division}.",
+        UndefinedMetricWarning,
+        stacklevel=3,
+    )

@@ -1,0 +1,449 @@
+"""The one validation gate for every metric (SPEC section 1).
+
+Every public function of audeval that takes annotations
+calls :func:`check_inputs` first.
+It turns the two pandas Series into plain int64 numpy arrays
+(file code, start and end in nanoseconds, label code)
+over a shared file index and a shared label list,
+so that the engines never see pandas objects,
+float seconds or unvalidated values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+import dataclasses
+import datetime
+import numbers
+
+import numpy as np
+import pandas as pd
+
+
+NS_PER_SECOND = 1_000_000_000
+NAT = np.iinfo(np.int64).min  # the int64 value of NaT
+MAX_ROWS_SHOWN = 5
+
+# -------------------------------------------------------------------------
+# Small checks shared by every public function
+# -------------------------------------------------------------------------
+
+
+def check_option(value: object, name: str, allowed: Sequence[object]) -> object:
+    """Raise ``ValueError`` unless ``value`` is one of ``allowed``."""
+    if isinstance(value, Hashable) and value in allowed:
+        return value
+    choices = ", ".join(repr(a) for a in allowed)
+    raise ValueError(f"{name} must be one of {choices}; got {value!r}.")
+
+
+def to_ns(
+    value: float | pd.Timedelta | datetime.timedelta | np.timedelta64 | None,
+    name: str,
+    *,
+    allow_none: bool = True,
+) -> int | None:
+    """Convert a duration in seconds (float) or a timedelta to int nanoseconds.
+
+    The conversion happens once, here;
+    every comparison after it is exact integer arithmetic.
+    """
+    if value is None:
+        if allow_none:
+            return None
+        raise TypeError(f"{name} must be a duration in seconds or a timedelta, not None.")
+    if isinstance(value, (pd.Timedelta, datetime.timedelta, np.timedelta64)):
+        td = pd.Timedelta(value)
+        if td is pd.NaT:
+            raise ValueError(f"{name} must not be NaT.")
+        ns = int(td.value) if td.unit == "ns" else int(td.as_unit("ns").value)
+    elif isinstance(value, numbers.Real) and not isinstance(value, bool):
+        if not np.isfinite(value):
+            raise ValueError(f"{name} must be a finite number of seconds; got {value!r}.")
+        ns = int(pd.to_timedelta(float(value), unit="s").as_unit("ns").value)
+    else:
+        raise TypeError(
+            f"{name} must be a duration in seconds (float) or a pandas.Timedelta; "
+            f"got {type(value).__name__}."
+        )
+    if ns < 0:
+        raise ValueError(f"{name} must not be negative; got {value!r}.")
+    return ns
+
+
+def check_fraction(value: float | None, name: str) -> float | None:
+    """Check a non-negative finite float such as ``duration_tolerance``."""
+    if value is None:
+        return None
+    if not isinstance(value, numbers.Real) or isinstance(value, bool):
+        raise TypeError(f"{name} must be a float or None; got {type(value).__name__}.")
+    if not np.isfinite(value) or value < 0:
+        raise ValueError(f"{name} must be a finite, non-negative number; got {value!r}.")
+    return float(value)
+
+
+def _show(series: pd.Series, mask: np.ndarray) -> str:
+    """The first offending rows of ``series`` as text, with a count."""
+    n = int(np.count_nonzero(mask))
+    shown = series[mask].head(MAX_ROWS_SHOWN).to_string()
+    more = f"\n... and {n - MAX_ROWS_SHOWN} more rows" if n > MAX_ROWS_SHOWN else ""
+    return f"{n} row(s), first:\n{shown}{more}"
+
+
+# -------------------------------------------------------------------------
+# Validated annotations
+# -------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Segments:
+    """One validated side (truth or prediction) as int64 arrays.
+
+    All arrays have one entry per kept row, in the row order of the input.
+    ``end`` is ``NAT`` where the input said "until the end of the file"
+    and no duration was known to resolve it.
+    """
+
+    file: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    label: np.ndarray
+    position: np.ndarray  # row position in the original Series
+
+    def __len__(self) -> int:
+        return len(self.file)
+
+    def take(self, index: np.ndarray) -> Segments:
+        """Rows ``index`` of every array."""
+        return Segments(
+            self.file[index],
+            self.start[index],
+            self.end[index],
+            self.label[index],
+            self.position[index],
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class Inputs:
+    """Validated truth and prediction over shared files and labels."""
+
+    truth: Segments
+    prediction: Segments
+    files: pd.Index
+    labels: list
+    durations: np.ndarray  # ns per file from files_duration, NAT where unknown
+
+    @property
+    def n_files(self) -> int:
+        return len(self.files)
+
+    @property
+    def n_labels(self) -> int:
+        return len(self.labels)
+
+
+@dataclasses.dataclass
+class _Raw:
+    """One Series taken apart, before files and labels are shared."""
+
+    name: str
+    series: pd.Series
+    file_levels: pd.Index
+    file_codes: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    values: pd.Series
+
+
+def _level_ns(index: pd.MultiIndex, level: int, name: str, what: str) -> np.ndarray:
+    """int64 ns of a timedelta level, NaT as ``NAT``, without materialising objects."""
+    values = index.levels[level]
+    if not isinstance(values, pd.TimedeltaIndex):
+        if len(values) == 0:
+            values = pd.TimedeltaIndex([], dtype="timedelta64[ns]")
+        else:
+            raise TypeError(
+                f"{name}: the '{what}' level of the index must hold timedeltas; "
+                f"got dtype {values.dtype}."
+            )
+    ns = values.as_unit("ns").asi8 if values.unit != "ns" else values.asi8
+    codes = np.asarray(index.codes[level], dtype=np.int64)
+    out = np.full(len(codes), NAT, dtype=np.int64)
+    valid = codes >= 0
+    out[valid] = ns[codes[valid]]
+    return out
+
+
+def _take_apart(obj: object, name: str, allow_filewise: bool) -> _Raw:
+    if isinstance(obj, pd.DataFrame):
+        raise TypeError(
+            f"{name} must be a pandas.Series (one label column); "
+            f"got a DataFrame with columns {list(obj.columns)}. Select a column first."
+        )
+    if not isinstance(obj, pd.Series):
+        raise TypeError(
+            f"{name} must be a pandas.Series with an audformat segmented index; "
+            f"got {type(obj).__name__}."
+        )
+    index = obj.index
+    names = list(index.names)
+    if isinstance(index, pd.MultiIndex) and names == ["file", "start", "end"]:
+        file_index = index.levels[0]
+        file_codes = np.asarray(index.codes[0], dtype=np.int64)
+        start = _level_ns(index, 1, name, "start")
+        end = _level_ns(index, 2, name, "end")
+    elif not isinstance(index, pd.MultiIndex) and names == ["file"]:
+        if not allow_filewise:
+            raise ValueError(
+                f"{name} has a filewise index (one label per file); "
+                "this metric needs a segmented index with levels 'file', 'start', 'end'."
+            )
+        file_codes, file_index = pd.factorize(index, use_na_sentinel=True)
+        file_codes = np.asarray(file_codes, dtype=np.int64)
+        file_index = pd.Index(file_index)
+        start = np.zeros(len(index), dtype=np.int64)
+        end = np.full(len(index), NAT, dtype=np.int64)
+    else:
+        raise ValueError(
+            f"{name} must have an audformat segmented index "
+            "(levels 'file', 'start', 'end') or a filewise index ('file'); "
+            f"got index levels {names}."
+        )
+
+    bad = file_codes < 0
+    if bad.any():
+        raise ValueError(f"{name} has missing file names: {_show(obj, bad)}")
+    bad = start == NAT
+    if bad.any():
+        raise ValueError(f"{name} has NaT start times: {_show(obj, bad)}")
+    bad = start < 0
+    if bad.any():
+        raise ValueError(f"{name} has negative start times: {_show(obj, bad)}")
+    bad = (end != NAT) & (end < start)
+    if bad.any():
+        raise ValueError(f"{name} has rows whose end is before their start: {_show(obj, bad)}")
+    bad = np.asarray(obj.isna())
+    if bad.any():
+        raise ValueError(f"{name} has missing (NaN) labels: {_show(obj, bad)}")
+    return _Raw(name, obj, pd.Index(file_index), file_codes, start, end, obj)
+
+
+def _used_levels(raw: _Raw) -> pd.Index:
+    used = np.bincount(raw.file_codes, minlength=len(raw.file_levels)) > 0
+    return raw.file_levels[used]
+
+
+def _label_codes(raw: _Raw) -> tuple[np.ndarray, list, bool]:
+    """Codes into a per-side list of labels, and whether it is categorical."""
+    values = raw.values
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        codes = np.asarray(values.cat.codes, dtype=np.int64)
+        return codes, list(values.cat.categories), True
+    codes, uniques = pd.factorize(values.to_numpy())
+    uniques = uniques.tolist() if hasattr(uniques, "tolist") else list(uniques)
+    return np.asarray(codes, dtype=np.int64), uniques, False
+
+
+def _infer_labels(sides: list[tuple[list, bool]]) -> list:
+    """Categories in category order first, then the sorted union of the rest."""
+    ordered: list = []
+    seen: set = set()
+    for uniques, categorical in sides:
+        if categorical:
+            for label in uniques:
+                if label not in seen:
+                    seen.add(label)
+                    ordered.append(label)
+    rest = {
+        label
+        for uniques, categorical in sides
+        if not categorical
+        for label in uniques
+        if label not in seen
+    }
+    try:
+        rest_sorted = sorted(rest)
+    except TypeError:
+        types = sorted({type(label).__name__ for label in rest})
+        raise TypeError(
+            f"truth and prediction hold labels of types {types} that cannot be ordered; "
+            "pass labels=[...] to give the order."
+        ) from None
+    return ordered + rest_sorted
+
+
+def _durations_ns(
+    files_duration: Mapping | pd.Series | None,
+    files: pd.Index,
+) -> np.ndarray:
+    out = np.full(len(files), NAT, dtype=np.int64)
+    if files_duration is None:
+        return out
+    if isinstance(files_duration, pd.Series):
+        series = files_duration
+    elif isinstance(files_duration, Mapping):
+        series = pd.Series(dict(files_duration), dtype=object)
+    else:
+        raise TypeError(
+            "files_duration must be a mapping or a pandas.Series from file to duration; "
+            f"got {type(files_duration).__name__}."
+        )
+    if len(series) == 0:
+        return out
+    values = series.to_numpy()
+    if pd.api.types.is_numeric_dtype(series.dtype) or all(
+        isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values
+    ):
+        seconds = np.asarray(values, dtype=float)
+        ns = pd.to_timedelta(seconds, unit="s").as_unit("ns").asi8
+    else:
+        try:
+            ns = pd.to_timedelta(values).as_unit("ns").asi8
+        except (TypeError, ValueError):
+            raise TypeError(
+                "files_duration values must be durations (timedelta or seconds)."
+            ) from None
+    ns = np.asarray(ns, dtype=np.int64)
+    bad = (ns != NAT) & (ns < 0)
+    if bad.any():
+        raise ValueError(
+            "files_duration has negative durations for files "
+            f"{list(series.index[bad][:MAX_ROWS_SHOWN])}."
+        )
+    position = pd.Index(series.index).get_indexer(files)
+    found = position >= 0
+    out[found] = ns[position[found]]
+    return out
+
+
+def check_inputs(
+    truth: pd.Series,
+    prediction: pd.Series,
+    *,
+    labels: Sequence[object] | None = None,
+    files_duration: Mapping | pd.Series | None = None,
+    require_end: bool = True,
+    allow_filewise: bool = True,
+) -> Inputs:
+    """Validate ``truth`` and ``prediction`` and share files and labels.
+
+    Args:
+        truth: ground truth Series (segmented or filewise index)
+        prediction: predicted Series (segmented or filewise index)
+        labels: labels to evaluate, in the order of the results;
+            rows with other labels are left out.
+            ``None``: categories in category order,
+            then the sorted union of the other labels
+        files_duration: mapping or Series from file to duration
+            (timedelta or seconds), used to resolve ``end=NaT``
+        require_end: raise if an ``end=NaT`` cannot be resolved
+        allow_filewise: accept a filewise index (``start=0``, ``end=NaT``)
+
+    Returns:
+        validated inputs; files are the sorted union of both sides
+
+    Raises:
+        TypeError, ValueError: see SPEC section 1; messages name
+            the argument and show the first offending rows
+
+    """
+    raw_truth = _take_apart(truth, "truth", allow_filewise)
+    raw_prediction = _take_apart(prediction, "prediction", allow_filewise)
+
+    # Files: the union of both sides, sorted where possible
+    files = _used_levels(raw_truth).append(_used_levels(raw_prediction)).unique()
+    try:
+        files = files.sort_values()
+    except TypeError:
+        pass
+    files = pd.Index(files, name="file")
+
+    # Labels
+    truth_codes, truth_uniques, truth_cat = _label_codes(raw_truth)
+    pred_codes, pred_uniques, pred_cat = _label_codes(raw_prediction)
+    if labels is None:
+        label_list = _infer_labels([(truth_uniques, truth_cat), (pred_uniques, pred_cat)])
+    else:
+        if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
+            raise TypeError(f"labels must be a sequence of labels; got {labels!r}.")
+        label_list = list(labels)
+        if len(set(label_list)) != len(label_list):
+            raise ValueError(f"labels must not contain duplicates; got {label_list}.")
+    label_index = pd.Index(label_list, dtype=object)
+
+    durations = _durations_ns(files_duration, files)
+
+    sides = []
+    for raw, codes, uniques in (
+        (raw_truth, truth_codes, truth_uniques),
+        (raw_prediction, pred_codes, pred_uniques),
+    ):
+        if len(uniques):
+            mapping = np.asarray(label_index.get_indexer(pd.Index(uniques, dtype=object)))
+            label = np.where(codes >= 0, mapping[np.maximum(codes, 0)], -1)
+        else:
+            label = np.full(len(codes), -1, dtype=np.int64)
+        file_map = np.asarray(files.get_indexer(raw.file_levels), dtype=np.int64)
+        file = file_map[raw.file_codes]
+        end = raw.end.copy()
+        open_end = end == NAT
+        if open_end.any():
+            end[open_end] = durations[file[open_end]]
+            unresolved = end == NAT
+            if require_end and unresolved.any():
+                missing = sorted(set(files[file[unresolved]]))
+                raise ValueError(
+                    f"{raw.name} has rows with end=NaT (until the end of the file) "
+                    "and no duration is known for files "
+                    f"{missing[:MAX_ROWS_SHOWN]}"
+                    f"{' ...' if len(missing) > MAX_ROWS_SHOWN else ''}; "
+                    "pass files_duration (e.g. from audformat's Database.files_duration)."
+                )
+            bad = ~unresolved & (end < raw.start)
+            if bad.any():
+                show = np.zeros(len(raw.series), dtype=bool)
+                show[bad] = True
+                raise ValueError(
+                    f"{raw.name} has rows starting after the duration of their file: "
+                    f"{_show(raw.series, show)}"
+                )
+        keep = label >= 0
+        position = np.flatnonzero(keep) if not keep.all() else np.arange(len(label))
+        sides.append(
+            Segments(
+                file[keep],
+                raw.start[keep],
+                end[keep],
+                label[keep].astype(np.int64),
+                position.astype(np.int64),
+            )
+        )
+    return Inputs(sides[0], sides[1], files, label_list, durations)
+
+
+def file_extent(inputs: Inputs) -> np.ndarray:
+    """Evaluated length per file (ns): ``files_duration``, else the latest end.
+
+    The fallback is sed_eval's rule: the latest end in truth or prediction.
+    """
+    latest = np.zeros(inputs.n_files, dtype=np.int64)
+    for side in (inputs.truth, inputs.prediction):
+        ends = np.where(side.end == NAT, side.start, side.end)
+        if len(ends):
+            np.maximum.at(latest, side.file, ends)
+    return np.where(inputs.durations == NAT, latest, inputs.durations)
+
+
+__all__ = [
+    "NAT",
+    "NS_PER_SECOND",
+    "Inputs",
+    "Segments",
+    "check_fraction",
+    "check_inputs",
+    "check_option",
+    "file_extent",
+    "to_ns",
+]
+
