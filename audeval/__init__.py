@@ -1,3 +1,9 @@
-"""audeval: evaluate time-annotated audio labels on pandas/audformat objects."""
+"""audeval: evaluate time-annotated audio labels on pandas/audformat objects.
+
+The public API is flat: every metric is importable from ``audeval``;
+source separation lives in :mod:`audeval.separation`.
+"""
 
 __version__ = "0.1.0"
+
+# One line per metric family; each private module lists its public names in __all__.
