@@ -7,3 +7,4 @@ source separation lives in :mod:`audeval.separation`.
 __version__ = "0.1.0"
 
 # One line per metric family; each private module lists its public names in __all__.
+from audeval._events import *  # noqa: F401,F403
