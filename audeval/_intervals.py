@@ -111,10 +111,12 @@ def window_join(
     )
     order = np.argsort(item_key, kind="stable")
     sorted_key = item_key[order]
-    left = np.searchsorted(sorted_key, low_key, side="left")
-    right = np.searchsorted(sorted_key, high_key, side="right")
+    # binary searches with sorted needles walk memory in order: much faster
+    by_low = np.argsort(low_key, kind="stable")
+    left = np.searchsorted(sorted_key, low_key[by_low], side="left")
+    right = np.searchsorted(sorted_key, high_key[by_low], side="right")
     query, position = expand_ranges(left, right)
-    return query, order[position]
+    return by_low[query], order[position]
 
 
 def merge(

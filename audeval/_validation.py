@@ -240,7 +240,7 @@ def _label_codes(raw: _Raw) -> tuple[np.ndarray, list, bool]:
     if isinstance(values.dtype, pd.CategoricalDtype):
         codes = np.asarray(values.cat.codes, dtype=np.int64)
         return codes, list(values.cat.categories), True
-    codes, uniques = pd.factorize(values.to_numpy())
+    codes, uniques = pd.factorize(values.array)
     uniques = uniques.tolist() if hasattr(uniques, "tolist") else list(uniques)
     return np.asarray(codes, dtype=np.int64), uniques, False
 
@@ -292,8 +292,12 @@ def _durations_ns(
     if len(series) == 0:
         return out
     values = series.to_numpy()
-    if pd.api.types.is_numeric_dtype(series.dtype) or all(
-        isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values
+    if getattr(series.dtype, "kind", None) == "m":
+        ns = pd.TimedeltaIndex(series).as_unit("ns").asi8
+    elif pd.api.types.is_numeric_dtype(series.dtype) or all(
+        isinstance(v, numbers.Real)
+        and not isinstance(v, (bool, np.timedelta64, datetime.timedelta))
+        for v in values
     ):
         seconds = np.asarray(values, dtype=float)
         ns = pd.to_timedelta(seconds, unit="s").as_unit("ns").asi8

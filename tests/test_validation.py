@@ -1,0 +1,184 @@
+"""The validation gate: every bad input of SPEC section 1, and what good input becomes."""
+
+import audformat
+import numpy as np
+import pandas as pd
+import pytest
+
+import audeval
+from audeval._validation import NAT, check_inputs, file_extent, to_ns
+
+from conftest import series
+
+
+GOOD = series([("f1", 0.0, 1.0, "a"), ("f2", 0.5, 2.0, "b")])
+
+
+# --- bad inputs: type, message naming the argument, offending rows shown --------
+
+
+def test_not_a_series():
+    with pytest.raises(TypeError, match="truth must be a pandas.Series"):
+        audeval.event_fscore([1, 2], GOOD)
+    with pytest.raises(TypeError, match="prediction must be a pandas.Series .* DataFrame"):
+        audeval.event_fscore(GOOD, GOOD.to_frame("x"))
+
+
+def test_not_a_segmented_index():
+    bad = pd.Series(["a"], index=pd.Index(["f1"], name="filename"))
+    with pytest.raises(ValueError, match=r"prediction must have an audformat segmented index.*\['filename'\]"):
+        audeval.event_fscore(GOOD, bad)
+
+
+def test_filewise_index_rejected_where_segments_are_needed():
+    filewise = pd.Series(["a"], index=audformat.filewise_index(["f1"]))
+    with pytest.raises(ValueError, match="truth has a filewise index"):
+        check_inputs(filewise, GOOD, allow_filewise=False)
+
+
+def test_nat_start():
+    index = pd.MultiIndex.from_arrays(
+        [["f1", "f2"], pd.to_timedelta([np.nan, 1.0], unit="s"), pd.to_timedelta([1.0, 2.0], unit="s")],
+        names=["file", "start", "end"],
+    )
+    bad = pd.Series(["a", "b"], index=index)
+    with pytest.raises(ValueError, match=r"(?s)truth has NaT start times: 1 row\(s\), first:\n.*f1"):
+        audeval.event_fscore(bad, GOOD)
+
+
+def test_end_before_start():
+    index = pd.MultiIndex.from_arrays(
+        [["f1", "f2"], pd.to_timedelta([0.0, 3.0], unit="s"), pd.to_timedelta([1.0, 2.0], unit="s")],
+        names=["file", "start", "end"],
+    )
+    bad = pd.Series(["a", "b"], index=index)
+    with pytest.raises(ValueError, match=r"(?s)prediction has rows whose end is before their start: 1 row.*\n.*f2"):
+        audeval.event_fscore(GOOD, bad)
+
+
+def test_negative_times():
+    index = pd.MultiIndex.from_arrays(
+        [["f1"], pd.to_timedelta([-1.0], unit="s"), pd.to_timedelta([1.0], unit="s")],
+        names=["file", "start", "end"],
+    )
+    with pytest.raises(ValueError, match="truth has negative start times"):
+        audeval.event_fscore(pd.Series(["a"], index=index), GOOD)
+
+
+def test_missing_labels():
+    bad = series([("f1", 0.0, 1.0, "a"), ("f1", 1.0, 2.0, None)])
+    with pytest.raises(ValueError, match=r"truth has missing \(NaN\) labels: 1 row"):
+        audeval.event_fscore(bad, GOOD)
+
+
+def test_mixed_label_types_need_labels():
+    mixed = series([("f1", 0.0, 1.0, "a"), ("f1", 1.0, 2.0, 3)])
+    with pytest.raises(TypeError, match="cannot be ordered; pass labels="):
+        audeval.event_fscore(mixed, GOOD)
+    # with labels given it works
+    assert audeval.event_fscore(mixed, mixed, labels=["a", 3], onset_tolerance=0.0) == 1.0
+
+
+def test_unknown_options():
+    with pytest.raises(ValueError, match="matching must be one of 'optimal', 'greedy'; got 'best'"):
+        audeval.event_fscore(GOOD, GOOD, matching="best")
+    with pytest.raises(ValueError, match="average must be one of 'micro', 'macro'; got 'weighted'"):
+        audeval.event_fscore(GOOD, GOOD, average="weighted")
+
+
+def test_bad_tolerances():
+    with pytest.raises(ValueError, match="onset_tolerance must not be negative"):
+        audeval.event_fscore(GOOD, GOOD, onset_tolerance=-0.1)
+    with pytest.raises(TypeError, match="offset_tolerance must be a duration"):
+        audeval.event_fscore(GOOD, GOOD, offset_tolerance="0.2")
+    with pytest.raises(ValueError, match="duration_tolerance must be a finite, non-negative"):
+        audeval.event_fscore(GOOD, GOOD, duration_tolerance=float("nan"))
+    with pytest.raises(ValueError, match="at least the onset or the offset must be evaluated"):
+        audeval.event_fscore(GOOD, GOOD, onset_tolerance=None, offset_tolerance=None)
+
+
+def test_nat_end_needs_duration():
+    open_end = series([("f1", 0.0, None, "a"), ("f3", 1.0, None, "a")])
+    with pytest.raises(ValueError, match=r"truth has rows with end=NaT .* files \['f1', 'f3'\]; pass files_duration"):
+        audeval.event_fscore(open_end, GOOD)
+
+
+def test_duplicate_labels():
+    with pytest.raises(ValueError, match="labels must not contain duplicates"):
+        audeval.event_fscore(GOOD, GOOD, labels=["a", "a"])
+
+
+def test_files_duration_type():
+    with pytest.raises(TypeError, match="files_duration must be a mapping or a pandas.Series"):
+        check_inputs(GOOD, GOOD, files_duration=[1.0])
+
+
+# --- good inputs --------------------------------------------------------------
+
+
+def test_inputs_are_not_mutated():
+    truth = series([("f2", 1.0, 2.0, "b"), ("f1", 0.0, None, "a")])
+    before = truth.copy()
+    audeval.event_fscore(truth, GOOD, files_duration={"f1": 3.0})
+    pd.testing.assert_series_equal(truth, before)
+
+
+def test_nanoseconds_and_union_of_files():
+    truth = series([("f2", 0.2, 2.2, "b")])
+    pred = series([("f1", 0.0, 1.0, "a")], unit="us")
+    inputs = check_inputs(truth, pred)
+    assert list(inputs.files) == ["f1", "f2"]
+    assert inputs.labels == ["a", "b"]
+    assert inputs.truth.start.tolist() == [200_000_000]
+    assert inputs.truth.end.tolist() == [2_200_000_000]
+    assert inputs.prediction.end.tolist() == [1_000_000_000]
+    assert inputs.truth.file.tolist() == [1]
+
+
+def test_nat_end_resolved_and_filewise():
+    truth = series([("f1", 0.5, None, "a")])
+    filewise = pd.Series(["a"], index=audformat.filewise_index(["f1"]))
+    durations = pd.Series([pd.Timedelta(3, unit="s")], index=pd.Index(["f1"], name="file"))
+    inputs = check_inputs(truth, filewise, files_duration=durations)
+    assert inputs.truth.end.tolist() == [3_000_000_000]
+    assert inputs.prediction.start.tolist() == [0]
+    assert inputs.prediction.end.tolist() == [3_000_000_000]
+    # seconds work as durations too, and unresolved ends stay NaT when allowed
+    inputs = check_inputs(truth, filewise, files_duration={"f1": 3}, require_end=True)
+    assert inputs.truth.end.tolist() == [3_000_000_000]
+    inputs = check_inputs(truth, filewise, require_end=False)
+    assert inputs.truth.end.tolist() == [NAT]
+    assert file_extent(inputs).tolist() == [500_000_000]
+
+
+def test_label_order_categorical_then_sorted():
+    truth = series([("f1", 0.0, 1.0, "z"), ("f1", 1.0, 2.0, "b")], categories=["z", "b", "q"])
+    pred = series([("f1", 0.0, 1.0, "a")])
+    assert check_inputs(truth, pred).labels == ["z", "b", "q", "a"]
+    assert check_inputs(pred, pred).labels == ["a"]
+
+
+def test_rows_with_other_labels_are_left_out():
+    truth = series([("f1", 0.0, 1.0, "a"), ("f1", 1.0, 2.0, "b")])
+    inputs = check_inputs(truth, truth, labels=["b"])
+    assert inputs.labels == ["b"]
+    assert inputs.truth.position.tolist() == [1]
+    assert list(inputs.files) == ["f1"]
+
+
+def test_empty_inputs():
+    empty = series([])
+    inputs = check_inputs(empty, empty)
+    assert inputs.n_files == 0 and inputs.labels == []
+    assert audeval.event_fscore(empty, empty) == 0.0
+    assert audeval.event_fscore_per_class(empty, empty, labels=["a"]) == {"a": 0.0}
+    assert audeval.event_error_rate(empty, empty) == 0.0
+
+
+def test_to_ns_exact():
+    assert to_ns(0.2, "x") == 200_000_000
+    assert to_ns(pd.Timedelta(milliseconds=200), "x") == 200_000_000
+    assert to_ns(np.timedelta64(3, "us"), "x") == 3_000
+    assert to_ns(None, "x") is None
+    with pytest.raises(ValueError, match="x must be a finite number of seconds"):
+        to_ns(float("inf"), "x")
