@@ -23,7 +23,8 @@ import pandas as pd
 from audeval import _scores
 from audeval._intervals import window_join
 from audeval._matching import greedy_matching, maximum_matching
-from audeval._tables import check_statistics, per_file, per_label, statistics_frame
+from audeval import _tables
+from audeval._tables import check_statistics, per_label, statistics_frame
 from audeval._validation import Inputs, check_fraction, check_inputs, check_option, to_ns
 
 
@@ -1054,8 +1055,8 @@ def event_report(
         files_duration=files_duration,
     )
     if per_file:
-        files = per_file_sums = per_file(stats[COLUMNS])
-        rows = pd.DataFrame(overall(files, zero_division), index=per_file_sums.index)
+        files = _tables.per_file(stats[COLUMNS])
+        rows = pd.DataFrame(overall(files, zero_division), index=files.index)
         total = pd.DataFrame(overall(stats[COLUMNS].sum(), zero_division), index=["TOTAL"])
         report = pd.concat([rows, total])
         report.index = pd.Index(list(report.index), dtype=object, name="file")
