@@ -1,0 +1,386 @@
+r"""BSS Eval version 4 (museval's ``bss_eval`` in images mode).
+
+For each reference image :math:`s_j` (all channels) and estimate
+:math:`\hat s_j`, the estimate is projected with time-invariant
+multichannel FIR filters of ``filter_length`` taps:
+:math:`P_j` on the delayed channels of :math:`s_j` alone and
+:math:`P` on the delayed channels of all references.
+The filters are least-squares fits on the whole signals
+(v4: one set of filters for all windows);
+in each window the windowed references are filtered
+(zero-padded by ``filter_length - 1`` samples) and
+
+.. math::
+
+    \text{SDR} &= 10 \log_{10} \frac{\|s_j\|^2}{\|\hat s_j - s_j\|^2}, &
+    \text{ISR} &= 10 \log_{10} \frac{\|s_j\|^2}{\|P_j - s_j\|^2}, \\
+    \text{SIR} &= 10 \log_{10} \frac{\|P_j\|^2}{\|P - P_j\|^2}, &
+    \text{SAR} &= 10 \log_{10} \frac{\|P\|^2}{\|\hat s_j - P\|^2}.
+
+Implementation, equivalent to museval up to rounding:
+
+* the lagged (cross-)correlations of the whole signals are computed
+  blockwise with FFTs and summed in the frequency domain
+  (only lags ``0 .. filter_length - 1`` are needed);
+* the regularised Gram matrix :math:`G + \epsilon I`
+  (:math:`\epsilon` the float64 machine epsilon, as museval)
+  is factorised once (Cholesky) and solved for all estimates and channels;
+* all windows are filtered at once in the frequency domain (in batches).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import scipy.fft
+import scipy.linalg
+
+from audeval.separation._checks import as_sources
+from audeval.separation._checks import check_bool
+from audeval.separation._checks import check_pair
+from audeval.separation._checks import check_positive_int
+from audeval.separation._checks import check_sampling_rate
+from audeval.separation._checks import check_seconds
+from audeval.separation._permutation import best_permutation
+
+
+KEYS = ("sdr", "isr", "sir", "sar")
+EPS = np.finfo(np.float64).eps
+# FFT length of the blocks for the whole-signal correlations.
+_CORR_FFT = 1 << 14
+# Values per batch of windows (bounds memory).
+_BATCH_VALUES = 1 << 23
+
+
+def frames(n_samples: int, window: int | None, hop: int) -> tuple[np.ndarray, int]:
+    """Start samples of the windows and their common length (museval)."""
+    if window is None or window >= n_samples:
+        return np.zeros(1, dtype=np.int64), n_samples
+    n_windows = (n_samples - window + hop) // hop
+    return np.arange(n_windows, dtype=np.int64) * hop, window
+
+
+def _block_spectra(x: np.ndarray, starts: np.ndarray, length: int, n_fft: int) -> np.ndarray:
+    """rfft of ``x[:, start:start+length, :]`` (zero beyond the end).
+
+    ``x`` has shape (rows, samples, channels);
+    the result has shape (rows * channels, blocks, bins).
+    """
+    n_rows, n_samples, n_ch = x.shape
+    index = starts[:, None] + np.arange(length)
+    valid = index < n_samples
+    seg = x[:, np.minimum(index, n_samples - 1), :]  # (rows, blocks, length, ch)
+    seg *= valid[None, :, :, None]
+    seg = seg.transpose(0, 3, 1, 2).reshape(n_rows * n_ch, len(starts), length)
+    return scipy.fft.rfft(seg, n=n_fft, axis=-1)
+
+
+def lag_correlations(x: np.ndarray, y: np.ndarray, n_lags: int) -> np.ndarray:
+    r"""Correlations :math:`r_{kl}[m] = \sum_n x_k[n]\, y_l[n + m]`, ``0 <= m < n_lags``.
+
+    ``x`` (rows, samples, channels) and ``y`` (rows', samples, channels)
+    are zero outside their samples; rows of the result are
+    (row, channel) pairs flattened, shape (K, K', n_lags).
+    """
+    n_samples = x.shape[1]
+    n_fft = max(_CORR_FFT, scipy.fft.next_fast_len(4 * n_lags, real=True))
+    block = n_fft - n_lags + 1
+    n_blocks = -(-n_samples // block)
+    k_x = x.shape[0] * x.shape[2]
+    k_y = y.shape[0] * y.shape[2]
+    per_block = (k_x + k_y) * n_fft
+    group = max(1, min(n_blocks, _BATCH_VALUES // per_block))
+    spectrum = np.zeros((n_fft // 2 + 1, k_x, k_y), dtype=np.complex128)
+    for first in range(0, n_blocks, group):
+        starts = np.arange(first, min(first + group, n_blocks), dtype=np.int64) * block
+        fx = _block_spectra(x, starts, block, n_fft)
+        fy = _block_spectra(y, starts, block + n_lags - 1, n_fft)
+        spectrum += np.conj(fx.transpose(2, 0, 1)) @ fy.transpose(2, 1, 0)
+    corr = scipy.fft.irfft(spectrum, n=n_fft, axis=0)[:n_lags]
+    return np.ascontiguousarray(corr.transpose(1, 2, 0))
+
+
+def toeplitz_gram(r: np.ndarray) -> np.ndarray:
+    """Gram matrix of the delayed rows from their lag correlations.
+
+    ``r`` (K, K, L) with ``r[k, l, m] = <x_k, x_l shifted by m>``;
+    entry ((k, a), (l, b)) is :math:`\\sum_n x_k[n - a] x_l[n - b]`.
+    """
+    n_k, _, n_lags = r.shape
+    lag = np.arange(n_lags)[:, None] - np.arange(n_lags)[None, :]
+    gram = np.where(
+        lag >= 0,
+        r[:, :, np.abs(lag)],
+        r.transpose(1, 0, 2)[:, :, np.abs(lag)],
+    )  # (K, K, L, L)
+    return gram.transpose(0, 2, 1, 3).reshape(n_k * n_lags, n_k * n_lags)
+
+
+class _Solver:
+    """One factorisation of ``G + eps I`` shared by every right-hand side.
+
+    Cholesky first; if the matrix is not numerically positive definite
+    (dependent references), LU as museval; if that is singular,
+    the least-squares (minimum-norm) solution. Never raises LinAlgError.
+    """
+
+    def __init__(self, gram: np.ndarray):
+        self.matrix = gram + EPS * np.eye(gram.shape[0])
+        self.kind = "cholesky"
+        try:
+            self.factor = scipy.linalg.cho_factor(self.matrix, lower=True, check_finite=False)
+        except np.linalg.LinAlgError:
+            self.kind = "lu"
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                self.factor = scipy.linalg.lu_factor(self.matrix, check_finite=False)
+
+    def solve(self, rhs: np.ndarray) -> np.ndarray:
+        if self.kind == "cholesky":
+            return scipy.linalg.cho_solve(self.factor, rhs, check_finite=False)
+        if self.kind == "lu":
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                out = scipy.linalg.lu_solve(self.factor, rhs, check_finite=False)
+            if np.all(np.isfinite(out)):
+                return out
+            self.kind = "lstsq"
+        return scipy.linalg.lstsq(self.matrix, rhs, check_finite=False)[0]
+
+
+def _safe_db(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """``10 log10(num / den)``, ``+inf`` where ``den == 0`` (museval)."""
+    with np.errstate(all="ignore"):
+        out = 10 * np.log10(num / den)
+    return np.where(den == 0, np.inf, out)
+
+
+def _nonzero_windows(x: np.ndarray, starts: np.ndarray, length: int) -> np.ndarray:
+    """(rows, windows): whether a row has any non-zero sample in the window."""
+    nonzero = (x != 0).any(axis=2)  # (rows, samples)
+    count = np.concatenate(
+        [np.zeros((x.shape[0], 1), dtype=np.int64), np.cumsum(nonzero, axis=1)], axis=1
+    )
+    return (count[:, starts + length] - count[:, starts]) > 0
+
+
+def _evaluate(
+    ref: np.ndarray,
+    est: np.ndarray,
+    starts: np.ndarray,
+    length: int,
+    n_taps: int,
+    pairs: np.ndarray,
+) -> dict[str, np.ndarray]:
+    """Metrics of the (reference, estimate) ``pairs`` (P, 2) for all windows."""
+    n_src, n_samples, n_ch = ref.shape
+    n_est = est.shape[0]
+    n_win = len(starts)
+    n_pairs = len(pairs)
+    k_ref = n_src * n_ch
+
+    # whole-signal filters (v4)
+    r_rr = lag_correlations(ref, ref, n_taps)  # (K, K, L)
+    r_re = lag_correlations(ref, est, n_taps)  # (K, E*C, L)
+    gram = toeplitz_gram(r_rr)
+    rhs = r_re.transpose(0, 2, 1).reshape(k_ref * n_taps, n_est * n_ch)
+    solver = _Solver(gram)
+    filt_all = solver.solve(rhs).reshape(n_src, n_ch, n_taps, n_est, n_ch)
+    # filters of each estimate on its paired reference alone
+    block = n_ch * n_taps
+    filt_own = np.empty((n_pairs, n_ch, n_taps, n_ch))
+    for j in np.unique(pairs[:, 0]):
+        rows = slice(j * block, (j + 1) * block)
+        own = _Solver(gram[rows, rows])
+        which = np.flatnonzero(pairs[:, 0] == j)
+        cols = (pairs[which, 1][:, None] * n_ch + np.arange(n_ch)).ravel()
+        sol = own.solve(rhs[rows][:, cols]).reshape(n_ch, n_taps, len(which), n_ch)
+        filt_own[which] = sol.transpose(2, 0, 1, 3)
+
+    n_out = length + n_taps - 1
+    n_fft = scipy.fft.next_fast_len(n_out, real=True)
+    h_all = scipy.fft.rfft(filt_all, n=n_fft, axis=2)  # (R, Cin, F, E, Cout)
+    h_own = scipy.fft.rfft(filt_own, n=n_fft, axis=2)  # (P, Cin, F, Cout)
+    used_est = np.unique(pairs[:, 1])
+
+    energy = {
+        name: np.empty((n_pairs, n_win))
+        for name in (
+            "true", "sdr_den", "isr_den", "own", "interf", "all", "artif",
+        )
+    }
+    per_window = (k_ref + 2 * n_est * n_ch + 2 * n_pairs * n_ch) * n_fft
+    batch = max(1, _BATCH_VALUES // per_window)
+    offsets = np.arange(length)
+    for first in range(0, n_win, batch):
+        b_starts = starts[first : first + batch]
+        sl = slice(first, first + len(b_starts))
+        index = b_starts[:, None] + offsets
+        ref_t = ref[:, index, :].transpose(0, 3, 1, 2)  # (R, C, B, w)
+        est_t = est[:, index, :].transpose(0, 3, 1, 2)  # (E, C, B, w)
+        ref_f = scipy.fft.rfft(ref_t, n=n_fft, axis=-1)  # (R, C, B, F)
+        proj_all = {}
+        for k in used_est:
+            spec = np.einsum("rcbf,rcfo->obf", ref_f, h_all[:, :, :, k, :])
+            p = scipy.fft.irfft(spec, n=n_fft, axis=-1)[..., :n_out]  # (Cout, B, n_out)
+            tail = p[..., length:]
+            head = p[..., :length]
+            proj_all[k] = (head, tail)
+            sq_all = (head**2).sum(axis=(0, 2)) + (tail**2).sum(axis=(0, 2))
+            artif_k = ((est_t[k] - head) ** 2).sum(axis=(0, 2)) + (tail**2).sum(axis=(0, 2))
+            for q in np.flatnonzero(pairs[:, 1] == k):
+                energy["all"][q, sl] = sq_all
+                energy["artif"][q, sl] = artif_k
+        for q, (j, k) in enumerate(pairs):
+            spec = np.einsum("cbf,cfo->obf", ref_f[j], h_own[q])
+            p = scipy.fft.irfft(spec, n=n_fft, axis=-1)[..., :n_out]
+            head, tail = p[..., :length], p[..., length:]
+            s_true = ref_t[j]
+            tail_sq = (tail**2).sum(axis=(0, 2))
+            energy["true"][q, sl] = (s_true**2).sum(axis=(0, 2))
+            energy["sdr_den"][q, sl] = ((est_t[k] - s_true) ** 2).sum(axis=(0, 2))
+            energy["isr_den"][q, sl] = ((head - s_true) ** 2).sum(axis=(0, 2)) + tail_sq
+            energy["own"][q, sl] = (head**2).sum(axis=(0, 2)) + tail_sq
+            all_head, all_tail = proj_all[k]
+            energy["interf"][q, sl] = ((all_head - head) ** 2).sum(axis=(0, 2)) + (
+                (all_tail - tail) ** 2
+            ).sum(axis=(0, 2))
+
+    out = {
+        "sdr": _safe_db(energy["true"], energy["sdr_den"]),
+        "isr": _safe_db(energy["true"], energy["isr_den"]),
+        "sir": _safe_db(energy["own"], energy["interf"]),
+        "sar": _safe_db(energy["all"], energy["artif"]),
+    }
+    # museval: a window in which any reference or estimate is silent is NaN
+    silent = ~np.concatenate(
+        [_nonzero_windows(ref, starts, length), _nonzero_windows(est, starts, length)]
+    ).all(axis=0)
+    for value in out.values():
+        value[:, silent] = np.nan
+    return out
+
+
+def bss_eval_v4(
+    truth: object,
+    prediction: object,
+    *,
+    sampling_rate: float,
+    window: float | None = 1.0,
+    hop: float | None = None,
+    filter_length: int = 512,
+    permutation: bool = False,
+) -> dict[str, np.ndarray]:
+    r"""BSS Eval v4 framewise SDR, ISR, SIR and SAR (museval, images mode).
+
+    Distortion filters of ``filter_length`` taps are fitted once
+    on the whole signals and applied in every window
+    (museval ``bss_eval(..., framewise_filters=False,
+    bsseval_sources_version=False)``, as used by SiSEC 2018).
+    With :math:`P_j` the projection of the estimate on the delayed
+    channels of its reference and :math:`P` on those of all references:
+
+    .. math::
+
+        \text{SDR} = 10 \log_{10} \frac{\|s_j\|^2}{\|\hat s_j - s_j\|^2},\quad
+        \text{ISR} = 10 \log_{10} \frac{\|s_j\|^2}{\|P_j - s_j\|^2},\quad
+        \text{SIR} = 10 \log_{10} \frac{\|P_j\|^2}{\|P - P_j\|^2},\quad
+        \text{SAR} = 10 \log_{10} \frac{\|P\|^2}{\|\hat s_j - P\|^2}
+
+    with norms over the window and all channels.
+    Windows start every ``hop`` seconds and last ``window`` seconds,
+    both rounded to whole samples; the last partial window is dropped
+    (museval's framing); a window at least as long as the signal
+    gives one window over the whole signal.
+
+    NaN/inf rules (no ``LinAlgError`` is ever raised):
+
+    * a window in which any reference or estimate is all zeros
+      is NaN for every source (museval; museval raises ``ValueError``
+      for a reference or estimate that is silent throughout,
+      audeval returns NaN for all windows);
+    * a zero denominator gives ``+inf`` (museval), e.g. SDR of a
+      perfect estimate, and a zero numerator ``-inf``;
+    * linearly dependent references (identical, proportional, or
+      delayed copies within the filter length): the regularised system
+      :math:`G + \epsilon I` is solved by LU as in museval
+      (least squares if singular); SDR is unaffected,
+      and ISR/SIR/SAR are finite but the split of the projection
+      between the dependent references is arbitrary.
+
+    Args:
+        truth: reference images, shape (sources, samples[, channels])
+        prediction: estimated images of the same shape;
+            with ``permutation=True`` the number of estimates may differ
+        sampling_rate: sampling rate in Hz of both
+        window: window length in seconds (museval default 1 s);
+            ``None`` evaluates the whole signal as one window
+        hop: hop size in seconds; ``None`` uses ``window``
+        filter_length: number of taps of the distortion filters
+        permutation: choose the estimate of each reference by
+            :func:`best_permutation` on the mean SIR over windows,
+            which is exact for museval's criterion (mean SIR over sources
+            and windows, a sum over pairs); costs one projection per pair
+
+    Returns:
+        dict with ``sdr``, ``isr``, ``sir``, ``sar`` of shape
+        (sources, windows) in dB, ``start`` and ``end``
+        (window bounds in seconds, shape (windows,)),
+        and with ``permutation=True`` also ``estimate``
+        (the estimate assigned to each source, ``-1`` if none)
+
+    Raises:
+        TypeError: if an input has the wrong type
+        ValueError: if shapes do not fit, a sample is not finite
+            or a duration is not positive
+
+    Examples:
+        >>> t = np.arange(400) / 100
+        >>> s = np.stack([np.sin(2 * np.pi * 5 * t), np.cos(2 * np.pi * 9 * t)])
+        >>> e = s + 0.1 * s[::-1]
+        >>> res = bss_eval_v4(s, e, sampling_rate=100, window=2.0, filter_length=8)
+        >>> res["sdr"].shape, res["start"].tolist(), res["end"].tolist()
+        ((2, 2), [0.0, 2.0], [2.0, 4.0])
+        >>> [round(float(x), 4) for x in res["sdr"][:, 0]]  # 10 log10(1 / 0.01)
+        [20.0, 20.0]
+
+    """
+    permutation = check_bool(permutation, "permutation")
+    rate = check_sampling_rate(sampling_rate)
+    window = check_seconds(window, "window", allow_none=True)
+    hop = check_seconds(hop, "hop", allow_none=True)
+    n_taps = check_positive_int(filter_length, "filter_length")
+    ref, _ = as_sources(truth, "truth")
+    est, _ = as_sources(prediction, "prediction")
+    check_pair(ref, est, same_count=not permutation)
+    n_src, n_samples = ref.shape[:2]
+
+    win_samples = None if window is None else max(1, int(round(window * rate)))
+    if hop is None:
+        hop_samples = win_samples if win_samples is not None else n_samples
+    else:
+        hop_samples = max(1, int(round(hop * rate)))
+    starts, length = frames(n_samples, win_samples, hop_samples)
+
+    if permutation:
+        pairs = np.array(
+            [(j, k) for j in range(n_src) for k in range(est.shape[0])], dtype=np.int64
+        )
+    else:
+        pairs = np.stack([np.arange(n_src), np.arange(n_src)], axis=1)
+    values = _evaluate(ref, est, starts, length, n_taps, pairs)
+
+    if permutation:
+        matrix = {key: v.reshape(n_src, est.shape[0], -1) for key, v in values.items()}
+        assignment = best_permutation(matrix["sir"])
+        safe = np.maximum(assignment, 0)
+        out = {key: v[np.arange(n_src), safe].copy() for key, v in matrix.items()}
+        for v in out.values():
+            v[assignment < 0] = np.nan
+        out["estimate"] = assignment
+    else:
+        out = values
+    out["start"] = starts / rate
+    out["end"] = (starts + length) / rate
+    return out
