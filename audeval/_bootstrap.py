@@ -1,0 +1,382 @@
+"""Bootstrap confidence intervals over files (SPEC section 8).
+
+Files are resampled with replacement;
+the statistics of a resample are the sum of its files' statistics
+(additivity, SPEC section 2),
+and the metric is computed from that sum with the metric function itself.
+All resamples are summed at once:
+the per-file statistics form a ``(files, labels x columns)`` array
+and the resamples a ``(n_boot, files)`` multinomial count matrix,
+so their sums are one matrix product;
+only the (cheap) reduction of a few rows per resample is a loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+import dataclasses
+import numbers
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from audeval._accumulate import compute_statistics, family_of, split_options
+from audeval._tables import label_index
+
+
+MIN_FILES = 3
+"""Fewer files give no confidence interval (NaN bounds and a warning)."""
+
+
+class BootstrapWarning(UserWarning):
+    """A bootstrap confidence interval could not be estimated."""
+
+
+@dataclasses.dataclass(frozen=True)
+class BootstrapResult:
+    """Metric value with its percentile bootstrap confidence interval.
+
+    ``value``, ``low``, ``high`` and ``standard_error``
+    have the type the metric returns
+    (a float, or a dict per label, or a Series/DataFrame).
+    """
+
+    value: object
+    """The metric over all files (the direct call)."""
+    low: object
+    """Lower bound: the :math:`(1 - c) / 2` quantile of the resampled metrics."""
+    high: object
+    """Upper bound: the :math:`(1 + c) / 2` quantile of the resampled metrics."""
+    standard_error: object
+    """Standard deviation of the resampled metrics."""
+    confidence: float
+    """Confidence level :math:`c`."""
+    n_boot: int
+    """Number of resamples."""
+    n_files: int
+    """Number of files resampled."""
+    distribution: np.ndarray
+    """Metric of every resample, shape ``(n_boot,) + shape of the metric``."""
+
+    @property
+    def confidence_interval(self) -> tuple[object, object]:
+        """``(low, high)``."""
+        return self.low, self.high
+
+    def __repr__(self) -> str:
+        def show(x):
+            return f"{x:.4g}" if isinstance(x, numbers.Real) else repr(x)
+
+        return (
+            f"BootstrapResult(value={show(self.value)}, "
+            f"low={show(self.low)}, high={show(self.high)}, "
+            f"confidence={self.confidence}, n_boot={self.n_boot}, n_files={self.n_files})"
+        )
+
+
+# -------------------------------------------------------------------------
+# Values of any shape
+# -------------------------------------------------------------------------
+
+
+def _to_array(value: object) -> np.ndarray:
+    if isinstance(value, Mapping):
+        return np.asarray(list(value.values()), dtype=np.float64)
+    if isinstance(value, (pd.Series, pd.DataFrame)):
+        return value.to_numpy(dtype=np.float64, na_value=np.nan)
+    return np.asarray(value, dtype=np.float64)
+
+
+def _like(template: object, array: np.ndarray) -> object:
+    if isinstance(template, Mapping):
+        return {key: float(v) for key, v in zip(template.keys(), array)}
+    if isinstance(template, pd.Series):
+        return pd.Series(array, index=template.index, name=template.name)
+    if isinstance(template, pd.DataFrame):
+        return pd.DataFrame(array, index=template.index, columns=template.columns)
+    if np.ndim(array) == 0:
+        return float(array)
+    return array
+
+
+# -------------------------------------------------------------------------
+# Per-file statistics as an array
+# -------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class _Dense:
+    """Statistics as ``(files, rows x columns)`` plus what rebuilds a table of one file."""
+
+    values: np.ndarray  # (n_files, n_rows * n_columns), float64
+    rows: pd.Index  # index of one pseudo-file's table
+    columns: list
+    dtypes: dict
+
+
+RESAMPLE = "resample"
+
+
+def _dense(stats: pd.DataFrame) -> _Dense:
+    """Per-file statistics as a dense array over (label, column)."""
+    if not isinstance(stats, pd.DataFrame):
+        raise TypeError(f"statistics must be a DataFrame; got {type(stats).__name__}.")
+    names = list(stats.index.names)
+    if "file" not in names:
+        raise ValueError(f"statistics must have an index level 'file'; got {names}.")
+    numeric = [c for c in stats.columns if pd.api.types.is_numeric_dtype(stats[c].dtype)]
+    other = [c for c in stats.columns if c not in numeric]
+    if other:
+        raise ValueError(f"statistics columns {other} are not numeric.")
+    file_codes, files = pd.factorize(stats.index.get_level_values("file"))
+    rest = [n for n in names if n != "file"]
+    if rest:
+        if rest == ["label"]:
+            level = stats.index.get_level_values("label")
+            if isinstance(level.dtype, pd.CategoricalDtype):
+                labels = list(level.categories)
+                row_codes = np.asarray(level.codes, dtype=np.int64)
+            else:
+                row_codes, uniques = pd.factorize(level)
+                labels = list(uniques)
+                try:
+                    order = np.argsort(np.asarray(labels, dtype=object), kind="stable")
+                    labels = [labels[i] for i in order]
+                    rank = np.empty(len(order), dtype=np.int64)
+                    rank[order] = np.arange(len(order))
+                    row_codes = rank[row_codes]
+                except TypeError:
+                    pass
+            rows = pd.MultiIndex.from_arrays(
+                [pd.Index([RESAMPLE] * len(labels), dtype=object), label_index(labels)],
+                names=["file", "label"],
+            )
+        else:
+            keys = stats.index.droplevel("file")
+            row_codes, uniques = pd.factorize(keys)
+            n = len(uniques)
+            rows = pd.MultiIndex.from_arrays(
+                [pd.Index([RESAMPLE] * n, dtype=object)]
+                + [uniques.get_level_values(k) if isinstance(uniques, pd.MultiIndex) else uniques for k in range(len(rest))],
+                names=["file"] + rest,
+            )
+            rows = rows.reorder_levels(names)
+        n_rows = len(rows)
+    else:
+        row_codes = np.zeros(len(stats), dtype=np.int64)
+        rows = pd.Index([RESAMPLE], dtype=object, name="file")
+        n_rows = 1
+    n_columns = len(numeric)
+    values = np.zeros((len(files), n_rows, n_columns), dtype=np.float64)
+    if len(stats):
+        np.add.at(
+            values,
+            (np.asarray(file_codes, dtype=np.int64), np.asarray(row_codes, dtype=np.int64)),
+            stats[numeric].to_numpy(dtype=np.float64),
+        )
+    return _Dense(
+        values.reshape(len(files), n_rows * n_columns),
+        rows,
+        numeric,
+        {c: stats[c].dtype for c in numeric},
+    )
+
+
+def _table(dense: _Dense, flat: np.ndarray) -> pd.DataFrame:
+    """Statistics table of one pseudo-file from a flat row of sums."""
+    block = flat.reshape(len(dense.rows), len(dense.columns))
+    data = {}
+    for k, column in enumerate(dense.columns):
+        values = block[:, k]
+        dtype = dense.dtypes[column]
+        if np.issubdtype(dtype, np.integer):
+            values = np.rint(values).astype(dtype)
+        data[column] = values
+    return pd.DataFrame(data, index=dense.rows)
+
+
+# -------------------------------------------------------------------------
+# Bootstrap
+# -------------------------------------------------------------------------
+
+
+def _check(n_boot, confidence) -> tuple[int, float]:
+    if isinstance(n_boot, bool) or not isinstance(n_boot, numbers.Integral) or n_boot < 1:
+        raise ValueError(f"n_boot must be a positive integer; got {n_boot!r}.")
+    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real):
+        raise TypeError(f"confidence must be a float in (0, 1); got {confidence!r}.")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1); got {confidence!r}.")
+    return int(n_boot), float(confidence)
+
+
+def _generator(seed) -> np.random.Generator:
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is None or (isinstance(seed, numbers.Integral) and not isinstance(seed, bool)):
+        return np.random.default_rng(seed)
+    raise TypeError(f"seed must be an int, a numpy Generator or None; got {seed!r}.")
+
+
+def resample_counts(n_files: int, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+    """``(n_boot, n_files)`` counts: how often each file is in each resample.
+
+    Each row is a multinomial draw of ``n_files`` from ``n_files`` equally likely files
+    (drawn as file indices and counted, which is the same distribution and faster).
+    """
+    draws = rng.integers(0, n_files, size=(n_boot, n_files))
+    offset = (np.arange(n_boot, dtype=np.int64) * n_files)[:, None]
+    counts = np.bincount((draws + offset).ravel(), minlength=n_boot * n_files)
+    return counts.reshape(n_boot, n_files)
+
+
+def bootstrap(
+    metric: Callable,
+    truth: pd.Series | pd.DataFrame,
+    prediction: pd.Series | None = None,
+    labels: Sequence[object] | None = None,
+    *,
+    n_boot: int = 1000,
+    confidence: float = 0.95,
+    seed: int | np.random.Generator | None = 0,
+    family: str | None = None,
+    **options,
+) -> BootstrapResult:
+    r"""Percentile bootstrap confidence interval of a metric over files.
+
+    The files are resampled with replacement ``n_boot`` times.
+    The statistics of a resample are the sum of the statistics of its files
+    (a file drawn twice counts twice),
+    and the metric of a resample is the metric function
+    applied to those pooled statistics,
+    so every metric that accepts a statistics table can be bootstrapped:
+    ``metric(resample_statistics, None, **metric_options)``.
+    The interval is given by the percentiles
+
+    .. math::
+
+        \left[q_{(1 - c) / 2},\ q_{(1 + c) / 2}\right]
+
+    of the resampled metrics (NaN resamples left out),
+    where :math:`c` is ``confidence``.
+    ``value`` is the metric over all files,
+    identical to the direct call.
+
+    The resampling unit is the file, as files are the independent units
+    of an evaluation (events within a file are not).
+    With fewer than 3 files no interval is estimated:
+    ``low``, ``high`` and ``standard_error`` are NaN
+    and a :class:`BootstrapWarning` is issued.
+
+    Args:
+        metric: a metric function of audeval (e.g. :func:`audeval.event_fscore`)
+            or any function ``f(statistics, None, **options)``
+            of a family's statistics table (then pass ``family``)
+        truth: truth (audformat segmented index),
+            or a statistics table of the metric's family
+        prediction: prediction, ``None`` when ``truth`` is a statistics table
+        labels: labels to evaluate (as for the metric)
+        n_boot: number of resamples
+        confidence: confidence level in (0, 1)
+        seed: seed of the random generator (or a ``numpy.random.Generator``);
+            the same seed gives the same interval; ``None``: fresh entropy
+        family: metric family, if it cannot be told from ``metric``
+        **options: options of the metric and of its statistics function
+            (``average``, tolerances, ...)
+
+    Returns:
+        the value, the interval, the standard error and the resampled values
+
+    Raises:
+        TypeError, ValueError: on invalid arguments or input
+
+    Examples:
+        >>> import audformat
+        >>> import audeval
+        >>> files = [f"f{i}" for i in range(4)]
+        >>> truth = pd.Series(
+        ...     ["a", "a", "a", "a"],
+        ...     index=audformat.segmented_index(files, [0.0] * 4, [1.0] * 4),
+        ... )
+        >>> prediction = pd.Series(
+        ...     ["a", "a", "a", "a"],
+        ...     index=audformat.segmented_index(files, [0.0, 0.0, 0.0, 2.0], [1.0] * 3 + [3.0]),
+        ... )
+        >>> result = audeval.bootstrap(audeval.event_fscore, truth, prediction, n_boot=200, seed=1)
+        >>> result.value, result.low, result.high
+        (0.75, 0.25, 1.0)
+
+    """
+    n_boot, confidence = _check(n_boot, confidence)
+    rng = _generator(seed)
+    fam = family_of(metric, family)
+    statistics_options, metric_options = split_options(fam, metric, options)
+    if prediction is None and isinstance(truth, pd.DataFrame):
+        stats = truth
+        if labels is not None and "label" in stats.index.names:
+            stats = stats[stats.index.get_level_values("label").isin(list(labels))]
+    elif prediction is None:
+        raise TypeError(
+            "prediction is None: pass a prediction Series, "
+            "or a statistics DataFrame in place of truth."
+        )
+    else:
+        stats = compute_statistics(fam, truth, prediction, labels, statistics_options)
+
+    value = metric(stats, None, **metric_options)
+    template = _to_array(value)
+    dense = _dense(stats)
+    n_files = dense.values.shape[0]
+
+    if n_files < MIN_FILES:
+        warnings.warn(
+            f"bootstrap over files needs at least {MIN_FILES} files; got {n_files}: "
+            "the confidence interval is NaN.",
+            BootstrapWarning,
+            stacklevel=2,
+        )
+        nan = np.full(template.shape, np.nan)
+        return BootstrapResult(
+            value,
+            _like(value, nan),
+            _like(value, nan),
+            _like(value, nan),
+            confidence,
+            n_boot,
+            n_files,
+            np.full((0,) + template.shape, np.nan),
+        )
+
+    distribution = np.empty((n_boot,) + template.shape, dtype=np.float64)
+    # resamples in chunks so that the count matrix stays small
+    chunk = max(1, min(n_boot, 2**22 // max(n_files, 1)))
+    done = 0
+    while done < n_boot:
+        size = min(chunk, n_boot - done)
+        counts = resample_counts(n_files, size, rng)
+        sums = counts @ dense.values if dense.values.shape[1] else np.zeros((size, 0))
+        for k in range(size):
+            replicate = metric(_table(dense, sums[k]), None, **metric_options)
+            distribution[done + k] = _to_array(replicate)
+        done += size
+
+    alpha = (1 - confidence) / 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN slices give NaN
+        low = np.nanquantile(distribution, alpha, axis=0)
+        high = np.nanquantile(distribution, 1 - alpha, axis=0)
+        standard_error = np.nanstd(distribution, axis=0, ddof=1)
+    return BootstrapResult(
+        value,
+        _like(value, low),
+        _like(value, high),
+        _like(value, standard_error),
+        confidence,
+        n_boot,
+        n_files,
+        distribution,
+    )
+
+
+__all__ = ["BootstrapResult", "BootstrapWarning", "bootstrap"]

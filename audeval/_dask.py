@@ -1,0 +1,303 @@
+"""Statistics on dask collections partitioned by file (SPEC section 8, optional ``dask`` extra).
+
+Each pair of partitions (truth, prediction) is evaluated
+by the family's own statistics function on pandas objects,
+and the tables of the partitions are summed (SPEC section 2).
+That is exact as long as no file is split across partitions,
+which is checked: a split file raises ``ValueError`` naming it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+import sys
+
+import numpy as np
+import pandas as pd
+
+from audeval._accumulate import call_statistics, sum_statistics
+
+
+LEVELS = ("file", "start", "end")
+
+
+def import_dask():
+    """``dask`` and ``dask.dataframe``, or an ImportError naming the extra."""
+    try:
+        import dask
+        import dask.dataframe
+    except ImportError as error:
+        raise ImportError(
+            "dask is needed for statistics on dask collections; "
+            "install it with: pip install 'audeval[dask]' "
+            f"(dask[dataframe] and distributed). ({error})"
+        ) from error
+    return dask, dask.dataframe
+
+
+def is_dask_collection(obj: object) -> bool:
+    """Whether ``obj`` is a dask collection (without importing dask)."""
+    if "dask" not in sys.modules:
+        return False
+    import dask
+
+    return dask.is_dask_collection(obj)
+
+
+# -------------------------------------------------------------------------
+# One partition
+# -------------------------------------------------------------------------
+
+
+def _times(values, name: str, what: str) -> pd.TimedeltaIndex:
+    values = pd.Series(values)
+    if pd.api.types.is_timedelta64_dtype(values.dtype):
+        return pd.TimedeltaIndex(values)
+    if pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(values.dtype):
+        return pd.TimedeltaIndex(pd.to_timedelta(values.to_numpy(dtype=np.float64), unit="s"))
+    raise TypeError(
+        f"{name}: the column '{what}' must hold timedeltas or seconds; got dtype {values.dtype}."
+    )
+
+
+def _value_column(columns: Sequence[object], name: str, column: object | None) -> object:
+    rest = [c for c in columns if c not in LEVELS]
+    if column is not None:
+        if column not in rest:
+            raise ValueError(f"{name} has no column {column!r}; its columns are {list(columns)}.")
+        return column
+    if len(rest) != 1:
+        raise ValueError(
+            f"{name} must have one label column besides {list(LEVELS)}; "
+            f"got {rest}: pass column=... to choose one."
+        )
+    return rest[0]
+
+
+def to_series(part: pd.DataFrame | pd.Series, name: str, column: object | None = None) -> pd.Series:
+    """A partition as a Series with an audformat segmented (or filewise) index.
+
+    The partition holds the columns ``start`` and ``end``
+    (timedeltas, or seconds as numbers) and a label column,
+    and ``file`` as its index or as a column;
+    without ``start`` and ``end`` it is filewise (one label per file).
+    """
+    if isinstance(part, pd.Series):
+        index_names = list(part.index.names)
+        if index_names in (list(LEVELS), ["file"]):
+            return part
+        part = part.to_frame()
+    if not isinstance(part, pd.DataFrame):
+        raise TypeError(f"{name} partitions must be pandas objects; got {type(part).__name__}.")
+    if any(n in LEVELS for n in part.index.names if n is not None):
+        part = part.reset_index()
+    columns = list(part.columns)
+    if "file" not in columns:
+        raise ValueError(
+            f"{name} must have 'file' as its index or as a column; got columns {columns}."
+        )
+    has_start, has_end = "start" in columns, "end" in columns
+    if has_start != has_end:
+        raise ValueError(f"{name} has only one of the columns 'start' and 'end'.")
+    value = _value_column(columns, name, column)
+    values = part[value].to_numpy() if not isinstance(part[value].dtype, pd.CategoricalDtype) else part[value].array
+    files = pd.Index(part["file"], name="file")
+    if not has_start:
+        return pd.Series(values, index=files, name=value)
+    index = pd.MultiIndex.from_arrays(
+        [files, _times(part["start"], name, "start"), _times(part["end"], name, "end")],
+        names=list(LEVELS),
+    )
+    return pd.Series(values, index=index, name=value)
+
+
+def _partition_statistics(function, truth, prediction, labels, column, options) -> pd.DataFrame:
+    return call_statistics(
+        function,
+        to_series(truth, "truth", column),
+        to_series(prediction, "prediction", column),
+        labels,
+        options,
+    )
+
+
+# -------------------------------------------------------------------------
+# Whole collections
+# -------------------------------------------------------------------------
+
+
+def _check_collection(obj: object, name: str, dd) -> None:
+    if not isinstance(obj, (dd.DataFrame, dd.Series)):
+        raise TypeError(
+            f"{name} must be a dask DataFrame or Series partitioned by file; "
+            f"got {type(obj).__name__}."
+        )
+    if isinstance(obj, dd.DataFrame):
+        columns = list(obj.columns)
+        if obj.index.name != "file" and "file" not in columns:
+            raise ValueError(
+                f"{name} must have 'file' as its index or as a column; got columns {columns}."
+            )
+        has_start, has_end = "start" in columns, "end" in columns
+        if has_start != has_end:
+            raise ValueError(f"{name} has only one of the columns 'start' and 'end'.")
+    elif obj.index.name != "file":
+        raise ValueError(
+            f"{name}: a dask Series must be indexed by 'file' (one label per file); "
+            "pass a DataFrame with columns 'start', 'end' and the label for segments."
+        )
+
+
+def _aligned(truth, prediction):
+    """Pairs of partitions holding the same files."""
+    by_file = truth.index.name == "file" and prediction.index.name == "file"
+    if by_file and truth.known_divisions and prediction.known_divisions:
+        if tuple(truth.divisions) != tuple(prediction.divisions):
+            try:
+                divisions = tuple(sorted(set(truth.divisions) | set(prediction.divisions)))
+            except TypeError:
+                raise ValueError(
+                    "the file divisions of truth and prediction cannot be ordered together."
+                ) from None
+            truth = truth.repartition(divisions=divisions, force=True)
+            prediction = prediction.repartition(divisions=divisions, force=True)
+    elif truth.npartitions != prediction.npartitions:
+        raise ValueError(
+            f"truth has {truth.npartitions} partitions and prediction {prediction.npartitions}: "
+            "without known file divisions on both, partition i of truth "
+            "must hold the same files as partition i of prediction. "
+            "Index both by file with known divisions, e.g. "
+            "ddf.set_index('file') or dd.read_parquet(..., index='file', calculate_divisions=True)."
+        )
+    return truth.to_delayed(), prediction.to_delayed()
+
+
+def _check_split(tables: list[pd.DataFrame]) -> None:
+    """Raise if a file is in the tables of several partitions."""
+    files = []
+    partitions = []
+    for k, table in enumerate(tables):
+        unique = pd.unique(table.index.get_level_values("file"))
+        files.append(pd.Index(unique, dtype=object))
+        partitions.append(np.full(len(unique), k, dtype=np.int64))
+    if not files:
+        return
+    all_files = files[0].append(files[1:]) if len(files) > 1 else files[0]
+    partition = np.concatenate(partitions)
+    duplicated = all_files.duplicated(keep=False)
+    if duplicated.any():
+        split = pd.Series(partition[duplicated], index=all_files[duplicated])
+        shown = [
+            f"{file!r} in partitions {sorted(group.tolist())}"
+            for file, group in list(split.groupby(level=0, sort=True))[:5]
+        ]
+        n = split.index.nunique()
+        raise ValueError(
+            f"{n} file(s) are split across partitions: {'; '.join(shown)}"
+            f"{' ...' if n > 5 else ''}. "
+            "Every file must be in one partition of truth and of prediction; "
+            "index both by file with known divisions, e.g. "
+            "ddf.set_index('file') or dd.read_parquet(..., index='file', calculate_divisions=True)."
+        )
+
+
+def dask_statistics(
+    statistics: Callable,
+    truth,
+    prediction,
+    labels: Sequence[object] | None = None,
+    *,
+    column: object | None = None,
+    **options,
+) -> pd.DataFrame:
+    r"""A statistics function on dask collections partitioned by file.
+
+    ``statistics`` (e.g. :func:`audeval.event_statistics`)
+    is called on every pair of truth and prediction partitions
+    as pandas Series,
+    and the tables are summed with :func:`audeval.sum_statistics`.
+    The result is identical to the statistics of the whole pandas Series,
+    and every metric of the family accepts it in place of ``truth``.
+    The work runs on dask's current scheduler
+    (e.g. a ``dask.distributed`` client).
+
+    ``truth`` and ``prediction`` are dask DataFrames
+    with ``file`` as index or column,
+    columns ``start`` and ``end``
+    (timedeltas, or seconds as numbers; ``end`` may be NaT)
+    and one label column
+    (or a dask Series indexed by ``file`` for one label per file).
+    Every file must be in one partition only,
+    and partition *i* of truth and of prediction must hold the same files:
+    when both are indexed by ``file`` with known divisions
+    (``set_index("file")``,
+    or ``dd.read_parquet(..., index="file", calculate_divisions=True)``)
+    they are repartitioned to common divisions;
+    else they are paired by position.
+    A file found in two partitions raises ``ValueError`` naming it.
+
+    With ``labels=None`` every partition finds its own labels
+    and the tables are summed over the union of labels,
+    which for non-categorical labels is the sorted union
+    (as for pandas input);
+    categorical label columns keep their category order.
+
+    Args:
+        statistics: statistics function of a metric family
+        truth: truth events (dask DataFrame partitioned by file)
+        prediction: predicted events (dask DataFrame partitioned by file)
+        labels: labels to evaluate
+        column: label column, if there is more than one
+            besides ``file``, ``start`` and ``end``
+        **options: options of the statistics function
+            (tolerances, ``files_duration``, ...)
+
+    Returns:
+        statistics table indexed by ``(file, label)``
+
+    Raises:
+        ImportError: if dask is not installed (``pip install 'audeval[dask]'``)
+        TypeError, ValueError: on invalid input,
+            or if a file is split across partitions
+
+    Examples:
+        >>> import dask.dataframe as dd
+        >>> import audeval
+        >>> truth = pd.DataFrame(
+        ...     {
+        ...         "file": ["f1", "f2"],
+        ...         "start": pd.to_timedelta([0.0, 0.0], unit="s"),
+        ...         "end": pd.to_timedelta([1.0, 1.0], unit="s"),
+        ...         "label": ["a", "b"],
+        ...     }
+        ... )
+        >>> prediction = truth.assign(label=["a", "a"])
+        >>> stats = audeval.dask_statistics(
+        ...     audeval.event_statistics,
+        ...     dd.from_pandas(truth.set_index("file"), npartitions=2),
+        ...     dd.from_pandas(prediction.set_index("file"), npartitions=2),
+        ... )
+        >>> audeval.event_fscore(stats, None)
+        0.5
+
+    """
+    dask, dd = import_dask()
+    if not callable(statistics):
+        raise TypeError(
+            f"statistics must be a statistics function; got {type(statistics).__name__}."
+        )
+    _check_collection(truth, "truth", dd)
+    _check_collection(prediction, "prediction", dd)
+    truth_parts, prediction_parts = _aligned(truth, prediction)
+    shared = dask.delayed(options, traverse=False)
+    function = dask.delayed(statistics, traverse=False)
+    tasks = [
+        dask.delayed(_partition_statistics, pure=True)(function, t, p, labels, column, shared)
+        for t, p in zip(truth_parts, prediction_parts)
+    ]
+    tables = list(dask.compute(*tasks))
+    _check_split(tables)
+    return sum_statistics(tables)
+
+
+__all__ = ["dask_statistics"]
