@@ -1,0 +1,610 @@
+"""Pictures of what the metrics counted (optional, needs matplotlib).
+
+Install the extra with ``pip install "audeval[plot]"``.
+matplotlib is imported only when a function is called,
+so ``import audeval.plot`` works without it.
+
+Every function draws the outcome of the same computation
+as the metric with the same options
+(for events: the same validation, matcher and tolerances),
+so the picture and the number cannot disagree.
+Every function takes ``ax=None``
+(``None``: a new figure sized to the content)
+and returns the :class:`matplotlib.axes.Axes` it drew on.
+
+Drawn artists carry a ``gid`` naming what they show
+(e.g. ``"truth:tp"`` or ``"prediction:insertion"``),
+so a figure can be inspected in tests or post-processed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from audeval._events import (
+    COLUMNS,
+    MATCHINGS,
+    Tolerance,
+    match_events,
+    overall,
+    statistics_of_match,
+    tolerances,
+)
+from audeval._tables import per_label
+from audeval._validation import NAT, NS_PER_SECOND, check_inputs, check_option, file_extent, to_ns
+
+
+#: Colour per outcome (Okabe-Ito palette, readable with colour-blindness).
+OUTCOME_COLORS: dict[str, str] = {
+    "tp": "#009E73",  # bluish green: matched, same label
+    "substitution": "#E69F00",  # orange: paired with another label
+    "deletion": "#D55E00",  # vermillion: truth event missed
+    "insertion": "#0072B2",  # blue: false alarm
+}
+
+OUTCOME_NAMES: dict[str, str] = {
+    "tp": "true positive",
+    "substitution": "substitution",
+    "deletion": "miss (deletion)",
+    "insertion": "false alarm (insertion)",
+}
+
+COLLAR_COLOR = "#BBBBBB"
+EDGE_COLOR = "#222222"
+LEVEL_HEIGHT = 1.0  # one stacked level of a lane, in data units
+BAR_PAD = 0.12  # free space above and below a bar inside its level
+BLOCK_GAP = 0.6  # space between the blocks of two labels
+
+
+def _pyplot():
+    """matplotlib.pyplot, or an ImportError saying how to install it."""
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as error:
+        raise ImportError(
+            "audeval.plot needs matplotlib, which is not installed. "
+            'Install it with: pip install "audeval[plot]"'
+        ) from error
+    return plt
+
+
+def _new_axes(ax, width: float, height: float):
+    plt = _pyplot()
+    if ax is None:
+        _, ax = plt.subplots(figsize=(width, height), layout="constrained")
+    return ax
+
+
+def _colors(colors: Mapping[str, object] | None) -> dict[str, object]:
+    out = dict(OUTCOME_COLORS)
+    if colors is not None:
+        if not isinstance(colors, Mapping):
+            raise TypeError(f"colors must be a mapping from outcome to colour; got {colors!r}.")
+        unknown = sorted(set(colors) - set(OUTCOME_COLORS))
+        if unknown:
+            raise ValueError(
+                f"colors has unknown outcomes {unknown}; allowed: {list(OUTCOME_COLORS)}."
+            )
+        out.update(colors)
+    return out
+
+
+def _file_code(files: pd.Index, file: object | None) -> int:
+    """Position of ``file`` in ``files``; ``None`` only when there is one file."""
+    if file is None:
+        if len(files) == 1:
+            return 0
+        shown = list(files[:5])
+        raise ValueError(
+            f"file must be given when the inputs hold {len(files)} files; "
+            f"files are {shown}{' ...' if len(files) > 5 else ''}."
+        )
+    position = files.get_indexer([file])[0] if len(files) else -1
+    if position < 0:
+        raise ValueError(f"file {file!r} is neither in truth nor in prediction.")
+    return int(position)
+
+
+def _window(
+    start: float | pd.Timedelta | None,
+    end: float | pd.Timedelta | None,
+    file_end: int,
+) -> tuple[int, int]:
+    """The time window in ns: ``[start or 0, end or file_end]``."""
+    lo = to_ns(start, "start")
+    hi = to_ns(end, "end")
+    lo = 0 if lo is None else lo
+    if hi is None:
+        hi = file_end if file_end > lo else lo + NS_PER_SECOND
+    if hi <= lo:
+        raise ValueError(f"end must be after start; got start={start!r}, end={end!r}.")
+    return lo, hi
+
+
+def _levels(start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """Stack overlapping intervals: the lowest free level per interval.
+
+    Intervals that only touch share a level.
+    A plotting helper: the loop runs over the events drawn in one lane.
+    """
+    order = np.lexsort((end, start))
+    level = np.zeros(len(start), dtype=np.int64)
+    level_end: list[int] = []
+    for i in order:
+        for k, last in enumerate(level_end):
+            if last <= start[i]:
+                level[i] = k
+                level_end[k] = max(end[i], start[i])
+                break
+        else:
+            level[i] = len(level_end)
+            level_end.append(end[i])
+    return level
+
+
+def _seconds(ns) -> np.ndarray:
+    return np.asarray(ns, dtype=np.float64) / NS_PER_SECOND
+
+
+def _format(value: float) -> str:
+    return "nan" if np.isnan(value) else ("inf" if np.isinf(value) else f"{value:.3f}")
+
+
+# -------------------------------------------------------------------------
+# Event timeline
+# -------------------------------------------------------------------------
+
+
+def event_timeline(
+    truth: pd.Series,
+    prediction: pd.Series,
+    labels: Sequence[object] | None = None,
+    *,
+    file: object | None = None,
+    start: float | pd.Timedelta | None = None,
+    end: float | pd.Timedelta | None = None,
+    onset_tolerance: Tolerance = 0.0,
+    offset_tolerance: Tolerance = 0.0,
+    duration_tolerance: float | None = None,
+    matching: str = "optimal",
+    files_duration: Mapping | pd.Series | None = None,
+    collars: bool = True,
+    colors: Mapping[str, object] | None = None,
+    ax=None,
+):
+    r"""Timeline of truth and predicted events of one file, coloured by outcome.
+
+    Events are matched exactly as by :func:`audeval.event_statistics`
+    with the same options
+    (validation, tolerances, ``matching``, substitutions),
+    over all files of the inputs;
+    the picture shows one file.
+    There is one block per label, top to bottom in label order,
+    with the truth lane above the prediction lane.
+    Overlapping events of a lane are stacked;
+    events of zero length are drawn as thick lines.
+    Truth events are drawn as
+    *true positive* (matched),
+    *substitution* (paired with a prediction of another label)
+    or *miss* (deletion);
+    predicted events as *true positive*, *substitution*
+    or *false alarm* (insertion).
+    A dashed line joins the two events of a substitution.
+    So the number of drawn truth events per outcome is
+    ``tp``, ``substituted`` and ``fn - substituted``
+    of the file's :func:`audeval.event_statistics`,
+    and of predicted events
+    ``tp``, ``substituting`` and ``fp - substituting``.
+
+    Grey bands are the tolerance collars of the truth events,
+    where a matching prediction must have its onset and offset:
+
+    .. math::
+
+        \text{onset}_t \pm \text{onset\_tolerance}, \quad
+        \text{offset}_t \pm \max(\text{offset\_tolerance},
+        \text{duration\_tolerance} \cdot (\text{offset}_t - \text{onset}_t))
+
+    Rows with ``end=NaT`` end at the file's duration from ``files_duration``,
+    and a dotted line marks the end of the file when its duration is known.
+    The title shows the file's micro F-score, precision, recall,
+    error rate and counts
+    (of the whole file, also when a time window is shown).
+
+    Event patches have the ``gid`` ``"truth:<outcome>"`` or ``"prediction:<outcome>"``
+    with outcome ``"tp"``, ``"substitution"``, ``"deletion"`` (truth)
+    or ``"insertion"`` (prediction);
+    collars ``"collar:onset"`` and ``"collar:offset"``,
+    substitution lines ``"substitution-link"``.
+
+    Args:
+        truth: truth events (audformat segmented index)
+        prediction: predicted events (audformat segmented index)
+        labels: labels to evaluate and show, top to bottom;
+            rows with other labels are left out (of the matching, too).
+            ``None``: as the metrics, and only labels
+            with events in the file are shown
+        file: the file to show; may be ``None`` if the inputs hold one file
+        start: start of the time window in seconds or as timedelta, default 0
+        end: end of the time window in seconds or as timedelta,
+            default the file's duration, else its latest event end
+        onset_tolerance: onset tolerance in seconds or as timedelta;
+            ``None``: onsets are not evaluated
+        offset_tolerance: offset tolerance in seconds or as timedelta;
+            ``None`` and ``duration_tolerance=None``: offsets are not evaluated
+        duration_tolerance: offset tolerance as a fraction
+            of the truth event's duration; the larger of the two applies
+        matching: ``"optimal"`` or ``"greedy"``
+        files_duration: duration per file, resolves ``end=NaT``
+        collars: shade the tolerance collars
+        colors: colours per outcome replacing those of :data:`OUTCOME_COLORS`
+        ax: axes to draw on; ``None``: a new figure
+
+    Returns:
+        the axes
+
+    Raises:
+        ImportError: if matplotlib is not installed
+        ValueError, TypeError: on invalid input, as the metrics,
+            or if ``file`` is missing or unknown
+
+    Examples:
+        >>> import audformat
+        >>> import audeval.plot
+        >>> truth = pd.Series(
+        ...     ["a", "a", "b"],
+        ...     index=audformat.segmented_index(["f1"] * 3, [0.0, 2.0, 4.0], [1.0, 3.0, 5.0]),
+        ... )
+        >>> prediction = pd.Series(
+        ...     ["a", "b", "b"],
+        ...     index=audformat.segmented_index(["f1"] * 3, [0.1, 2.0, 6.0], [1.1, 3.0, 7.0]),
+        ... )
+        >>> ax = audeval.plot.event_timeline(
+        ...     truth, prediction, onset_tolerance=0.2, offset_tolerance=0.2
+        ... )
+        >>> print(ax.get_title())
+        f1
+        F = 0.333 (P = 0.333, R = 0.333), ER = 1.000; TP 1, S 1, D 1, I 1
+        >>> sorted(p.get_gid() for p in ax.patches if p.get_gid().startswith("truth"))
+        ['truth:deletion', 'truth:substitution', 'truth:tp']
+
+    """
+    colors = _colors(colors)
+    check_option(matching, "matching", MATCHINGS)
+    tol = tolerances(onset_tolerance, offset_tolerance, duration_tolerance)
+    inputs = check_inputs(
+        truth,
+        prediction,
+        labels=labels,
+        files_duration=files_duration,
+        require_end=True,
+    )
+    f = _file_code(inputs.files, file)
+    file_name = inputs.files[f]
+    em = match_events(inputs, tol, matching)
+    n_labels = inputs.n_labels
+    stats = statistics_of_match(em)
+    counts = stats.iloc[f * n_labels : (f + 1) * n_labels][COLUMNS].sum()
+    scores = overall(counts, 0.0)
+
+    t, p = inputs.truth, inputs.prediction
+    truth_outcome = np.full(len(t), "deletion", dtype=object)
+    truth_outcome[em.substitution >= 0] = "substitution"
+    truth_outcome[em.match >= 0] = "tp"
+    pred_outcome = np.full(len(p), "insertion", dtype=object)
+    pred_outcome[em.prediction_substituting()] = "substitution"
+    pred_outcome[em.prediction_matched()] = "tp"
+
+    duration = int(inputs.durations[f])
+    file_end = duration if duration != NAT else int(file_extent(inputs)[f])
+    lo, hi = _window(start, end, file_end)
+
+    in_file_t = t.file == f
+    in_file_p = p.file == f
+    shown_t = in_file_t & (t.start <= hi) & (t.end >= lo)
+    shown_p = in_file_p & (p.start <= hi) & (p.end >= lo)
+
+    if labels is None:
+        used = np.zeros(n_labels, dtype=bool)
+        used[t.label[in_file_t]] = True
+        used[p.label[in_file_p]] = True
+        rows = np.flatnonzero(used)
+    else:
+        rows = np.arange(n_labels)
+
+    # Layout: per label a truth lane and a prediction lane, each with stacked levels
+    y_truth = np.zeros(len(t))  # top of the level of every shown event
+    y_pred = np.zeros(len(p))
+    blocks = []  # (label code, top, truth lane height, prediction lane height)
+    y = 0.0
+    for code in rows:
+        top = y
+        heights = []
+        for side, shown, y_of in ((t, shown_t, y_truth), (p, shown_p, y_pred)):
+            index = np.flatnonzero(shown & (side.label == code))
+            level = _levels(side.start[index], side.end[index])
+            n_levels = int(level.max()) + 1 if len(level) else 1
+            y_of[index] = y + level * LEVEL_HEIGHT
+            heights.append(n_levels * LEVEL_HEIGHT)
+            y += n_levels * LEVEL_HEIGHT
+        blocks.append((code, top, heights[0], heights[1]))
+        y += BLOCK_GAP
+    total_height = max(y - BLOCK_GAP, LEVEL_HEIGHT)
+
+    ax = _new_axes(ax, 10.0, 1.4 + 0.32 * total_height)
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch, Rectangle
+
+    # Collars behind the events, over the whole block of the label
+    block_of = {code: (top, ht + hp) for code, top, ht, hp in blocks}
+    drawn_collar = False
+    if collars:
+        for i in np.flatnonzero(shown_t):
+            top, height = block_of[t.label[i]]
+            bands = []
+            if tol.onset:
+                bands.append(("onset", t.start[i] - tol.onset, 2 * tol.onset))
+            if tol.offset_evaluated:
+                allowance = int(tol.offset_allowance(t.start[i : i + 1], t.end[i : i + 1])[0])
+                if allowance:
+                    bands.append(("offset", t.end[i] - allowance, 2 * allowance))
+            for kind, x0, width in bands:
+                ax.add_patch(
+                    Rectangle(
+                        (x0 / NS_PER_SECOND, top),
+                        width / NS_PER_SECOND,
+                        height,
+                        facecolor=COLLAR_COLOR,
+                        edgecolor="none",
+                        alpha=0.45,
+                        zorder=1,
+                        gid=f"collar:{kind}",
+                    )
+                )
+                drawn_collar = True
+
+    # Events
+    for name, side, shown, y_of, outcome in (
+        ("truth", t, shown_t, y_truth, truth_outcome),
+        ("prediction", p, shown_p, y_pred, pred_outcome),
+    ):
+        for i in np.flatnonzero(shown):
+            color = colors[outcome[i]]
+            instant = side.end[i] == side.start[i]  # drawn as a thick line
+            ax.add_patch(
+                Rectangle(
+                    (side.start[i] / NS_PER_SECOND, y_of[i] + BAR_PAD),
+                    (side.end[i] - side.start[i]) / NS_PER_SECOND,
+                    LEVEL_HEIGHT - 2 * BAR_PAD,
+                    facecolor=color,
+                    edgecolor=color if instant else EDGE_COLOR,
+                    linewidth=2.5 if instant else 0.8,
+                    zorder=3,
+                    gid=f"{name}:{outcome[i]}",
+                )
+            )
+
+    # Substitution links
+    for i in np.flatnonzero(shown_t & (em.substitution >= 0)):
+        j = em.substitution[i]
+        if not shown_p[j]:
+            continue
+        ax.add_line(
+            Line2D(
+                _seconds([(t.start[i] + t.end[i]) / 2, (p.start[j] + p.end[j]) / 2]),
+                [y_truth[i] + LEVEL_HEIGHT / 2, y_pred[j] + LEVEL_HEIGHT / 2],
+                color=colors["substitution"],
+                linestyle="--",
+                linewidth=1.0,
+                zorder=4,
+                gid="substitution-link",
+            )
+        )
+
+    # Separators and the end of the file
+    for _, top, _, _ in blocks[1:]:
+        ax.axhline(top - BLOCK_GAP / 2, color="#DDDDDD", linewidth=0.8, zorder=0)
+    for _, top, ht, _ in blocks:
+        ax.axhline(top + ht, color="#EEEEEE", linewidth=0.6, zorder=0)
+    if duration != NAT and lo <= duration <= hi:
+        ax.axvline(
+            duration / NS_PER_SECOND, color="#555555", linestyle=":", linewidth=1.0, gid="file-end"
+        )
+
+    # Axes
+    ax.set_xlim(lo / NS_PER_SECOND, hi / NS_PER_SECOND)
+    ax.set_ylim(total_height + BLOCK_GAP / 2, -BLOCK_GAP / 2)
+    ax.set_xlabel("time / s")
+    lane_ticks, lane_names, label_ticks, label_names = [], [], [], []
+    for code, top, ht, hp in blocks:
+        lane_ticks += [top + ht / 2, top + ht + hp / 2]
+        lane_names += ["truth", "prediction"]
+        label_ticks.append(top + (ht + hp) / 2)
+        label_names.append(str(inputs.labels[code]))
+    ax.set_yticks(label_ticks, label_names)
+    ax.set_yticks(lane_ticks, lane_names, minor=True)
+    ax.tick_params(axis="y", which="major", length=0, pad=62, labelsize=10)
+    ax.tick_params(axis="y", which="minor", length=2, labelsize=7, labelcolor="#555555")
+    for tick in ax.get_yticklabels():
+        tick.set_fontweight("bold")
+    ax.grid(axis="x", color="#EEEEEE", linewidth=0.6, zorder=0)
+    ax.set_axisbelow(True)
+
+    s, d, i_ = (int(scores[k]) for k in ("substitutions", "deletions", "insertions"))
+    ax.set_title(
+        f"{file_name}\n"
+        f"F = {_format(scores['fscore'])} "
+        f"(P = {_format(scores['precision'])}, R = {_format(scores['recall'])}), "
+        f"ER = {_format(scores['error_rate'])}; "
+        f"TP {int(scores['tp'])}, S {s}, D {d}, I {i_}",
+        fontsize=10,
+    )
+    handles = [
+        Patch(facecolor=colors[k], edgecolor=EDGE_COLOR, label=OUTCOME_NAMES[k])
+        for k in OUTCOME_COLORS
+    ]
+    if drawn_collar:
+        handles.append(Patch(facecolor=COLLAR_COLOR, alpha=0.45, label="tolerance collar"))
+    ax.legend(
+        handles=handles,
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+        frameon=False,
+        fontsize=8,
+    )
+    return ax
+
+
+# -------------------------------------------------------------------------
+# Event confusion matrix
+# -------------------------------------------------------------------------
+
+
+def event_confusion_matrix(
+    truth: pd.Series | pd.DataFrame,
+    prediction: pd.Series | None,
+    labels: Sequence[object] | None = None,
+    *,
+    onset_tolerance: Tolerance = 0.0,
+    offset_tolerance: Tolerance = 0.0,
+    duration_tolerance: float | None = None,
+    normalize: bool = False,
+    matching: str = "optimal",
+    files_duration: Mapping | pd.Series | None = None,
+    colorbar: bool = True,
+    cmap: str | object = "Blues",
+    ax=None,
+):
+    r"""Heat map of :func:`audeval.event_confusion_matrix`.
+
+    Rows are truth labels, columns predicted labels,
+    both followed by *no event*:
+    the diagonal counts matches,
+    off-diagonal cells substitutions,
+    the last column misses (deletions)
+    and the last row false alarms (insertions).
+    Every cell is annotated with its value
+    (a count, or a row fraction with ``normalize=True``);
+    the always-empty *no event* / *no event* cell is left blank.
+    The matrix is the one :func:`audeval.event_confusion_matrix`
+    returns with the same arguments,
+    so ``truth`` may also be a table of :func:`audeval.event_statistics`
+    with ``confusion=True`` (and ``prediction=None``).
+
+    The image has the ``gid`` ``"confusion-matrix"``,
+    the annotations ``"confusion-value"``.
+
+    Args:
+        truth: truth events (audformat segmented index),
+            or a table from :func:`audeval.event_statistics` with ``confusion=True``
+        prediction: predicted events (audformat segmented index),
+            ``None`` when ``truth`` is a statistics table
+        labels: labels to evaluate, in the order of the rows;
+            rows with other labels are left out
+        onset_tolerance: onset tolerance in seconds or as timedelta
+        offset_tolerance: offset tolerance in seconds or as timedelta
+        duration_tolerance: offset tolerance as a fraction
+            of the truth event's duration
+        normalize: divide each row by its sum
+        matching: ``"optimal"`` or ``"greedy"``
+        files_duration: duration per file, resolves ``end=NaT``
+        colorbar: add a colour bar
+        cmap: matplotlib colour map or its name
+        ax: axes to draw on; ``None``: a new figure
+
+    Returns:
+        the axes
+
+    Raises:
+        ImportError: if matplotlib is not installed
+        ValueError, TypeError: on invalid input, as the metric
+
+    Examples:
+        >>> import audformat
+        >>> import audeval.plot
+        >>> truth = pd.Series(
+        ...     ["a", "a", "b"],
+        ...     index=audformat.segmented_index(["f1"] * 3, [0.0, 2.0, 4.0], [1.0, 3.0, 5.0]),
+        ... )
+        >>> prediction = pd.Series(
+        ...     ["a", "b", "b"],
+        ...     index=audformat.segmented_index(["f1"] * 3, [0.1, 2.0, 6.0], [1.1, 3.0, 7.0]),
+        ... )
+        >>> ax = audeval.plot.event_confusion_matrix(
+        ...     truth, prediction, onset_tolerance=0.2, offset_tolerance=0.2
+        ... )
+        >>> ax.images[0].get_array().filled(0).tolist()
+        [[1, 1, 0], [0, 0, 1], [0, 1, 0]]
+
+    """
+    import audeval
+
+    _pyplot()
+    options = dict(
+        onset_tolerance=onset_tolerance,
+        offset_tolerance=offset_tolerance,
+        duration_tolerance=duration_tolerance,
+        matching=matching,
+        files_duration=files_duration,
+    )
+    if prediction is None and isinstance(truth, pd.DataFrame):
+        stats = truth
+    else:
+        stats = audeval.event_statistics(truth, prediction, labels, confusion=True, **options)
+        labels = None
+    matrix = audeval.event_confusion_matrix(stats, None, labels, normalize=normalize, **options)
+    matrix = np.asarray(matrix)
+    n = len(matrix)
+    names = [str(label) for label in per_label(stats).index][: n - 1] + ["no event"]
+
+    ax = _new_axes(ax, 1.6 + 0.55 * n + (1.0 if colorbar else 0.0), 1.2 + 0.5 * n)
+    shown = np.ma.masked_array(matrix, mask=np.zeros(matrix.shape, dtype=bool))
+    shown.mask[n - 1, n - 1] = True
+    import matplotlib
+
+    colormap = matplotlib.colormaps.get_cmap(cmap).with_extremes(bad="white")
+    image = ax.imshow(shown, cmap=colormap, interpolation="nearest", vmin=0, gid="confusion-matrix")
+    peak = float(matrix.max()) if matrix.size else 0.0
+    for row in range(n):
+        for column in range(n):
+            if row == n - 1 and column == n - 1:
+                continue
+            value = matrix[row, column]
+            text = f"{value:.2f}" if normalize else f"{int(value)}"
+            dark = peak > 0 and value > peak / 2
+            ax.text(
+                column,
+                row,
+                text,
+                ha="center",
+                va="center",
+                color="white" if dark else "black",
+                fontsize=9,
+                gid="confusion-value",
+            )
+    slanted = max(len(name) for name in names) > 4
+    ax.set_xticks(
+        range(n), names, rotation=45 if slanted else 0, ha="right" if slanted else "center"
+    )
+    ax.set_yticks(range(n), names)
+    ax.set_xlabel("prediction")
+    ax.set_ylabel("truth")
+    ax.set_title("event confusion matrix" + (" (row fractions)" if normalize else ""), fontsize=10)
+    if colorbar:
+        bar = ax.figure.colorbar(image, ax=ax, shrink=0.8)
+        if not normalize:
+            from matplotlib.ticker import MaxNLocator
+
+            bar.locator = MaxNLocator(integer=True)
+            bar.update_ticks()
+    return ax
+
+
+__all__ = [
+    "OUTCOME_COLORS",
+    "event_confusion_matrix",
+    "event_timeline",
+]

@@ -1,0 +1,464 @@
+"""Tests of audeval.plot: what is drawn equals what the metrics count."""
+
+from __future__ import annotations
+
+import collections
+import pathlib
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+
+import audformat  # noqa: E402
+import matplotlib.colors  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
+
+import audeval  # noqa: E402
+import audeval.plot  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
+
+
+def series(files, starts, ends, labels):
+    return pd.Series(labels, index=audformat.segmented_index(files, starts, ends))
+
+
+def gids(ax, prefix=""):
+    """Counter of the gids of the patches drawn on ``ax``."""
+    return collections.Counter(
+        p.get_gid() for p in ax.patches if p.get_gid() and p.get_gid().startswith(prefix)
+    )
+
+
+def event_patches(ax, gid):
+    return [p for p in ax.patches if p.get_gid() == gid]
+
+
+def expected_counts(stats, file):
+    """Drawn patches per gid implied by the statistics of one file."""
+    c = stats.xs(file, level="file")[list(audeval._events.COLUMNS)].sum()
+    return {
+        "truth:tp": c["tp"],
+        "truth:substitution": c["substituted"],
+        "truth:deletion": c["fn"] - c["substituted"],
+        "prediction:tp": c["tp"],
+        "prediction:substitution": c["substituting"],
+        "prediction:insertion": c["fp"] - c["substituting"],
+    }
+
+
+def random_case(seed, n_files=3, labels=("a", "b", "c")):
+    """Truth, and a prediction made of shifted, relabelled, dropped and extra events.
+
+    Times sit on a 50 ms grid so that tolerances are met exactly at times.
+    """
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 25))
+    files = [f"f{k}" for k in rng.integers(0, n_files, n)]
+    start = rng.integers(0, 200, n) * 0.05
+    end = start + rng.choice([0, 1, 5, 10, 20, 40], n) * 0.05
+    label = list(rng.choice(labels, n))
+    truth = series(files, start, end, label)
+    keep = rng.random(n) < 0.8
+    shift = rng.integers(-4, 5, n) * 0.05
+    p_start = np.maximum(start + shift, 0.0)
+    p_end = np.maximum(end + rng.integers(-4, 5, n) * 0.05, p_start)
+    p_label = [rng.choice(labels) if rng.random() < 0.25 else lab for lab in label]
+    m = int(rng.integers(0, 6))
+    extra_start = rng.integers(0, 200, m) * 0.05
+    prediction = series(
+        [f for f, k in zip(files, keep) if k] + [f"f{k}" for k in rng.integers(0, n_files, m)],
+        np.concatenate([p_start[keep], extra_start]),
+        np.concatenate([p_end[keep], extra_start + 0.5]),
+        [lab for lab, k in zip(p_label, keep) if k] + list(rng.choice(labels, m)),
+    )
+    return truth, prediction
+
+
+OPTIONS = [
+    dict(onset_tolerance=0.2, offset_tolerance=0.2),
+    dict(onset_tolerance=0.1, offset_tolerance=None),
+    dict(onset_tolerance=0.2, offset_tolerance=0.0, duration_tolerance=0.5),
+    dict(onset_tolerance=None, offset_tolerance=0.15),
+    dict(onset_tolerance=0.0, offset_tolerance=0.0),
+]
+
+
+# -------------------------------------------------------------------------
+# Event timeline: the done criterion
+# -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("matching", ["optimal", "greedy"])
+def test_timeline_counts_equal_statistics(seed, matching):
+    truth, prediction = random_case(seed)
+    options = dict(OPTIONS[seed % len(OPTIONS)], matching=matching)
+    stats = audeval.event_statistics(truth, prediction, **options)
+    files = stats.index.get_level_values("file").unique()
+    for file in files:
+        ax = audeval.plot.event_timeline(truth, prediction, file=file, **options)
+        drawn = gids(ax, "truth:") + gids(ax, "prediction:")
+        expected = expected_counts(stats, file)
+        assert {k: drawn[k] for k in expected} == expected
+        assert sum(drawn.values()) == sum(expected.values())
+        # one dashed line per substitution pair
+        links = [line for line in ax.lines if line.get_gid() == "substitution-link"]
+        assert len(links) == expected["truth:substitution"]
+        # the title carries the file's scores from the same statistics
+        report = audeval.event_report(truth, prediction, per_file=True, **options)
+        row = report.loc[file]
+        assert f"F = {row['fscore']:.3f}" in ax.get_title()
+        assert f"TP {int(row['tp'])}, S {int(row['substitutions'])}," in ax.get_title()
+        plt.close(ax.figure)
+
+
+def test_timeline_colours_per_outcome():
+    truth, prediction = random_case(3)
+    ax = audeval.plot.event_timeline(
+        truth, prediction, file="f0", onset_tolerance=0.2, offset_tolerance=0.2
+    )
+    seen = set()
+    for patch in ax.patches:
+        gid = patch.get_gid()
+        side, outcome = gid.split(":")
+        if side == "collar":
+            continue
+        expected = matplotlib.colors.to_rgba(audeval.plot.OUTCOME_COLORS[outcome])
+        assert patch.get_facecolor() == expected
+        seen.add(gid)
+    assert len(seen) >= 4
+    # custom colours replace the defaults
+    ax = audeval.plot.event_timeline(
+        truth,
+        prediction,
+        file="f0",
+        onset_tolerance=0.2,
+        offset_tolerance=0.2,
+        colors={"tp": "black"},
+    )
+    for patch in event_patches(ax, "truth:tp"):
+        assert patch.get_facecolor() == (0.0, 0.0, 0.0, 1.0)
+
+
+# -------------------------------------------------------------------------
+# Event timeline: hand-made cases
+# -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def small():
+    truth = series(["f1"] * 3, [0.0, 2.0, 4.0], [1.0, 3.0, 5.0], ["a", "a", "b"])
+    prediction = series(["f1"] * 3, [0.1, 2.0, 6.0], [1.1, 3.0, 7.0], ["a", "b", "b"])
+    return truth, prediction
+
+
+def bar(patch):
+    """(start, end, top, bottom) of a rectangle."""
+    x, y = patch.get_xy()
+    return x, x + patch.get_width(), y, y + patch.get_height()
+
+
+def test_timeline_hand_case(small):
+    truth, prediction = small
+    ax = audeval.plot.event_timeline(truth, prediction, onset_tolerance=0.2, offset_tolerance=0.2)
+    assert gids(ax, "truth:") == {"truth:tp": 1, "truth:substitution": 1, "truth:deletion": 1}
+    assert gids(ax, "prediction:") == {
+        "prediction:tp": 1,
+        "prediction:substitution": 1,
+        "prediction:insertion": 1,
+    }
+    (tp,) = event_patches(ax, "truth:tp")
+    (missed,) = event_patches(ax, "truth:deletion")
+    (matched,) = event_patches(ax, "prediction:tp")
+    (alarm,) = event_patches(ax, "prediction:insertion")
+    (sub_t,) = event_patches(ax, "truth:substitution")
+    (sub_p,) = event_patches(ax, "prediction:substitution")
+    assert bar(tp)[:2] == pytest.approx((0.0, 1.0))
+    assert bar(matched)[:2] == pytest.approx((0.1, 1.1))
+    assert bar(missed)[:2] == pytest.approx((4.0, 5.0))
+    assert bar(alarm)[:2] == pytest.approx((6.0, 7.0))
+    # y grows downwards: truth lane above prediction lane, label a above label b
+    assert ax.yaxis_inverted()
+    assert bar(tp)[3] <= bar(matched)[2]
+    assert bar(sub_t)[3] <= bar(missed)[2]  # a (truth) above b (truth)
+    assert bar(missed)[3] <= bar(alarm)[2] and bar(sub_p)[2] == bar(alarm)[2]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["a", "b"]
+    assert [t.get_text() for t in ax.get_yticklabels(minor=True)] == [
+        "truth",
+        "prediction",
+        "truth",
+        "prediction",
+    ]
+    assert ax.get_xlim() == pytest.approx((0.0, 7.0))
+    assert ax.get_title() == (
+        "f1\nF = 0.333 (P = 0.333, R = 0.333), ER = 1.000; TP 1, S 1, D 1, I 1"
+    )
+    (link,) = [line for line in ax.lines if line.get_gid() == "substitution-link"]
+    assert list(link.get_xdata()) == pytest.approx([2.5, 2.5])
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend == [
+        "true positive",
+        "substitution",
+        "miss (deletion)",
+        "false alarm (insertion)",
+        "tolerance collar",
+    ]
+
+
+def test_timeline_collars(small):
+    truth, prediction = small
+    ax = audeval.plot.event_timeline(
+        truth, prediction, onset_tolerance=0.2, offset_tolerance=0.1, duration_tolerance=0.5
+    )
+    onset = event_patches(ax, "collar:onset")
+    offset = event_patches(ax, "collar:offset")
+    assert len(onset) == len(offset) == 3
+    assert sorted(bar(p)[:2] for p in onset) == pytest.approx(
+        [(-0.2, 0.2), (1.8, 2.2), (3.8, 4.2)]
+    )
+    # max(0.1, 0.5 * 1 s) = 0.5 s around each offset
+    assert sorted(bar(p)[:2] for p in offset) == pytest.approx(
+        [(0.5, 1.5), (2.5, 3.5), (4.5, 5.5)]
+    )
+    # a collar spans both lanes of its label and lies behind the events
+    (tp,) = event_patches(ax, "truth:tp")
+    (matched,) = event_patches(ax, "prediction:tp")
+    first = min(onset, key=lambda p: p.get_x())
+    assert bar(first)[2] <= bar(tp)[2] and bar(first)[3] >= bar(matched)[3]
+    assert first.get_zorder() < tp.get_zorder()
+
+    # offsets not evaluated, zero onset tolerance, or collars=False: no bands
+    ax = audeval.plot.event_timeline(truth, prediction, onset_tolerance=0.2, offset_tolerance=None)
+    assert gids(ax, "collar") == {"collar:onset": 3}
+    ax = audeval.plot.event_timeline(truth, prediction, onset_tolerance=0.0, offset_tolerance=0.0)
+    assert gids(ax, "collar") == {}
+    assert "tolerance collar" not in [t.get_text() for t in ax.get_legend().get_texts()]
+    ax = audeval.plot.event_timeline(
+        truth, prediction, onset_tolerance=0.2, offset_tolerance=0.2, collars=False
+    )
+    assert gids(ax, "collar") == {}
+
+
+def test_timeline_stacks_overlapping_events():
+    truth = series(["f"] * 4, [0.0, 0.5, 1.0, 2.0], [2.0, 1.5, 3.0, 2.5], ["a"] * 4)
+    prediction = series(["f"], [0.0], [2.0], ["a"])
+    ax = audeval.plot.event_timeline(truth, prediction)
+    bars = sorted((bar(p) for p in ax.patches if p.get_gid().startswith("truth")))
+    tops = [b[2] for b in bars]
+    # [0, 2] level 0, [0.5, 1.5] level 1, [1, 3] level 2, [2, 2.5] level 0 again (touches [0, 2])
+    assert tops[0] == tops[3]
+    assert len({tops[0], tops[1], tops[2]}) == 3
+    for one in bars:
+        for other in bars:
+            if one is not other and one[2] == other[2]:
+                assert one[1] <= other[0] or other[1] <= one[0]
+    # the prediction lane lies below all three truth levels
+    (pred,) = [p for p in ax.patches if p.get_gid().startswith("prediction")]
+    assert bar(pred)[2] > max(b[3] for b in bars)
+
+
+def test_timeline_nat_end_drawn_to_duration():
+    truth = pd.Series(
+        ["a", "b"],
+        index=audformat.segmented_index(["f", "f"], [1.0, 2.0], [pd.NaT, 3.0]),
+    )
+    prediction = series(["f"], [1.0], [8.0], ["a"])
+    with pytest.raises(ValueError, match="files_duration"):
+        audeval.plot.event_timeline(truth, prediction)
+    ax = audeval.plot.event_timeline(truth, prediction, files_duration={"f": 8.0})
+    (matched,) = event_patches(ax, "truth:tp")
+    assert bar(matched)[:2] == pytest.approx((1.0, 8.0))
+    (line,) = [line for line in ax.lines if line.get_gid() == "file-end"]
+    assert list(line.get_xdata()) == [8.0, 8.0]
+    assert ax.get_xlim() == pytest.approx((0.0, 8.0))
+    # filewise rows (one label for the whole file) work the same way
+    filewise = pd.Series(["a"], index=audformat.filewise_index(["f"]))
+    ax = audeval.plot.event_timeline(filewise, prediction, files_duration={"f": 8.0})
+    (patch,) = [p for p in ax.patches if p.get_gid().startswith("truth")]
+    assert bar(patch)[:2] == pytest.approx((0.0, 8.0))
+
+
+def test_timeline_window(small):
+    truth, prediction = small
+    whole = audeval.plot.event_timeline(
+        truth, prediction, onset_tolerance=0.2, offset_tolerance=0.2
+    )
+    ax = audeval.plot.event_timeline(
+        truth,
+        prediction,
+        start=pd.Timedelta(seconds=2.5),
+        end=4.5,
+        onset_tolerance=0.2,
+        offset_tolerance=0.2,
+    )
+    assert ax.get_xlim() == pytest.approx((2.5, 4.5))
+    # events overlapping [2.5, 4.5]; the title still shows the whole file
+    assert gids(ax, "truth:") == {"truth:substitution": 1, "truth:deletion": 1}
+    assert gids(ax, "prediction:") == {"prediction:substitution": 1}
+    assert ax.get_title() == whole.get_title()
+    # the rows do not change with the window
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["a", "b"]
+    with pytest.raises(ValueError, match="end must be after start"):
+        audeval.plot.event_timeline(truth, prediction, start=3.0, end=2.0)
+    with pytest.raises(ValueError, match="start"):
+        audeval.plot.event_timeline(truth, prediction, start=-1.0)
+
+
+def test_timeline_greedy_and_optimal_differ():
+    # greedy gives the first truth event the first prediction, leaving the second unmatched
+    truth = series(["f"] * 2, [0.0, 0.5], [1.0, 0.8], ["a", "a"])
+    prediction = series(["f"] * 2, [0.0, 0.0], [0.9, 1.05], ["a", "a"])
+    options = dict(onset_tolerance=None, offset_tolerance=0.1)
+    for matching, tp in (("optimal", 2), ("greedy", 1)):
+        ax = audeval.plot.event_timeline(truth, prediction, matching=matching, **options)
+        stats = audeval.event_statistics(truth, prediction, matching=matching, **options)
+        assert int(stats["tp"].sum()) == tp
+        assert gids(ax, "truth:")["truth:tp"] == tp
+        assert gids(ax, "prediction:")["prediction:tp"] == tp
+
+
+def test_timeline_files_and_labels():
+    truth = series(["f1", "f2", "f2"], [0.0, 0.0, 1.0], [1.0, 1.0, 2.0], ["a", "b", "c"])
+    prediction = series(["f2"], [0.0], [1.0], ["b"])
+    with pytest.raises(ValueError, match="file must be given"):
+        audeval.plot.event_timeline(truth, prediction)
+    with pytest.raises(ValueError, match="'f3'"):
+        audeval.plot.event_timeline(truth, prediction, file="f3")
+    # labels=None: labels with events in the file
+    ax = audeval.plot.event_timeline(truth, prediction, file="f2")
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["b", "c"]
+    # given labels: all of them, in that order; other labels left out
+    ax = audeval.plot.event_timeline(truth, prediction, ["c", "a"], file="f2")
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["c", "a"]
+    assert gids(ax, "prediction") == {}
+    assert gids(ax, "truth") == {"truth:deletion": 1}
+    # a prediction-only file: all false alarms
+    ax = audeval.plot.event_timeline(prediction, truth, file="f1")
+    assert gids(ax, "prediction") == {"prediction:insertion": 1}
+    assert ax.get_title().endswith("TP 0, S 0, D 0, I 1")
+    assert "ER = inf" in ax.get_title()
+
+
+def test_timeline_zero_length_and_empty():
+    truth = series(["f"], [1.0], [1.0], ["a"])
+    prediction = series(["f"], [1.0], [1.0], ["a"])
+    ax = audeval.plot.event_timeline(truth, prediction)
+    (patch,) = event_patches(ax, "truth:tp")
+    assert patch.get_width() == 0.0 and patch.get_linewidth() > 1
+    assert patch.get_edgecolor() == matplotlib.colors.to_rgba(audeval.plot.OUTCOME_COLORS["tp"])
+    assert ax.get_xlim() == (0.0, 1.0)
+    empty = series([], [], [], [])
+    ax = audeval.plot.event_timeline(empty, prediction)
+    assert gids(ax) == {"prediction:insertion": 1}
+
+
+def test_timeline_axes_convention(small, tmp_path):
+    truth, prediction = small
+    fig, given = plt.subplots()
+    ax = audeval.plot.event_timeline(truth, prediction, ax=given)
+    assert ax is given
+    n_figures = len(plt.get_fignums())
+    ax = audeval.plot.event_timeline(truth, prediction)
+    assert ax is not given and len(plt.get_fignums()) == n_figures + 1
+    path = tmp_path / "timeline.png"
+    ax.figure.savefig(path)
+    assert path.stat().st_size > 1000
+
+
+def test_timeline_invalid_options(small):
+    truth, prediction = small
+    with pytest.raises(ValueError, match="matching"):
+        audeval.plot.event_timeline(truth, prediction, matching="best")
+    with pytest.raises(ValueError, match="at least the onset or the offset"):
+        audeval.plot.event_timeline(truth, prediction, onset_tolerance=None, offset_tolerance=None)
+    with pytest.raises(ValueError, match="colors"):
+        audeval.plot.event_timeline(truth, prediction, colors={"hit": "red"})
+    with pytest.raises(TypeError, match="truth"):
+        audeval.plot.event_timeline(truth.to_frame("x"), prediction)
+
+
+# -------------------------------------------------------------------------
+# Confusion matrix
+# -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("normalize", [False, True])
+def test_confusion_matrix_equals_metric(normalize):
+    truth, prediction = random_case(11)
+    options = dict(onset_tolerance=0.2, offset_tolerance=0.2, normalize=normalize)
+    expected = np.asarray(audeval.event_confusion_matrix(truth, prediction, **options))
+    ax = audeval.plot.event_confusion_matrix(truth, prediction, **options)
+    (image,) = ax.images
+    shown = image.get_array()
+    assert shown.mask[-1, -1] and shown.mask.sum() == 1
+    np.testing.assert_array_equal(shown.filled(0), expected)
+    texts = [t.get_text() for t in ax.texts if t.get_gid() == "confusion-value"]
+    n = len(expected)
+    cells = [expected[r, c] for r in range(n) for c in range(n) if (r, c) != (n - 1, n - 1)]
+    assert texts == [f"{v:.2f}" if normalize else f"{int(v)}" for v in cells]
+    names = ["a", "b", "c", "no event"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == names
+    assert [t.get_text() for t in ax.get_yticklabels()] == names
+    assert ax.get_xlabel() == "prediction" and ax.get_ylabel() == "truth"
+    assert len(ax.figure.axes) == 2  # with the colour bar
+
+
+def test_confusion_matrix_from_statistics_and_labels():
+    truth, prediction = random_case(5)
+    options = dict(onset_tolerance=0.2, offset_tolerance=0.2)
+    stats = audeval.event_statistics(truth, prediction, confusion=True, **options)
+    ax = audeval.plot.event_confusion_matrix(stats, None, colorbar=False)
+    np.testing.assert_array_equal(
+        ax.images[0].get_array().filled(0),
+        audeval.event_confusion_matrix(truth, prediction, **options),
+    )
+    assert len(ax.figure.axes) == 1
+    ax = audeval.plot.event_confusion_matrix(truth, prediction, ["c", "a"], **options)
+    np.testing.assert_array_equal(
+        ax.images[0].get_array().filled(0),
+        audeval.event_confusion_matrix(truth, prediction, ["c", "a"], **options),
+    )
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["c", "a", "no event"]
+    # the matrix counts every drawn outcome of the timelines
+    cm = np.asarray(audeval.event_confusion_matrix(truth, prediction, **options))
+    drawn = collections.Counter()
+    for file in stats.index.get_level_values("file").unique():
+        drawn += gids(audeval.plot.event_timeline(truth, prediction, file=file, **options))
+    assert drawn["truth:tp"] == np.trace(cm[:-1, :-1])
+    assert drawn["truth:deletion"] == cm[:-1, -1].sum()
+    assert drawn["prediction:insertion"] == cm[-1, :-1].sum()
+    assert drawn["truth:substitution"] == cm[:-1, :-1].sum() - np.trace(cm[:-1, :-1])
+
+
+# -------------------------------------------------------------------------
+# Missing matplotlib
+# -------------------------------------------------------------------------
+
+
+def test_helpful_error_without_matplotlib(monkeypatch, small):
+    truth, prediction = small
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    for function in (audeval.plot.event_timeline, audeval.plot.event_confusion_matrix):
+        with pytest.raises(ImportError, match=r'pip install "audeval\[plot\]"'):
+            function(truth, prediction)
+
+
+def test_import_is_lazy():
+    # importing audeval, and audeval.plot itself, does not import matplotlib
+    code = (
+        "import sys, audeval; assert 'audeval.plot' not in sys.modules; "
+        "import audeval.plot; assert 'matplotlib' not in sys.modules"
+    )
+    root = pathlib.Path(audeval.__file__).parents[1]
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=root)
