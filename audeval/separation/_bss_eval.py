@@ -61,19 +61,25 @@ def frames(n_samples: int, window: int | None, hop: int) -> tuple[np.ndarray, in
     return np.arange(n_windows, dtype=np.int64) * hop, window
 
 
-def _block_spectra(x: np.ndarray, starts: np.ndarray, length: int, n_fft: int) -> np.ndarray:
-    """rfft of ``x[:, start:start+length, :]`` (zero beyond the end).
+def _block_spectra(
+    x: np.ndarray, first: int, n_blocks: int, block: int, length: int, n_fft: int
+) -> np.ndarray:
+    """rfft of the blocks ``x[:, s:s+length, :]``, ``s = (first + b) * block``.
 
+    Samples beyond the end are zero.
     ``x`` has shape (rows, samples, channels);
     the result has shape (rows * channels, blocks, bins).
     """
     n_rows, n_samples, n_ch = x.shape
-    index = starts[:, None] + np.arange(length)
-    valid = index < n_samples
-    seg = x[:, np.minimum(index, n_samples - 1), :]  # (rows, blocks, length, ch)
-    seg *= valid[None, :, :, None]
-    seg = seg.transpose(0, 3, 1, 2).reshape(n_rows * n_ch, len(starts), length)
-    return scipy.fft.rfft(seg, n=n_fft, axis=-1)
+    start = first * block
+    stop = start + (n_blocks - 1) * block + length
+    seg = x[:, start:stop, :].transpose(0, 2, 1)
+    if seg.shape[-1] < stop - start:
+        pad = np.zeros((n_rows, n_ch, stop - start - seg.shape[-1]))
+        seg = np.concatenate([seg, pad], axis=-1)
+    view = np.lib.stride_tricks.sliding_window_view(seg, length, axis=-1)[..., ::block, :]
+    spec = scipy.fft.rfft(view, n=n_fft, axis=-1)  # (rows, ch, blocks, bins)
+    return spec.reshape(n_rows * n_ch, n_blocks, -1)
 
 
 def lag_correlations(x: np.ndarray, y: np.ndarray, n_lags: int) -> np.ndarray:
@@ -82,6 +88,10 @@ def lag_correlations(x: np.ndarray, y: np.ndarray, n_lags: int) -> np.ndarray:
     ``x`` (rows, samples, channels) and ``y`` (rows', samples, channels)
     are zero outside their samples; rows of the result are
     (row, channel) pairs flattened, shape (K, K', n_lags).
+    The sum over samples is done blockwise in the frequency domain:
+    each block of ``x`` is correlated with the same block of ``y``
+    extended by ``n_lags - 1`` samples, and the cross-spectra are summed
+    before one inverse FFT.
     """
     n_samples = x.shape[1]
     n_fft = max(_CORR_FFT, scipy.fft.next_fast_len(4 * n_lags, real=True))
@@ -89,13 +99,13 @@ def lag_correlations(x: np.ndarray, y: np.ndarray, n_lags: int) -> np.ndarray:
     n_blocks = -(-n_samples // block)
     k_x = x.shape[0] * x.shape[2]
     k_y = y.shape[0] * y.shape[2]
-    per_block = (k_x + k_y) * n_fft
+    per_block = 2 * (k_x + k_y) * n_fft
     group = max(1, min(n_blocks, _BATCH_VALUES // per_block))
     spectrum = np.zeros((n_fft // 2 + 1, k_x, k_y), dtype=np.complex128)
     for first in range(0, n_blocks, group):
-        starts = np.arange(first, min(first + group, n_blocks), dtype=np.int64) * block
-        fx = _block_spectra(x, starts, block, n_fft)
-        fy = _block_spectra(y, starts, block + n_lags - 1, n_fft)
+        count = min(group, n_blocks - first)
+        fx = _block_spectra(x, first, count, block, block, n_fft)
+        fy = _block_spectra(y, first, count, block, block + n_lags - 1, n_fft)
         spectrum += np.conj(fx.transpose(2, 0, 1)) @ fy.transpose(2, 1, 0)
     corr = scipy.fft.irfft(spectrum, n=n_fft, axis=0)[:n_lags]
     return np.ascontiguousarray(corr.transpose(1, 2, 0))
@@ -108,13 +118,11 @@ def toeplitz_gram(r: np.ndarray) -> np.ndarray:
     entry ((k, a), (l, b)) is :math:`\\sum_n x_k[n - a] x_l[n - b]`.
     """
     n_k, _, n_lags = r.shape
-    lag = np.arange(n_lags)[:, None] - np.arange(n_lags)[None, :]
-    gram = np.where(
-        lag >= 0,
-        r[:, :, np.abs(lag)],
-        r.transpose(1, 0, 2)[:, :, np.abs(lag)],
-    )  # (K, K, L, L)
-    return gram.transpose(0, 2, 1, 3).reshape(n_k * n_lags, n_k * n_lags)
+    # v[k, l, L - 1 + d] = G entry at lag difference d = a - b
+    v = np.concatenate([r.transpose(1, 0, 2)[:, :, :0:-1], r], axis=-1)
+    # block[a, b] = v[L - 1 + a - b]: windows of the reversed vector, rows reversed
+    blocks = np.lib.stride_tricks.sliding_window_view(v[..., ::-1], n_lags, axis=-1)[..., ::-1, :]
+    return blocks.transpose(0, 2, 1, 3).reshape(n_k * n_lags, n_k * n_lags)
 
 
 class _Solver:
@@ -156,15 +164,6 @@ def _safe_db(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     return np.where(den == 0, np.inf, out)
 
 
-def _nonzero_windows(x: np.ndarray, starts: np.ndarray, length: int) -> np.ndarray:
-    """(rows, windows): whether a row has any non-zero sample in the window."""
-    nonzero = (x != 0).any(axis=2)  # (rows, samples)
-    count = np.concatenate(
-        [np.zeros((x.shape[0], 1), dtype=np.int64), np.cumsum(nonzero, axis=1)], axis=1
-    )
-    return (count[:, starts + length] - count[:, starts]) > 0
-
-
 def _evaluate(
     ref: np.ndarray,
     est: np.ndarray,
@@ -181,8 +180,8 @@ def _evaluate(
     k_ref = n_src * n_ch
 
     # whole-signal filters (v4)
-    r_rr = lag_correlations(ref, ref, n_taps)  # (K, K, L)
-    r_re = lag_correlations(ref, est, n_taps)  # (K, E*C, L)
+    r = lag_correlations(ref, np.concatenate([ref, est]), n_taps)
+    r_rr, r_re = r[:, :k_ref], r[:, k_ref:]  # (K, K, L), (K, E*C, L)
     gram = toeplitz_gram(r_rr)
     rhs = r_re.transpose(0, 2, 1).reshape(k_ref * n_taps, n_est * n_ch)
     solver = _Solver(gram)
@@ -213,12 +212,16 @@ def _evaluate(
     per_window = (k_ref + 2 * n_est * n_ch + 2 * n_pairs * n_ch) * n_fft
     batch = max(1, _BATCH_VALUES // per_window)
     offsets = np.arange(length)
+    silent = np.zeros(n_win, dtype=bool)
     for first in range(0, n_win, batch):
         b_starts = starts[first : first + batch]
         sl = slice(first, first + len(b_starts))
         index = b_starts[:, None] + offsets
         ref_t = ref[:, index, :].transpose(0, 3, 1, 2)  # (R, C, B, w)
         est_t = est[:, index, :].transpose(0, 3, 1, 2)  # (E, C, B, w)
+        silent[sl] = ~(ref_t != 0).any(axis=(1, 3)).all(axis=0) | ~(est_t != 0).any(
+            axis=(1, 3)
+        ).all(axis=0)
         ref_f = scipy.fft.rfft(ref_t, n=n_fft, axis=-1)  # (R, C, B, F)
         proj_all = {}
         for k in used_est:
@@ -254,9 +257,6 @@ def _evaluate(
         "sar": _safe_db(energy["all"], energy["artif"]),
     }
     # museval: a window in which any reference or estimate is silent is NaN
-    silent = ~np.concatenate(
-        [_nonzero_windows(ref, starts, length), _nonzero_windows(est, starts, length)]
-    ).all(axis=0)
     for value in out.values():
         value[:, silent] = np.nan
     return out
