@@ -33,6 +33,7 @@ from audeval._events import (
     statistics_of_match,
     tolerances,
 )
+from audeval._intervals import group_keys, intersect, merge
 from audeval._tables import per_label
 from audeval._validation import NAT, NS_PER_SECOND, check_inputs, check_option, file_extent, to_ns
 
@@ -151,6 +152,135 @@ def _seconds(ns) -> np.ndarray:
 
 def _format(value: float) -> str:
     return "nan" if np.isnan(value) else ("inf" if np.isinf(value) else f"{value:.3f}")
+
+
+class _Lane:
+    """A horizontal lane: name, top (data units, y grows downwards), height."""
+
+    def __init__(self, name: str, top: float, height: float):
+        self.name, self.top, self.height = name, top, height
+
+
+class _Block:
+    """The lanes of one label (or speaker), drawn together."""
+
+    def __init__(self, name: str, lanes: list[_Lane]):
+        self.name, self.lanes = name, lanes
+
+    @property
+    def top(self) -> float:
+        return self.lanes[0].top
+
+    @property
+    def height(self) -> float:
+        return self.lanes[-1].top + self.lanes[-1].height - self.lanes[0].top
+
+
+def _stack(blocks: list[tuple[str, list[tuple[str, float]]]]) -> list[_Block]:
+    """Blocks from ``(name, [(lane name, lane height), ...])``, top to bottom."""
+    out = []
+    y = 0.0
+    for name, lanes in blocks:
+        placed = []
+        for lane_name, height in lanes:
+            placed.append(_Lane(lane_name, y, height))
+            y += height
+        out.append(_Block(name, placed))
+        y += BLOCK_GAP
+    return out
+
+
+def _total_height(blocks: list[_Block]) -> float:
+    if not blocks:
+        return LEVEL_HEIGHT
+    last = blocks[-1]
+    return max(last.top + last.height, LEVEL_HEIGHT)
+
+
+def _finish_lanes(ax, blocks: list[_Block], lo: int, hi: int) -> None:
+    """Limits, separators and the two-level y labels (block, lane)."""
+    for block in blocks[1:]:
+        ax.axhline(block.top - BLOCK_GAP / 2, color="#DDDDDD", linewidth=0.8, zorder=0)
+    for block in blocks:
+        for lane in block.lanes[1:]:
+            ax.axhline(lane.top, color="#EEEEEE", linewidth=0.6, zorder=0)
+    ax.set_xlim(lo / NS_PER_SECOND, hi / NS_PER_SECOND)
+    ax.set_ylim(_total_height(blocks) + BLOCK_GAP / 2, -BLOCK_GAP / 2)
+    ax.set_xlabel("time / s")
+    lanes = [lane for block in blocks for lane in block.lanes]
+    ax.set_yticks([b.top + b.height / 2 for b in blocks], [b.name for b in blocks])
+    ax.set_yticks(
+        [lane.top + lane.height / 2 for lane in lanes],
+        [lane.name for lane in lanes],
+        minor=True,
+    )
+    longest = max((len(lane.name) for lane in lanes), default=0)
+    ax.tick_params(axis="y", which="major", length=0, pad=8 + 4.2 * longest, labelsize=10)
+    ax.tick_params(axis="y", which="minor", length=2, labelsize=7, labelcolor="#555555")
+    for tick in ax.get_yticklabels():
+        tick.set_fontweight("bold")
+    ax.grid(axis="x", color="#EEEEEE", linewidth=0.6, zorder=0)
+    ax.set_axisbelow(True)
+
+
+def _file_end_line(ax, ns: int, gid: str = "file-end") -> None:
+    ax.axvline(ns / NS_PER_SECOND, color="#555555", linestyle=":", linewidth=1.0, gid=gid)
+
+
+def _legend(ax, entries: list[tuple[str, object]]) -> None:
+    """Legend right of the axes; a ``None`` colour is the grey collar."""
+    from matplotlib.patches import Patch
+
+    handles = [
+        Patch(facecolor=COLLAR_COLOR, alpha=0.45, label=name)
+        if color is None
+        else Patch(facecolor=color, edgecolor=EDGE_COLOR, label=name)
+        for name, color in entries
+    ]
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=8)
+
+
+def _rectangle(ax, start: int, end: int, top: float, height: float, color, gid: str, **kwargs):
+    """A bar from ``start`` to ``end`` (ns); zero length becomes a thick line."""
+    from matplotlib.patches import Rectangle
+
+    instant = end == start
+    options = dict(
+        facecolor=color,
+        edgecolor=color if instant else EDGE_COLOR,
+        linewidth=2.5 if instant else 0.8,
+        zorder=3,
+        gid=gid,
+    )
+    options.update(kwargs)
+    patch = Rectangle((start / NS_PER_SECOND, top), (end - start) / NS_PER_SECOND, height, **options)
+    ax.add_patch(patch)
+    return patch
+
+
+def _difference(n_groups: int, a, b):
+    """Parts of the merged interval set ``a`` not covered by ``b``, per group.
+
+    ``a`` and ``b`` are ``(group, start, end)`` outputs of
+    :func:`audeval._intervals.merge`: coverage is 0 or 1 on each side,
+    so ``a - b == 1`` exactly where ``a`` is and ``b`` is not.
+    """
+    group = np.concatenate([a[0], a[0], b[0], b[0]])
+    if len(group) == 0:
+        return a
+    position = np.concatenate([a[1], a[2], b[1], b[2]])
+    delta = np.concatenate(
+        [np.ones(len(a[0])), -np.ones(len(a[0])), -np.ones(len(b[0])), np.ones(len(b[0]))]
+    ).astype(np.int64)
+    (key,) = group_keys(n_groups, (group, position))
+    order = np.argsort(key, kind="stable")
+    group, position, state = group[order], position[order], np.cumsum(delta[order])
+    run = np.flatnonzero(state[:-1] == 1)  # runs with a state of 1 never cross groups
+    return merge(n_groups, group[run], position[run], position[run + 1])
+
+
+def _in_window(start: np.ndarray, end: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    return (start <= hi) & (end >= lo)
 
 
 # -------------------------------------------------------------------------
@@ -318,28 +448,30 @@ def event_timeline(
     # Layout: per label a truth lane and a prediction lane, each with stacked levels
     y_truth = np.zeros(len(t))  # top of the level of every shown event
     y_pred = np.zeros(len(p))
-    blocks = []  # (label code, top, truth lane height, prediction lane height)
+    blocks = []
     y = 0.0
     for code in rows:
-        top = y
-        heights = []
-        for side, shown, y_of in ((t, shown_t, y_truth), (p, shown_p, y_pred)):
+        lanes = []
+        for name, side, shown, y_of in (
+            ("truth", t, shown_t, y_truth),
+            ("prediction", p, shown_p, y_pred),
+        ):
             index = np.flatnonzero(shown & (side.label == code))
             level = _levels(side.start[index], side.end[index])
             n_levels = int(level.max()) + 1 if len(level) else 1
             y_of[index] = y + level * LEVEL_HEIGHT
-            heights.append(n_levels * LEVEL_HEIGHT)
+            lanes.append(_Lane(name, y, n_levels * LEVEL_HEIGHT))
             y += n_levels * LEVEL_HEIGHT
-        blocks.append((code, top, heights[0], heights[1]))
+        blocks.append(_Block(str(inputs.labels[code]), lanes))
         y += BLOCK_GAP
-    total_height = max(y - BLOCK_GAP, LEVEL_HEIGHT)
+    total_height = _total_height(blocks)
 
     ax = _new_axes(ax, 10.0, 1.4 + 0.32 * total_height)
     from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch, Rectangle
+    from matplotlib.patches import Rectangle
 
     # Collars behind the events, over the whole block of the label
-    block_of = {code: (top, ht + hp) for code, top, ht, hp in blocks}
+    block_of = {code: (block.top, block.height) for code, block in zip(rows, blocks)}
     drawn_collar = False
     if collars:
         for i in np.flatnonzero(shown_t):
@@ -372,19 +504,14 @@ def event_timeline(
         ("prediction", p, shown_p, y_pred, pred_outcome),
     ):
         for i in np.flatnonzero(shown):
-            color = colors[outcome[i]]
-            instant = side.end[i] == side.start[i]  # drawn as a thick line
-            ax.add_patch(
-                Rectangle(
-                    (side.start[i] / NS_PER_SECOND, y_of[i] + BAR_PAD),
-                    (side.end[i] - side.start[i]) / NS_PER_SECOND,
-                    LEVEL_HEIGHT - 2 * BAR_PAD,
-                    facecolor=color,
-                    edgecolor=color if instant else EDGE_COLOR,
-                    linewidth=2.5 if instant else 0.8,
-                    zorder=3,
-                    gid=f"{name}:{outcome[i]}",
-                )
+            _rectangle(
+                ax,
+                side.start[i],
+                side.end[i],
+                y_of[i] + BAR_PAD,
+                LEVEL_HEIGHT - 2 * BAR_PAD,
+                colors[outcome[i]],
+                f"{name}:{outcome[i]}",
             )
 
     # Substitution links
@@ -404,34 +531,9 @@ def event_timeline(
             )
         )
 
-    # Separators and the end of the file
-    for _, top, _, _ in blocks[1:]:
-        ax.axhline(top - BLOCK_GAP / 2, color="#DDDDDD", linewidth=0.8, zorder=0)
-    for _, top, ht, _ in blocks:
-        ax.axhline(top + ht, color="#EEEEEE", linewidth=0.6, zorder=0)
     if duration != NAT and lo <= duration <= hi:
-        ax.axvline(
-            duration / NS_PER_SECOND, color="#555555", linestyle=":", linewidth=1.0, gid="file-end"
-        )
-
-    # Axes
-    ax.set_xlim(lo / NS_PER_SECOND, hi / NS_PER_SECOND)
-    ax.set_ylim(total_height + BLOCK_GAP / 2, -BLOCK_GAP / 2)
-    ax.set_xlabel("time / s")
-    lane_ticks, lane_names, label_ticks, label_names = [], [], [], []
-    for code, top, ht, hp in blocks:
-        lane_ticks += [top + ht / 2, top + ht + hp / 2]
-        lane_names += ["truth", "prediction"]
-        label_ticks.append(top + (ht + hp) / 2)
-        label_names.append(str(inputs.labels[code]))
-    ax.set_yticks(label_ticks, label_names)
-    ax.set_yticks(lane_ticks, lane_names, minor=True)
-    ax.tick_params(axis="y", which="major", length=0, pad=62, labelsize=10)
-    ax.tick_params(axis="y", which="minor", length=2, labelsize=7, labelcolor="#555555")
-    for tick in ax.get_yticklabels():
-        tick.set_fontweight("bold")
-    ax.grid(axis="x", color="#EEEEEE", linewidth=0.6, zorder=0)
-    ax.set_axisbelow(True)
+        _file_end_line(ax, duration)
+    _finish_lanes(ax, blocks, lo, hi)
 
     s, d, i_ = (int(scores[k]) for k in ("substitutions", "deletions", "insertions"))
     ax.set_title(
@@ -442,19 +544,10 @@ def event_timeline(
         f"TP {int(scores['tp'])}, S {s}, D {d}, I {i_}",
         fontsize=10,
     )
-    handles = [
-        Patch(facecolor=colors[k], edgecolor=EDGE_COLOR, label=OUTCOME_NAMES[k])
-        for k in OUTCOME_COLORS
-    ]
+    entries = [(OUTCOME_NAMES[k], colors[k]) for k in OUTCOME_COLORS]
     if drawn_collar:
-        handles.append(Patch(facecolor=COLLAR_COLOR, alpha=0.45, label="tolerance collar"))
-    ax.legend(
-        handles=handles,
-        loc="upper left",
-        bbox_to_anchor=(1.01, 1.0),
-        frameon=False,
-        fontsize=8,
-    )
+        entries.append(("tolerance collar", None))
+    _legend(ax, entries)
     return ax
 
 
