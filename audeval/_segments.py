@@ -312,6 +312,11 @@ def _counts_from_table(stats: pd.DataFrame) -> _Counts:
         if is_td:
             values = values.astype("m8[ns]").view(np.int64)
         if not np.issubdtype(values.dtype, np.integer):
+            if not np.issubdtype(values.dtype, np.number):
+                raise ValueError(
+                    f"statistics column {column!r} must hold segment counts or durations; "
+                    f"got dtype {values.dtype}."
+                )
             as_int = np.asarray(values, dtype=np.float64)
             if not np.all(np.isfinite(as_int)) or np.any(as_int != np.round(as_int)):
                 raise ValueError(f"statistics column {column!r} must hold whole numbers.")
