@@ -24,6 +24,7 @@ so that they can be kept in the evaluation
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+import contextlib
 import math
 import os
 import posixpath
@@ -677,6 +678,15 @@ def read_audformat_csv(
     return series
 
 
+@contextlib.contextmanager
+def _quiet_dependencies():
+    """Hide deprecation warnings that audformat triggers in pandas."""
+    with warnings.catch_warnings():
+        for category in (DeprecationWarning, PendingDeprecationWarning, FutureWarning):
+            warnings.simplefilter("ignore", category)
+        yield
+
+
 def read_database(
     root: PathLike,
     table: str | None = None,
@@ -715,7 +725,8 @@ def read_database(
     if not os.path.exists(os.path.join(root, "db.yaml")):
         raise FileNotFoundError(f"{root}: no audformat database here (db.yaml is missing).")
     try:
-        db = audformat.Database.load(root, load_data=False)
+        with _quiet_dependencies():
+            db = audformat.Database.load(root, load_data=False)
     except Exception as error:  # audformat raises many types on broken headers
         raise ValueError(f"{root}: cannot load the database ({error}).") from None
     tables = list(db.tables)
@@ -729,7 +740,8 @@ def read_database(
         table = having[0]
     if table not in tables:
         raise ValueError(f"{root}: no table {table!r}; the database has {tables}.")
-    db[table].load(os.path.join(root, f"db.{table}"))
+    with _quiet_dependencies():
+        db[table].load(os.path.join(root, f"db.{table}"))
     columns = list(db[table].columns)
     if column is None:
         if len(columns) != 1:
@@ -737,7 +749,8 @@ def read_database(
         column = columns[0]
     if column not in columns:
         raise ValueError(f"{root}: table {table!r} has no column {column!r}; it has {columns}.")
-    series = db[table][column].get()
+    with _quiet_dependencies():
+        series = db[table][column].get()
     files = list(dict.fromkeys(series.index.get_level_values("file")))
     missing = series.isna().to_numpy()
     if missing.any():

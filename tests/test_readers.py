@@ -1,0 +1,372 @@
+"""Readers of annotation files (SPEC section 8)."""
+
+from __future__ import annotations
+
+import filecmp
+import os
+import warnings
+
+import audformat
+import numpy as np
+import pandas as pd
+import pytest
+
+import audeval
+from audeval import _example
+
+
+def write(path, text: str) -> str:
+    path = os.fspath(path)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", newline="") as fp:
+        fp.write(text)
+    return path
+
+
+def ns(series: pd.Series, level: str) -> list[int]:
+    return series.index.get_level_values(level).as_unit("ns").asi8.tolist()
+
+
+def expected(files, starts, ends, labels, name="label") -> pd.Series:
+    return pd.Series(
+        labels, index=audformat.segmented_index(files, starts, ends), name=name, dtype=object
+    )
+
+
+# -------------------------------------------------------------------------
+# MIREX / DCASE tsv
+# -------------------------------------------------------------------------
+
+
+def test_mirex_directory(tmp_path):
+    write(tmp_path / "ref" / "b.txt", "0.0\t2.2\tmusic\n2.2\t5.0\tno-music\n")
+    write(tmp_path / "ref" / "a.txt", "1.5\t3\tspeech\n")
+    write(tmp_path / "ref" / "sub" / "c.tsv", "")  # a file without events
+    write(tmp_path / "ref" / "notes.md", "not read")
+    series = audeval.read_tsv(tmp_path / "ref")
+    pd.testing.assert_series_equal(
+        series,
+        expected(["a", "b", "b"], [1.5, 0, 2.2], [3, 2.2, 5], ["speech", "music", "no-music"]),
+    )
+    assert series.attrs["files"] == ["a", "b", "sub/c"]
+    # exact nanoseconds: 2.2 s is 2_200_000_000 ns
+    assert ns(series, "end")[1] == 2_200_000_000
+    assert ns(series, "start")[2] == 2_200_000_000
+
+
+def test_mirex_single_file_and_separators(tmp_path):
+    # whitespace separated, label with spaces, comments and blank lines
+    path = write(tmp_path / "x.lab", "# comment\n\n0 1.25 verse A\n1.25  3 chorus\n")
+    series = audeval.read_tsv(path)
+    assert series.tolist() == ["verse A", "chorus"]
+    assert series.attrs["files"] == ["x"]
+    # comma separated
+    path = write(tmp_path / "y.txt", "0.5,1.0,dog\r\n")
+    assert audeval.read_tsv(path).index[0] == ("y", pd.Timedelta(0.5, "s"), pd.Timedelta(1, "s"))
+
+
+def test_dcase_with_header(tmp_path):
+    path = write(
+        tmp_path / "truth.tsv",
+        "filename\tonset\toffset\tevent_label\n"
+        "a.wav\t0.0\t1.0\tdog\n"
+        "b.wav\n"  # no events
+        "c.wav\t\t\t\n"  # no events, empty fields
+        "a.wav\t2.0\t3.5\tcat\n",
+    )
+    series = audeval.read_tsv(path)
+    pd.testing.assert_series_equal(
+        series, expected(["a.wav", "a.wav"], [0, 2], [1, 3.5], ["dog", "cat"])
+    )
+    assert series.attrs["files"] == ["a.wav", "b.wav", "c.wav"]
+
+
+def test_dcase_columns_in_any_order(tmp_path):
+    path = write(tmp_path / "p.tsv", "event_label\toffset\tonset\tfilename\nx\t2\t1\tf.wav\n")
+    pd.testing.assert_series_equal(audeval.read_tsv(path), expected(["f.wav"], [1], [2], ["x"]))
+
+
+def test_dcase_without_header(tmp_path):
+    path = write(
+        tmp_path / "list.txt",
+        "a.wav\t0\t1\tdog\nb.wav\na.wav\tscene\t1\t2\tcat\n",
+    )
+    series = audeval.read_tsv(path)
+    pd.testing.assert_series_equal(
+        series, expected(["a.wav", "a.wav"], [0, 1], [1, 2], ["dog", "cat"])
+    )
+    assert series.attrs["files"] == ["a.wav", "b.wav"]
+
+
+@pytest.mark.parametrize(
+    "text, line, message",
+    [
+        ("0\t1\tdog\nzero\t1\tdog\n", 2, "onset must be a number"),
+        ("0\t1\tdog\n0\tx\tdog\n", 2, "offset must be a number"),
+        ("2\t1\tdog\n", 1, "offset 1 is before onset 2"),
+        ("-1\t1\tdog\n", 1, "non-negative"),
+        ("0\tinf\tdog\n", 1, "finite"),
+        ("0\t1\n", 1, "got 2 field(s)"),
+        ("0\t1\tdog\ta.wav\t1\t2\n", 1, "got 6 field(s)"),
+        ("0\t1\tdog\na.wav\t0\t1\tdog\n", 2, "like the lines before it"),
+        ("a.wav\t0\t1\tdog\n0\t1\tdog\n", 2, "like the lines before it"),
+        ("\n\n0\t1\t\n", 3, "got 2 field(s)"),
+        ("0\t1\t \t\n", 1, "got 2 field(s)"),
+        ("filename\tonset\toffset\tevent_label\na.wav\t1\n", 2, "expected onset, offset and label"),
+        ("filename\tonset\toffset\tevent_label\na.wav\t1\t0.5\tx\n", 2, "before onset"),
+        ("filename\tonset\toffset\tevent_label\n\t1\t2\tx\n", 2, "the file name is empty"),
+        ("file\tonset\toffset\tfoo\tbar\na\t1\t2\tx\ty\n", 1, "no label column"),
+    ],
+)
+def test_tsv_errors_name_file_and_line(tmp_path, text, line, message):
+    path = write(tmp_path / "bad.txt", text)
+    with pytest.raises(ValueError, match=r"bad\.txt:" + str(line) + ":") as info:
+        audeval.read_tsv(path)
+    assert message in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_tsv_directory_errors(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no such file"):
+        audeval.read_tsv(tmp_path / "missing")
+    os.makedirs(tmp_path / "empty")
+    with pytest.raises(ValueError, match="no annotation files"):
+        audeval.read_tsv(tmp_path / "empty")
+    write(tmp_path / "two" / "a.txt", "0\t1\tx\n")
+    write(tmp_path / "two" / "a.lab", "0\t1\tx\n")
+    with pytest.raises(ValueError, match="same file name 'a'"):
+        audeval.read_tsv(tmp_path / "two")
+    write(tmp_path / "latin.txt", "")
+    with open(tmp_path / "latin.txt", "wb") as fp:
+        fp.write(b"0\t1\tcaf\xe9\n")
+    with pytest.raises(ValueError, match="not a UTF-8 text file"):
+        audeval.read_tsv(tmp_path / "latin.txt")
+
+
+def test_read_lab(tmp_path):
+    write(tmp_path / "labs" / "song1.lab", "0.000 12.5 intro\n12.5 40.0 verse A\n")
+    write(tmp_path / "labs" / "song2.lab", "0\t3\tN\n")
+    series = audeval.read_lab(tmp_path / "labs")
+    pd.testing.assert_series_equal(
+        series,
+        expected(
+            ["song1", "song1", "song2"], [0, 12.5, 0], [12.5, 40, 3], ["intro", "verse A", "N"]
+        ),
+    )
+    # a file column is not part of the .lab format
+    path = write(tmp_path / "bad.lab", "a.wav\t0\t1\tx\n")
+    with pytest.raises(ValueError, match=r"bad\.lab:1: expected 'onset<TAB>offset<TAB>label'"):
+        audeval.read_lab(path)
+    os.makedirs(tmp_path / "nolab")
+    with pytest.raises(ValueError, match="no .lab files"):
+        audeval.read_lab(tmp_path / "nolab")
+
+
+# -------------------------------------------------------------------------
+# RTTM
+# -------------------------------------------------------------------------
+
+
+def test_read_rttm(tmp_path):
+    write(
+        tmp_path / "r" / "one.rttm",
+        ";; a comment\n"
+        "SPKR-INFO meeting 1 <NA> <NA> <NA> unknown alice <NA> <NA>\n"
+        "SPEAKER meeting 1 1.10 2.20 <NA> <NA> alice <NA> <NA>\n"
+        "SPEAKER meeting 1 0.5 0.25 <NA> <NA> bob <NA> <NA>\n",
+    )
+    write(tmp_path / "r" / "two.rttm", "SPEAKER call 1 0 1 <NA> <NA> carol <NA> <NA>\n")
+    series = audeval.read_rttm(tmp_path / "r")
+    pd.testing.assert_series_equal(
+        series,
+        expected(
+            ["meeting", "meeting", "call"],
+            [1.1, 0.5, 0],
+            [3.3, 0.75, 1],
+            ["alice", "bob", "carol"],
+        ),
+    )
+    # onset + duration added in integer ns: 1.1 + 2.2 is exactly 3.3 s
+    assert ns(series, "end")[0] == 3_300_000_000
+    assert series.attrs["files"] == ["meeting", "call"]
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("SPEAKER meeting 1 1.0 <NA> <NA> alice\n", "got 7 field(s)"),
+        ("SPEAKER meeting 1 x 1.0 <NA> <NA> alice <NA> <NA>\n", "onset must be a number"),
+        ("SPEAKER meeting 1 1 -2 <NA> <NA> alice <NA> <NA>\n", "duration must be a finite"),
+    ],
+)
+def test_rttm_errors(tmp_path, line, message):
+    path = write(tmp_path / "bad.rttm", "SPEAKER m 1 0 1 <NA> <NA> a <NA> <NA>\n" + line)
+    with pytest.raises(ValueError, match=r"bad\.rttm:2:") as info:
+        audeval.read_rttm(path)
+    assert message in str(info.value)
+
+
+# -------------------------------------------------------------------------
+# audformat CSV and databases
+# -------------------------------------------------------------------------
+
+
+def test_audformat_csv_segmented(tmp_path):
+    path = write(
+        tmp_path / "t.csv",
+        "file,start,end,class,other\n"
+        "a.wav,0 days 00:00:00.500000,0 days 00:00:01.500000,speech,x\n"
+        "a.wav,2.2,,music,y\n"  # seconds, end until the end of the file
+        "b.wav,0,1,,z\n",  # no value: left out with a warning
+    )
+    with pytest.warns(UserWarning, match="1 row"):
+        series = audeval.read_audformat_csv(path, "class")
+    pd.testing.assert_series_equal(
+        series, expected(["a.wav", "a.wav"], [0.5, 2.2], [1.5, None], ["speech", "music"], "class")
+    )
+    assert series.attrs["files"] == ["a.wav", "b.wav"]
+    with pytest.raises(ValueError, match=r"choose a label column .* \['class', 'other'\]"):
+        audeval.read_audformat_csv(path)
+    with pytest.raises(ValueError, match="no column 'nope'"):
+        audeval.read_audformat_csv(path, "nope")
+
+
+def test_audformat_csv_as_written_by_audformat(tmp_path):
+    db = audformat.Database("db")
+    db.schemes["c"] = audformat.Scheme(labels=["music", "speech"])
+    db["t"] = audformat.Table(audformat.segmented_index(["a.wav"] * 2, [0, 1.5], [1.5, 3.25]))
+    db["t"]["c"] = audformat.Column(scheme_id="c")
+    db["t"]["c"].set(["music", "speech"])
+    db.save(tmp_path, storage_format="csv")
+    series = audeval.read_audformat_csv(tmp_path / "db.t.csv")
+    assert series.tolist() == ["music", "speech"]
+    assert ns(series, "end") == [1_500_000_000, 3_250_000_000]
+    # and the database reader gives the same rows (categorical there)
+    db_series = audeval.read_database(tmp_path, "t", "c")
+    assert isinstance(db_series.dtype, pd.CategoricalDtype)
+    pd.testing.assert_index_equal(db_series.index, series.index)
+
+
+def test_audformat_csv_filewise(tmp_path):
+    path = write(tmp_path / "f.csv", "file,emotion\na.wav,happy\nb.wav,sad\n")
+    series = audeval.read_audformat_csv(path)
+    pd.testing.assert_index_equal(series.index, audformat.filewise_index(["a.wav", "b.wav"]))
+    path = write(tmp_path / "g.csv", "file,emotion\na.wav,happy\na.wav,sad\n")
+    with pytest.raises(ValueError, match="each file once"):
+        audeval.read_audformat_csv(path)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("name,label\na,b\n", r"g\.csv:1: an audformat CSV needs a 'file' column"),
+        ("file,start,label\na,0,b\n", r"g\.csv:1: a segmented table needs both"),
+        ("file,start,end,label\na,0,1,x\na,zero,1,x\n", r"g\.csv:3: start must be a time"),
+        ("file,start,end,label\na,0,1,x\na,,1,x\n", r"g\.csv:3: start must be a time"),
+        ("file,start,end,label\na,-1,1,x\n", r"g\.csv:2: start must be a time"),
+        ("file,start,end,label\na,2,1,x\n", r"g\.csv:2: end '1' is before start '2'"),
+        ("file,start,end,label\n,0,1,x\n", r"g\.csv:2: the file name is empty"),
+        ("file,start,end\na,0,1\n", "no label column"),
+        ("", "the file is empty"),
+    ],
+)
+def test_audformat_csv_errors(tmp_path, text, message):
+    path = write(tmp_path / "g.csv", text)
+    with pytest.raises(ValueError, match=message):
+        audeval.read_audformat_csv(path)
+
+
+def test_read_database(tmp_path):
+    db = audformat.Database("db")
+    db.schemes["c"] = audformat.Scheme(labels=["noise", "music", "speech"])
+    db["truth"] = audformat.Table(audformat.segmented_index(["a.wav", "b.wav"], [0, 1], [1, 2]))
+    db["truth"]["c"] = audformat.Column(scheme_id="c")
+    db["truth"]["c"].set(["music", None])
+    db["other"] = audformat.Table(audformat.filewise_index(["a.wav"]))
+    db["other"]["x"] = audformat.Column()
+    db["other"]["y"] = audformat.Column()
+    db.save(tmp_path)
+    with pytest.warns(UserWarning, match="1 row"):
+        series = audeval.read_database(tmp_path, column="c")
+    assert series.tolist() == ["music"]
+    assert list(series.cat.categories) == ["noise", "music", "speech"]  # scheme order
+    assert series.attrs["files"] == ["a.wav", "b.wav"]
+    with pytest.raises(ValueError, match="choose a table"):
+        audeval.read_database(tmp_path)
+    with pytest.raises(ValueError, match="no table 'nope'"):
+        audeval.read_database(tmp_path, "nope", "c")
+    with pytest.raises(ValueError, match="choose a column of table 'other'"):
+        audeval.read_database(tmp_path, "other")
+    with pytest.raises(ValueError, match="has no column 'z'"):
+        audeval.read_database(tmp_path, "other", "z")
+    with pytest.raises(FileNotFoundError, match="db.yaml is missing"):
+        audeval.read_database(tmp_path / "nowhere", "truth", "c")
+    # the dispatcher recognises the folder
+    with pytest.warns(UserWarning):
+        assert audeval.read_annotations(tmp_path, table="truth", column="c").tolist() == ["music"]
+
+
+# -------------------------------------------------------------------------
+# Durations, dispatcher, example
+# -------------------------------------------------------------------------
+
+
+def test_read_files_duration(tmp_path):
+    path = write(tmp_path / "d.csv", "file,duration\na.wav,1.5\nb.wav,0 days 00:00:02\n")
+    durations = audeval.read_files_duration(path)
+    assert durations.to_dict() == {"a.wav": pd.Timedelta(1.5, "s"), "b.wav": pd.Timedelta(2, "s")}
+    path = write(tmp_path / "d.tsv", "a.wav\t1.5\n")
+    assert audeval.read_files_duration(path).index.tolist() == ["a.wav"]
+    path = write(tmp_path / "e.csv", "file,duration\na.wav,1\nb.wav\n")
+    with pytest.raises(ValueError, match=r"e\.csv:3: expected 'file,duration'"):
+        audeval.read_files_duration(path)
+    path = write(tmp_path / "e.csv", "file,duration\na.wav,1\nb.wav,long\n")
+    with pytest.raises(ValueError, match=r"e\.csv:3: duration must be a time"):
+        audeval.read_files_duration(path)
+    path = write(tmp_path / "e.csv", "a.wav,1\na.wav,2\n")
+    with pytest.raises(ValueError, match="twice"):
+        audeval.read_files_duration(path)
+
+
+def test_read_annotations_dispatch(tmp_path):
+    events = "0\t1\tx\n"
+    lab = write(tmp_path / "a.lab", events)
+    tsv = write(tmp_path / "a.txt", events)
+    rttm = write(tmp_path / "a.rttm", "SPEAKER a 1 0 1 <NA> <NA> x <NA> <NA>\n")
+    csv = write(tmp_path / "a.csv", "file,start,end,label\na,0,1,x\n")
+    dcase_csv = write(tmp_path / "b.csv", "filename,onset,offset,event_label\na,0,1,x\n")
+    want = expected(["a"], [0], [1], ["x"])
+    for path in (lab, tsv, rttm, dcase_csv):
+        pd.testing.assert_series_equal(audeval.read_annotations(path), want)
+    pd.testing.assert_series_equal(audeval.read_annotations(csv), want)
+    pd.testing.assert_series_equal(audeval.read_annotations(lab, format="tsv"), want)
+    write(tmp_path / "rttms" / "x.rttm", "SPEAKER a 1 0 1 <NA> <NA> x <NA> <NA>\n")
+    pd.testing.assert_series_equal(audeval.read_annotations(tmp_path / "rttms"), want)
+    with pytest.raises(ValueError, match="format must be one of"):
+        audeval.read_annotations(lab, format="xls")
+    with pytest.raises(FileNotFoundError):
+        audeval.read_annotations(tmp_path / "nope.txt")
+
+
+def test_example_data():
+    truth, prediction, durations = audeval.example_data()
+    assert truth.attrs["files"] == [f"clip{i:02d}.wav" for i in range(1, 7)]
+    assert "clip06.wav" not in truth.index.get_level_values("file")  # silent clip
+    assert durations.index.tolist() == truth.attrs["files"]
+    assert set(truth) == set(prediction) == {"music", "speech", "noise"}
+    audeval.event_report(truth, prediction, files_duration=durations)  # valid input
+    assert sorted(audeval.example_files()) == ["files_duration", "prediction", "truth"]
+
+
+def test_example_files_are_generated(tmp_path):
+    _example._write(str(tmp_path))
+    for name in ("truth.tsv", "prediction.tsv", "durations.csv"):
+        assert filecmp.cmp(tmp_path / name, os.path.join(_example.ROOT, name), shallow=False), name
+
+
+def test_readers_do_not_warn_on_clean_input(tmp_path):
+    path = write(tmp_path / "a.txt", "0\t1\tx\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        audeval.read_tsv(path)
+    assert np.all(np.asarray(ns(audeval.read_tsv(path), "end")) == 1_000_000_000)
