@@ -244,6 +244,7 @@ def _rectangle(ax, start: int, end: int, top: float, height: float, color, gid: 
     """A bar from ``start`` to ``end`` (ns); zero length becomes a thick line."""
     from matplotlib.patches import Rectangle
 
+    start, end = int(start), int(end)
     instant = end == start
     options = dict(
         facecolor=color,
@@ -552,6 +553,264 @@ def event_timeline(
 
 
 # -------------------------------------------------------------------------
+# Segment-based view
+# -------------------------------------------------------------------------
+
+
+def segment_timeline(
+    truth: pd.Series,
+    prediction: pd.Series,
+    labels: Sequence[object] | None = None,
+    *,
+    file: object | None = None,
+    start: float | pd.Timedelta | None = None,
+    end: float | pd.Timedelta | None = None,
+    time_resolution: float | pd.Timedelta | None = 1.0,
+    files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = None,
+    events: bool = True,
+    colors: Mapping[str, object] | None = None,
+    ax=None,
+):
+    r"""Segment grid of one file: per label the segments counted as TP, FN and FP.
+
+    The activity of every label is binned into segments
+    exactly as by :func:`audeval.segment_statistics` with the same options
+    (``time_resolution``, ``files_duration``, ``compat``).
+    One block per label, truth lane above prediction lane:
+    the truth lane shows active segments as
+    *true positive* (also active in the prediction)
+    or *false negative* (truth only),
+    the prediction lane as *true positive*
+    or *false positive* (prediction only);
+    true negatives stay blank.
+    Runs of consecutive segments with the same outcome are drawn as one bar,
+    so the summed bar lengths per label, divided by ``time_resolution``,
+    are the ``tp``, ``fn`` and ``fp`` of the file's statistics
+    (seconds for ``time_resolution=None``).
+    Thin black strips show the events themselves,
+    vertical lines the segment grid
+    (when the window holds at most 400 segments),
+    a dotted line the end of the evaluated segments.
+    Substitutions, deletions and insertions are counted per segment
+    over all labels, so only the title shows them
+    (with the file's micro F-score and error rate).
+
+    Bars have the ``gid`` ``"truth:tp"``, ``"truth:fn"``,
+    ``"prediction:tp"`` or ``"prediction:fp"``;
+    event strips ``"truth:event"`` and ``"prediction:event"``.
+
+    Args:
+        truth: truth events (audformat segmented or filewise index)
+        prediction: predicted events
+        labels: labels to evaluate and show, top to bottom;
+            ``None``: as the metrics, and only labels
+            with events in the file are shown
+        file: the file to show; may be ``None`` if the inputs hold one file
+        start: start of the time window in seconds or as timedelta, default 0
+        end: end of the time window, default the end of the evaluated segments
+        time_resolution: segment length in seconds or as timedelta;
+            ``None``: exact continuous time
+        files_duration: duration per file, the evaluated length;
+            also resolves ``end=NaT``
+        compat: ``"sed_eval"`` for sed_eval's float binning,
+            see :func:`audeval.segment_statistics`
+        events: draw the events as thin strips
+        colors: colours per outcome replacing those of :data:`OUTCOME_COLORS`
+            (``"tp"``; ``"deletion"`` is used for FN, ``"insertion"`` for FP)
+        ax: axes to draw on; ``None``: a new figure
+
+    Returns:
+        the axes
+
+    Raises:
+        ImportError: if matplotlib is not installed
+        ValueError, TypeError: on invalid input, as the metrics,
+            or if ``file`` is missing or unknown
+
+    Examples:
+        >>> import audformat
+        >>> import audeval.plot
+        >>> truth = pd.Series(
+        ...     ["speech", "music"],
+        ...     index=audformat.segmented_index(["f", "f"], [0, 1.5], [2.0, 3.0]),
+        ... )
+        >>> prediction = pd.Series(
+        ...     ["speech"],
+        ...     index=audformat.segmented_index(["f"], [0.5], [3.0]),
+        ... )
+        >>> ax = audeval.plot.segment_timeline(truth, prediction)
+        >>> sorted((p.get_gid(), p.get_width()) for p in ax.patches if "event" not in p.get_gid())
+        [('prediction:fp', 1.0), ('prediction:tp', 2.0), ('truth:fn', 2.0), ('truth:tp', 2.0)]
+
+    """
+    from audeval import _segments
+
+    colors = _colors(colors)
+    inputs = check_inputs(
+        truth,
+        prediction,
+        labels=labels,
+        files_duration=files_duration,
+        require_end=True,
+        allow_filewise=True,
+    )
+    f = _file_code(inputs.files, file)
+    file_name = inputs.files[f]
+
+    # the activity ranges, as segment_statistics computes them
+    r_ns, r_seconds = _segments._check_resolution(time_resolution, compat)
+    n_units = _segments._n_units(file_extent(inputs), r_ns, r_seconds, compat)
+
+    def units(start, end):
+        return _segments._to_units(start, end, r_ns, r_seconds, compat)
+
+    n_labels = inputs.n_labels
+    n_groups = inputs.n_files * n_labels
+    truth_active = _segments._activity(inputs, inputs.truth, n_units, units)
+    prediction_active = _segments._activity(inputs, inputs.prediction, n_units, units)
+    both = intersect(n_groups, truth_active, prediction_active)
+    runs = {
+        "truth:tp": both,
+        "truth:fn": _difference(n_groups, truth_active, both),
+        "prediction:tp": both,
+        "prediction:fp": _difference(n_groups, prediction_active, both),
+    }
+
+    def to_ns(unit):
+        unit = np.asarray(unit, dtype=np.int64)
+        if r_ns is None:
+            return unit
+        if compat == "sed_eval":
+            return np.round(unit * r_seconds * NS_PER_SECOND).astype(np.int64)
+        return unit * r_ns
+
+    evaluated_end = int(to_ns(n_units[f]))
+    lo, hi = _window(start, end, evaluated_end)
+
+    # the file's scores, from its rows of the statistics table
+    stats = _segments.segment_statistics(
+        truth,
+        prediction,
+        labels,
+        time_resolution=time_resolution,
+        files_duration=files_duration,
+        compat=compat,
+    )
+    rows_of_file = stats.iloc[f * n_labels : (f + 1) * n_labels]
+    f_score = _segments.segment_fscore(rows_of_file, None)
+    error_rate = _segments.segment_error_rate(rows_of_file, None)
+    sums = rows_of_file.sum()
+
+    t, p = inputs.truth, inputs.prediction
+    in_file_t = t.file == f
+    in_file_p = p.file == f
+    if labels is None:
+        used = np.zeros(n_labels, dtype=bool)
+        used[t.label[in_file_t]] = True
+        used[p.label[in_file_p]] = True
+        rows = np.flatnonzero(used)
+    else:
+        rows = np.arange(n_labels)
+    blocks = _stack(
+        [
+            (str(inputs.labels[code]), [("truth", LEVEL_HEIGHT), ("prediction", LEVEL_HEIGHT)])
+            for code in rows
+        ]
+    )
+    lane_of = {}
+    for code, block in zip(rows, blocks):
+        lane_of[("truth", code)] = block.lanes[0]
+        lane_of[("prediction", code)] = block.lanes[1]
+
+    ax = _new_axes(ax, 10.0, 1.4 + 0.32 * _total_height(blocks))
+    color_of = {
+        "tp": colors["tp"],
+        "fn": colors["deletion"],
+        "fp": colors["insertion"],
+    }
+    for gid, (group, a, b) in runs.items():
+        side, outcome = gid.split(":")
+        in_file = (group // max(n_labels, 1)) == f
+        a_ns, b_ns = to_ns(a[in_file]), to_ns(b[in_file])
+        label = group[in_file] % max(n_labels, 1)
+        for i in np.flatnonzero(_in_window(a_ns, b_ns, lo, hi)):
+            lane = lane_of[(side, label[i])]
+            _rectangle(
+                ax,
+                a_ns[i],
+                b_ns[i],
+                lane.top + BAR_PAD,
+                lane.height - 2 * BAR_PAD,
+                color_of[outcome],
+                gid,
+                edgecolor="none",
+                linewidth=0,
+            )
+    if events:
+        for name, side, in_file in (("truth", t, in_file_t), ("prediction", p, in_file_p)):
+            for i in np.flatnonzero(in_file & _in_window(side.start, side.end, lo, hi)):
+                lane = lane_of[(name, side.label[i])]
+                _rectangle(
+                    ax,
+                    side.start[i],
+                    side.end[i],
+                    lane.top + lane.height / 2 - 0.06,
+                    0.12,
+                    "black",
+                    f"{name}:event",
+                    zorder=4,
+                )
+
+    # segment grid
+    if r_ns is not None:
+        to_seconds = r_seconds if compat == "sed_eval" else r_ns / NS_PER_SECOND
+        first = lo // r_ns if compat is None else int(np.floor(lo / NS_PER_SECOND / r_seconds))
+        last = -(-hi // r_ns) if compat is None else int(np.ceil(hi / NS_PER_SECOND / r_seconds))
+        if last - first <= 400:
+            ax.vlines(
+                np.arange(first, last + 1) * to_seconds,
+                -BLOCK_GAP / 2,
+                _total_height(blocks) + BLOCK_GAP / 2,
+                color="#CCCCCC",
+                linewidth=0.5,
+                zorder=2,
+                gid="segment-grid",
+            )
+    if lo <= evaluated_end <= hi:
+        _file_end_line(ax, evaluated_end, gid="evaluated-end")
+    _finish_lanes(ax, blocks, lo, hi)
+
+    unit = "s" if r_ns is None else "segments"
+    counts = {k: sums[k] for k in ("tp", "fp", "fn", "substitutions")}
+    if r_ns is None:
+        counts = {k: pd.Timedelta(v).total_seconds() for k, v in counts.items()}
+        shown = {k: f"{v:g}" for k, v in counts.items()}
+    else:
+        shown = {k: f"{int(v)}" for k, v in counts.items()}
+    s_ = counts["substitutions"]
+    d_ = counts["fn"] - s_
+    i_ = counts["fp"] - s_
+    resolution = "exact time" if r_ns is None else f"{r_seconds:g} s segments"
+    ax.set_title(
+        f"{file_name} ({resolution})\n"
+        f"F = {_format(f_score)}, ER = {_format(error_rate)}; "
+        f"TP {shown['tp']}, FP {shown['fp']}, FN {shown['fn']}, "
+        f"S {shown['substitutions']}, D {d_:g}, I {i_:g} {unit}",
+        fontsize=10,
+    )
+    entries = [
+        ("true positive", color_of["tp"]),
+        ("false negative (truth only)", color_of["fn"]),
+        ("false positive (prediction only)", color_of["fp"]),
+    ]
+    if events:
+        entries.append(("event", "black"))
+    _legend(ax, entries)
+    return ax
+
+
+# -------------------------------------------------------------------------
 # Event confusion matrix
 # -------------------------------------------------------------------------
 
@@ -700,4 +959,5 @@ __all__ = [
     "OUTCOME_COLORS",
     "event_confusion_matrix",
     "event_timeline",
+    "segment_timeline",
 ]

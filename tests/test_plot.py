@@ -104,6 +104,7 @@ def test_timeline_counts_equal_statistics(seed, matching):
     truth, prediction = random_case(seed)
     options = dict(OPTIONS[seed % len(OPTIONS)], matching=matching)
     stats = audeval.event_statistics(truth, prediction, **options)
+    report = audeval.event_report(truth, prediction, per_file=True, **options)
     files = stats.index.get_level_values("file").unique()
     for file in files:
         ax = audeval.plot.event_timeline(truth, prediction, file=file, **options)
@@ -115,7 +116,6 @@ def test_timeline_counts_equal_statistics(seed, matching):
         links = [line for line in ax.lines if line.get_gid() == "substitution-link"]
         assert len(links) == expected["truth:substitution"]
         # the title carries the file's scores from the same statistics
-        report = audeval.event_report(truth, prediction, per_file=True, **options)
         row = report.loc[file]
         assert f"F = {row['fscore']:.3f}" in ax.get_title()
         assert f"TP {int(row['tp'])}, S {int(row['substitutions'])}," in ax.get_title()
@@ -462,3 +462,133 @@ def test_import_is_lazy():
     )
     root = pathlib.Path(audeval.__file__).parents[1]
     subprocess.run([sys.executable, "-c", code], check=True, cwd=root)
+
+
+# -------------------------------------------------------------------------
+# Segment view
+# -------------------------------------------------------------------------
+
+
+def block_of(ax, patch):
+    """The label (major y tick) of the block a patch is drawn in."""
+    ticks = ax.get_yticks()
+    names = [t.get_text() for t in ax.get_yticklabels()]
+    centre = patch.get_y() + patch.get_height() / 2
+    return names[int(np.argmin(np.abs(ticks - centre)))]
+
+
+def drawn_lengths(ax, unit):
+    """Summed bar length per (gid, label), in units of ``unit`` seconds."""
+    out = collections.Counter()
+    for patch in ax.patches:
+        gid = patch.get_gid()
+        if gid.endswith(":tp") or gid.endswith(":fn") or gid.endswith(":fp"):
+            out[(gid, block_of(ax, patch))] += patch.get_width() / unit
+    return out
+
+
+@pytest.mark.parametrize(
+    "time_resolution, compat",
+    [(1.0, None), (0.25, None), (0.1, "sed_eval"), (None, None)],
+)
+@pytest.mark.parametrize("seed", range(3))
+def test_segment_counts_equal_statistics(seed, time_resolution, compat):
+    truth, prediction = random_case(20 + seed)
+    options = dict(time_resolution=time_resolution, compat=compat)
+    stats = audeval.segment_statistics(truth, prediction, **options)
+    if time_resolution is None:
+        stats = stats.apply(lambda c: c.dt.total_seconds())
+    unit = 1.0 if time_resolution is None else time_resolution
+    report = audeval.segment_report(truth, prediction, per_file=True, **options)
+    for file in stats.index.get_level_values("file").unique():
+        ax = audeval.plot.segment_timeline(truth, prediction, file=file, **options)
+        drawn = drawn_lengths(ax, unit)
+        rows = stats.xs(file, level="file")
+        shown = [t.get_text() for t in ax.get_yticklabels()]
+        for label in rows.index:
+            row = rows.loc[label]
+            if str(label) not in shown:
+                assert row["tp"] == row["fp"] == row["fn"] == 0
+                continue
+            for gid, column in (
+                ("truth:tp", "tp"),
+                ("prediction:tp", "tp"),
+                ("truth:fn", "fn"),
+                ("prediction:fp", "fp"),
+            ):
+                assert drawn[(gid, str(label))] == pytest.approx(row[column], abs=1e-6)
+        # colours per outcome
+        for patch in ax.patches:
+            outcome = patch.get_gid().split(":")[1]
+            key = {"tp": "tp", "fn": "deletion", "fp": "insertion"}.get(outcome)
+            if key:
+                assert patch.get_facecolor() == matplotlib.colors.to_rgba(
+                    audeval.plot.OUTCOME_COLORS[key]
+                )
+        # events of the file drawn as strips
+        n_events = (truth.index.get_level_values("file") == file).sum() + (
+            prediction.index.get_level_values("file") == file
+        ).sum()
+        assert sum(gids(ax, "").get(k, 0) for k in ("truth:event", "prediction:event")) == n_events
+        # the title carries the file's micro scores
+        micro = report.loc[(file, "micro")]
+        assert f"F = {micro['fscore']:.3f}, ER = {micro['error_rate']:.3f}" in ax.get_title()
+        plt.close(ax.figure)
+
+
+def test_segment_hand_case():
+    truth = series(["f", "f"], [0.0, 1.5], [2.0, 3.0], ["speech", "music"])
+    prediction = series(["f"], [0.5], [3.0], ["speech"])
+    ax = audeval.plot.segment_timeline(truth, prediction)
+    bars = sorted(
+        (p.get_gid(), block_of(ax, p), p.get_x(), p.get_width())
+        for p in ax.patches
+        if "event" not in p.get_gid()
+    )
+    assert bars == [
+        ("prediction:fp", "speech", 2.0, 1.0),
+        ("prediction:tp", "speech", 0.0, 2.0),
+        ("truth:fn", "music", 1.0, 2.0),
+        ("truth:tp", "speech", 0.0, 2.0),
+    ]
+    # rows in label order (sorted union), truth lane above prediction lane
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["music", "speech"]
+    assert ax.get_xlim() == (0.0, 3.0)
+    (grid,) = [c for c in ax.collections if c.get_gid() == "segment-grid"]
+    assert len(grid.get_segments()) == 4  # boundaries 0, 1, 2, 3
+    assert ax.get_title() == (
+        "f (1 s segments)\nF = 0.571, ER = 0.500; TP 2, FP 1, FN 2, S 1, D 1, I 0 segments"
+    )
+    # window, exact time, no event strips
+    ax = audeval.plot.segment_timeline(
+        truth, prediction, time_resolution=None, start=1.0, end=2.5, events=False
+    )
+    assert ax.get_xlim() == (1.0, 2.5)
+    assert not [c for c in ax.collections if c.get_gid() == "segment-grid"]
+    assert gids(ax, "truth:event") == {}
+    bars = sorted((p.get_gid(), p.get_x(), p.get_width()) for p in ax.patches)
+    assert bars == [
+        ("prediction:fp", 2.0, 1.0),
+        ("prediction:tp", 0.5, 1.5),
+        ("truth:fn", 1.5, 1.5),
+        ("truth:tp", 0.5, 1.5),
+    ]
+
+
+def test_segment_sed_eval_binning_and_duration():
+    # sed_eval: a zero-length event off the grid activates one segment
+    truth = series(["f"], [0.25], [0.25], ["a"])
+    prediction = series(["f"], [2.0], [3.0], ["a"])
+    exact = audeval.plot.segment_timeline(truth, prediction, files_duration={"f": 4.0})
+    assert gids(exact, "truth:fn") == {}
+    compat = audeval.plot.segment_timeline(
+        truth, prediction, compat="sed_eval", files_duration={"f": 4.0}
+    )
+    (missed,) = event_patches(compat, "truth:fn")
+    assert (missed.get_x(), missed.get_width()) == (0.0, 1.0)
+    (line,) = [line for line in compat.lines if line.get_gid() == "evaluated-end"]
+    assert list(line.get_xdata()) == [4.0, 4.0]
+    with pytest.raises(ValueError, match="time_resolution"):
+        audeval.plot.segment_timeline(truth, prediction, time_resolution=0.0)
+    with pytest.raises(ValueError, match="compat"):
+        audeval.plot.segment_timeline(truth, prediction, compat="dcase")
