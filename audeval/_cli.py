@@ -38,6 +38,23 @@ INPUT_FORMATS = ("auto", "tsv", "lab", "rttm", "csv", "db")
 TOTAL = "TOTAL"
 MAX_FILES_SHOWN = 5
 PROGRESS_MIN_FILES = 10
+# counts: shown without decimals when they are whole numbers
+COUNT_COLUMNS = frozenset(
+    {
+        "n_truth",
+        "n_prediction",
+        "tp",
+        "fp",
+        "fn",
+        "tn",
+        "substitutions",
+        "deletions",
+        "insertions",
+        "substituted",
+        "substituting",
+        "speakers",
+    }
+)
 # columns shown in table and markdown output unless --all-columns
 EVENT_COLUMNS = (
     "n_truth",
@@ -435,7 +452,8 @@ def _formatted(table: pd.DataFrame, decimals: int) -> pd.DataFrame:
         if pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(
             values.dtype
         ):
-            digits = 0 if _integer_valued(values) else decimals
+            count = column in COUNT_COLUMNS or pd.api.types.is_integer_dtype(values.dtype)
+            digits = 0 if count and _integer_valued(values) else decimals
             out[column] = [
                 "" if pd.isna(v) else ("inf" if v == np.inf else "-inf" if v == -np.inf else f"{v:.{digits}f}")
                 for v in values.to_numpy(dtype=float)
@@ -625,6 +643,7 @@ def _structure(args: argparse.Namespace) -> Result:
     title = f"Structural segmentation: mean over {len(report)} files; {frame}"
     summary = mean.T.rename(columns={"mean": "mean over files"})
     summary.index.name = "metric"
+    summary.columns.name = None
     combined = pd.concat([report, mean])
     if not args.per_file:
         return Result(title, summary, None, combined.loc[["mean"]])
@@ -700,32 +719,88 @@ def _collect_warnings():
                 _warn(text)
 
 
+def _read_path_table(path: str, name: str) -> pd.DataFrame:
+    """A CSV of audio paths: ``file`` column plus one column per source.
+
+    Relative paths are taken relative to the folder of the CSV.
+    """
+    import audformat
+
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"{path}: no such file or directory.")
+    if os.path.isdir(path):
+        raise ValueError(f"{path}: is a directory, expected a CSV of audio paths.")
+    try:
+        table = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
+    except (pd.errors.EmptyDataError, pd.errors.ParserError) as error:
+        raise ValueError(f"{path}: cannot be read as CSV ({_one_line(error)}).") from None
+    table.columns = [str(c).strip() for c in table.columns]
+    if "file" not in table.columns or len(table.columns) < 2:
+        raise ValueError(
+            f"{path}:1: {name} needs a 'file' column and one column of audio paths per source; "
+            f"got columns {list(table.columns)}."
+        )
+    folder = os.path.dirname(os.path.abspath(path))
+    for column in table.columns:
+        values = table[column].str.strip()
+        empty = values.eq("").to_numpy()
+        if empty.any():
+            line = int(np.flatnonzero(empty)[0]) + 2
+            raise ValueError(f"{path}:{line}: empty cell in column {column!r}.")
+        if column != "file":
+            values = values.map(lambda v: v if os.path.isabs(v) else os.path.join(folder, v))
+            exists = values.map(os.path.isfile).to_numpy(dtype=bool)
+            if not exists.all():
+                line = int(np.flatnonzero(~exists)[0]) + 2
+                raise ValueError(
+                    f"{path}:{line}: no audio file {table[column].iloc[line - 2]!r} "
+                    f"(column {column!r})."
+                )
+        table[column] = values
+    index = audformat.filewise_index(table["file"].tolist())
+    if not index.is_unique:
+        raise ValueError(f"{path}: names a file twice.")
+    return pd.DataFrame(
+        {c: table[c].tolist() for c in table.columns if c != "file"}, index=index
+    )
+
+
 def _separation(args: argparse.Namespace) -> Result:
     separation = _import_family("audeval.separation", "separation")
     if not hasattr(separation, "evaluate"):
         raise UsageError("'separation' is not available in this version of audeval")
-    from audeval._readers import read_audio_table
-
-    truth = read_audio_table(args.truth)
-    prediction = read_audio_table(args.prediction)
-    options = {}
-    for name in ("mixture", "metrics", "window", "hop", "permutation"):
-        value = getattr(args, name, None)
-        if value is not None:
-            options[name] = value
-    report = _call(separation.evaluate, truth, prediction, **options)
-    numeric = report.select_dtypes("number")
-    keys = [k for k in ("source",) if k in report.columns or k in (report.index.names or [])]
-    if keys and "source" in (report.index.names or []):
-        summary = numeric.groupby(level="source").mean()
-    elif keys:
-        summary = numeric.groupby(report["source"]).mean()
-    else:
-        summary = numeric.mean().to_frame("mean").T
-    title = f"Source separation: mean over {len(report)} (file, source) rows"
+    truth = _read_path_table(args.truth, "truth")
+    prediction = _read_path_table(args.prediction, "prediction")
+    options: dict = dict(metrics=args.metrics, permutation=args.permutation)
+    if args.mixture is not None:
+        options["mixture"] = _read_path_table(args.mixture, "mixture")
+    if args.metrics == "bss_eval_v4":
+        options.update(window=args.window, hop=args.hop)
+    if args.length_mismatch is not None:
+        options["length_mismatch"] = args.length_mismatch
+    try:
+        scores = _call(separation.evaluate, truth, prediction, **options)
+    except RuntimeError as error:  # audio decoding errors of soundfile and audiofile
+        raise ValueError(f"cannot read audio: {_one_line(error)}") from None
+    summary = separation.aggregate(scores, how=args.aggregate)
+    metrics = "BSS Eval v4" if args.metrics == "bss_eval_v4" else "scale-invariant metrics (dB)"
+    n_files = scores.index.get_level_values("file").nunique()
+    title = f"Source separation: {metrics}, {args.aggregate} over {n_files} files per source"
+    if args.metrics == "bss_eval_v4":
+        title = (
+            f"Source separation: {metrics}, {args.aggregate} over windows, "
+            f"then over {n_files} files per source"
+        )
     if not args.per_file:
         return Result(title, summary)
-    return Result(title, summary, report, report)
+    per_file = separation.aggregate(scores, how=args.aggregate, level="file")
+    per_file = per_file.select_dtypes("number")
+    total = summary.copy()
+    total.index = pd.MultiIndex.from_arrays(
+        [pd.Index([TOTAL] * len(total), dtype=object), pd.Index(list(total.index), dtype=object)],
+        names=["file", "source"],
+    )
+    return Result(title, summary, per_file, pd.concat([per_file, total]))
 
 
 def _example(args: argparse.Namespace) -> Result | str:
@@ -1086,6 +1161,44 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("truth", metavar="TRUTH", help="CSV of reference audio paths")
     p.add_argument("prediction", metavar="PREDICTION", help="CSV of estimated audio paths")
+    g = p.add_argument_group("metric")
+    g.add_argument("--mixture", metavar="PATH", help="CSV of mixture paths (for SI-SDRi etc.)")
+    g.add_argument(
+        "--metrics",
+        choices=("scale_invariant", "bss_eval_v4"),
+        default="scale_invariant",
+        help="SI-SDR family (default) or framewise BSS Eval v4",
+    )
+    g.add_argument(
+        "--permutation",
+        action="store_true",
+        help="match estimates to sources per file (permutation-invariant)",
+    )
+    g.add_argument(
+        "--window",
+        type=_positive_seconds_or_none,
+        default=1.0,
+        metavar="SECONDS",
+        help="BSS Eval window (default: 1.0; 'none' for the whole file)",
+    )
+    g.add_argument(
+        "--hop",
+        type=_positive_seconds_or_none,
+        default=None,
+        metavar="SECONDS",
+        help="BSS Eval hop (default: the window)",
+    )
+    g.add_argument(
+        "--length-mismatch",
+        choices=("error", "pad_or_truncate"),
+        help="what to do when an estimate has another length than its reference",
+    )
+    g.add_argument(
+        "--aggregate",
+        choices=("median", "mean"),
+        default="median",
+        help="summary over windows and files (default: median, as SiSEC)",
+    )
     _add_output(p)
     p.set_defaults(run=_separation)
     return parser
