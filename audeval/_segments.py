@@ -174,13 +174,100 @@ def _n_units(
     return _ceil_div(extent, r_ns)
 
 
-def _activity(inputs: Inputs, side, n_units: np.ndarray, units) -> tuple:
-    """Merged activity ranges per ``(file, label)`` group, cut at the evaluated length."""
-    n_labels = inputs.n_labels
+# Keys ``group * width + position`` must stay below this for the keyed path
+KEY_LIMIT = 2**62
+
+
+def _side_units(inputs: Inputs, side, n_units: np.ndarray, units) -> tuple:
+    """Group, first and end (exclusive) unit of every event, cut at the evaluated length."""
     a, b = units(side.start, side.end)
     b = np.minimum(b, n_units[side.file])
-    group = side.file * n_labels + side.label
-    return _intervals.merge(inputs.n_files * n_labels, group, a, b)
+    group = side.file * inputs.n_labels + side.label
+    return group, a, b
+
+
+def _sorted_group_sum(group: np.ndarray, values: np.ndarray, n_groups: int) -> np.ndarray:
+    """Exact int64 sums per group of values sorted by group."""
+    cumulative = np.concatenate([[0], np.cumsum(values, dtype=np.int64)])
+    bounds = np.searchsorted(group, np.arange(n_groups + 1), side="left")
+    return np.diff(cumulative[bounds])
+
+
+def _merge_keyed(group, a, b, width) -> tuple[np.ndarray, np.ndarray]:
+    """Union per group of ``[a, b)`` as sorted int64 keys ``group * width + unit``.
+
+    As :func:`audeval._intervals.merge`, with keys computed directly
+    (``b < width`` keeps the groups apart) and one unstable argsort.
+    """
+    keep = b > a
+    base = group[keep] * width
+    start = base + a[keep]
+    end = base + b[keep]
+    if len(start) == 0:
+        return start, end
+    order = np.argsort(start)
+    start, end = start[order], end[order]
+    reach = np.maximum.accumulate(end)
+    new = np.ones(len(start), dtype=bool)
+    new[1:] = start[1:] > reach[:-1]
+    first = np.flatnonzero(new)
+    last = np.append(first[1:], len(start)) - 1
+    return start[first], reach[last]
+
+
+def _counts_keyed(inputs, truth, prediction, width):
+    """tp, n_truth, n_prediction per group and sum of min(Nref, Nsys) per file."""
+    n_files, n_labels = inputs.n_files, inputs.n_labels
+    n_groups = n_files * n_labels
+    t_start, t_end = _merge_keyed(*truth, width)
+    p_start, p_end = _merge_keyed(*prediction, width)
+    n_truth = _sorted_group_sum(t_start // width, t_end - t_start, n_groups)
+    n_prediction = _sorted_group_sum(p_start // width, p_end - p_start, n_groups)
+
+    def boundaries(start, end):
+        # merged ranges are disjoint and sorted: start, end, start, ... is sorted
+        position = np.empty(2 * len(start), dtype=np.int64)
+        position[0::2], position[1::2] = start, end
+        delta = np.empty(2 * len(start), dtype=np.int64)
+        delta[0::2], delta[1::2] = 1, -1
+        return position, delta
+
+    t_position, t_delta = boundaries(t_start, t_end)
+    p_position, p_delta = boundaries(p_start, p_end)
+    position = np.concatenate([t_position, p_position])
+    d_ref = np.concatenate([t_delta, np.zeros(len(p_delta), np.int64)])
+    d_sys = np.concatenate([np.zeros(len(t_delta), np.int64), p_delta])
+
+    # sweep 1, in (file, label, position) order: TP = both sides active
+    order = np.argsort(position, kind="stable")  # two sorted runs: a merge
+    sorted_position = position[order]
+    both = np.cumsum(d_ref[order])[:-1] * np.cumsum(d_sys[order])[:-1]
+    length = np.diff(sorted_position)
+    tp = _sorted_group_sum(sorted_position[:-1] // width, both * length, n_groups)
+
+    # sweep 2, in (file, position) order: labels active in truth and prediction
+    group = position // width
+    file_key = (group // max(n_labels, 1)) * width + (position - group * width)
+    order = np.argsort(file_key)
+    sorted_key = file_key[order]
+    n_ref = np.cumsum(d_ref[order])[:-1]
+    n_sys = np.cumsum(d_sys[order])[:-1]
+    # all ranges of a file are closed at its last boundary: runs across files weigh 0
+    weight = np.minimum(n_ref, n_sys) * np.diff(sorted_key)
+    sum_min = _sorted_group_sum(sorted_key[:-1] // width, weight, n_files)
+    return tp, n_truth, n_prediction, sum_min
+
+
+def _counts_engine(inputs, truth, prediction):
+    """The same with the interval engine (any range of keys)."""
+    n_files, n_labels = inputs.n_files, inputs.n_labels
+    n_groups = n_files * n_labels
+    t = _intervals.merge(n_groups, *truth)
+    p = _intervals.merge(n_groups, *prediction)
+    both = _intervals.intersect(n_groups, t, p)
+    tp = _intervals.total_length(n_groups, both)
+    sum_min = _sum_min_active(n_files, n_labels, t, p)
+    return tp, _intervals.total_length(n_groups, t), _intervals.total_length(n_groups, p), sum_min
 
 
 def _sum_min_active(
@@ -232,24 +319,24 @@ def _counts_from_inputs(
 ) -> _Counts:
     r_ns, r_seconds = _check_resolution(time_resolution, compat)
     n_files, n_labels = inputs.n_files, inputs.n_labels
-    n_groups = n_files * n_labels
     n_units = _n_units(file_extent(inputs), r_ns, r_seconds, compat)
 
     def units(start, end):
         return _to_units(start, end, r_ns, r_seconds, compat)
 
-    truth = _activity(inputs, inputs.truth, n_units, units)
-    prediction = _activity(inputs, inputs.prediction, n_units, units)
-    both = _intervals.intersect(n_groups, truth, prediction)
-    n_truth = _intervals.total_length(n_groups, truth)
-    n_prediction = _intervals.total_length(n_groups, prediction)
-    tp = _intervals.total_length(n_groups, both)
+    truth = _side_units(inputs, inputs.truth, n_units, units)
+    prediction = _side_units(inputs, inputs.prediction, n_units, units)
+    width = int(n_units.max(initial=0)) + 1
+    if n_files * max(n_labels, 1) * width < KEY_LIMIT:
+        tp, n_truth, n_prediction, sum_min = _counts_keyed(inputs, truth, prediction, width)
+    else:  # more than ~146 years of units per label summed over files
+        tp, n_truth, n_prediction, sum_min = _counts_engine(inputs, truth, prediction)
     fn = n_truth - tp
     fp = n_prediction - tp
     tn = np.repeat(n_units, n_labels) - tp - fp - fn
     # S(k) = min(FN(k), FP(k)) = min(Nref(k), Nsys(k)) - TP(k)
     tp_file = tp.reshape(n_files, n_labels).sum(axis=1)
-    substitutions = _sum_min_active(n_files, n_labels, truth, prediction) - tp_file
+    substitutions = sum_min - tp_file
     shape = (n_files, n_labels)
     return _Counts(
         inputs.files,

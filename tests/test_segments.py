@@ -477,7 +477,7 @@ def to_series(rows_ms, labels=LABEL_SET):
     return series([(f, s / 1000, e / 1000, label) for f, s, e, label in rows_ms], labels=labels)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(
     truth=events,
     prediction=events,
@@ -589,6 +589,21 @@ def test_property_invariances_and_additivity(truth, prediction, r, seed):
     pd.testing.assert_frame_equal(
         swapped, stats.rename(columns={"fp": "fn", "fn": "fp"})[list(seg.COLUMNS)]
     )
+
+
+@settings(max_examples=30, deadline=None)
+@given(truth=events, prediction=events, r=st.sampled_from([None, 0.01, 1.0]))
+def test_property_engine_path_equals_keyed_path(truth, prediction, r):
+    """The fallback for huge key ranges (interval engine) gives the same table."""
+    t, p = to_series(truth), to_series(prediction)
+    keyed = seg.segment_statistics(t, p, time_resolution=r)
+    limit = seg.KEY_LIMIT
+    try:
+        seg.KEY_LIMIT = 0
+        engine = seg.segment_statistics(t, p, time_resolution=r)
+    finally:
+        seg.KEY_LIMIT = limit
+    pd.testing.assert_frame_equal(keyed, engine)
 
 
 @settings(max_examples=25, deadline=None)
