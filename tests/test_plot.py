@@ -592,3 +592,125 @@ def test_segment_sed_eval_binning_and_duration():
         audeval.plot.segment_timeline(truth, prediction, time_resolution=0.0)
     with pytest.raises(ValueError, match="compat"):
         audeval.plot.segment_timeline(truth, prediction, compat="dcase")
+
+
+# -------------------------------------------------------------------------
+# Structure view
+# -------------------------------------------------------------------------
+
+
+def random_partitions(seed, n_files=2):
+    """Truth and prediction partitions (with gaps) on a 0.1 s grid."""
+    rng = np.random.default_rng(seed)
+    sides = []
+    for _ in range(2):
+        files, starts, ends, labels = [], [], [], []
+        for k in range(n_files):
+            cuts = np.sort(rng.choice(np.arange(11, 300), int(rng.integers(2, 9)), replace=False))
+            bounds = np.concatenate([[int(rng.integers(0, 3)) * 5], cuts, [300]]) * 0.1
+            for a, b in zip(bounds[:-1], bounds[1:]):
+                if rng.random() < 0.1:
+                    continue  # a gap
+                files.append(f"f{k}")
+                starts.append(a)
+                ends.append(b)
+                labels.append(rng.choice(["A", "B", "C"]))
+        sides.append(series(files, starts, ends, labels))
+    return sides
+
+
+def lines(ax, gid):
+    return [line for line in ax.lines if line.get_gid() == gid]
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("trim", [False, True])
+def test_structure_boundaries_equal_detection(seed, trim):
+    truth, prediction = random_partitions(seed)
+    window = [0.5, 3.0, 0.2, 1.0][seed]
+    report = audeval.structure_report(truth, prediction, windows=(window,), trim=trim)
+    for file in report.index:
+        ax = audeval.plot.structure_timeline(
+            truth, prediction, file=file, window=window, trim=trim
+        )
+        hits_t = len(lines(ax, "truth:tp"))
+        hits_p = len(lines(ax, "prediction:tp"))
+        n_t = hits_t + len(lines(ax, "truth:deletion"))
+        n_p = hits_p + len(lines(ax, "prediction:insertion"))
+        assert hits_t == hits_p == len(lines(ax, "boundary-link"))
+        row = report.loc[file]
+        name = audeval._structure._window_name(window)
+        assert row[f"recall_at_{name}"] == pytest.approx(hits_t / n_t if n_t and n_p else 0.0)
+        assert row[f"precision_at_{name}"] == pytest.approx(hits_p / n_p if n_t and n_p else 0.0)
+        assert f"F = {row[f'f_measure_at_{name}']:.3f}" in ax.get_title()
+        assert len(event_patches(ax, "collar:window")) == n_t
+        # each link joins boundaries at most `window` apart
+        for link in lines(ax, "boundary-link"):
+            a, b = link.get_xdata()
+            assert abs(a - b) <= window + 1e-9
+        # the segments tile [0, T) on both lanes
+        extent = max(
+            p.get_x() + p.get_width()
+            for p in ax.patches
+            if p.get_gid().endswith((":gap", ":segment"))
+        )
+        for side in ("truth", "prediction"):
+            tiles = sorted(
+                (p.get_x(), p.get_x() + p.get_width())
+                for p in ax.patches
+                if p.get_gid() in (f"{side}:segment", f"{side}:gap")
+            )
+            assert tiles[0][0] == 0.0 and tiles[-1][1] == pytest.approx(extent)
+            for (_, b), (c, _) in zip(tiles[:-1], tiles[1:]):
+                assert b == pytest.approx(c)
+        plt.close(ax.figure)
+
+
+def test_structure_hand_case():
+    truth = series(["a", "a"], [0, 10], [10, 20], ["verse", "chorus"])
+    prediction = series(["a"] * 3, [0, 10.2, 15], [10.2, 15, 20], ["x", "y", "x"])
+    ax = audeval.plot.structure_timeline(truth, prediction)
+    assert sorted(line.get_xdata()[0] for line in lines(ax, "truth:tp")) == [0.0, 10.0, 20.0]
+    assert [line.get_xdata()[0] for line in lines(ax, "prediction:insertion")] == [15.0]
+    row = audeval.structure_report(truth, prediction).loc["a"]
+    assert ax.get_title() == (
+        "a\nboundaries \u00b10.5 s: P = 0.750, R = 1.000, F = 0.857; "
+        f"pairwise F = {row['pairwise_f_measure']:.3f}, "
+        f"NCE F = {row['nce_f_measure']:.3f}, V = 0.329"
+    )
+    texts = sorted(t.get_text() for t in ax.texts if t.get_gid() == "segment-label")
+    assert texts == ["chorus", "verse", "x", "x", "y"]
+    # same label, same colour; truth lane above the prediction lane
+    segments = event_patches(ax, "truth:segment") + event_patches(ax, "prediction:segment")
+    assert len(segments) == 5
+    (x_first, x_second) = sorted(
+        (p for p in event_patches(ax, "prediction:segment") if p.get_x() in (0.0, 15.0)),
+        key=lambda p: p.get_x(),
+    )
+    assert x_first.get_facecolor() == x_second.get_facecolor()
+    assert max(p.get_y() for p in event_patches(ax, "truth:segment")) < min(
+        p.get_y() for p in event_patches(ax, "prediction:segment")
+    )
+    # a window of 0.1 s: 10.0 and 10.2 no longer hit
+    ax = audeval.plot.structure_timeline(truth, prediction, window=0.1, start=5.0, end=16.0)
+    assert [line.get_xdata()[0] for line in lines(ax, "truth:deletion")] == [10.0]
+    assert sorted(line.get_xdata()[0] for line in lines(ax, "prediction:insertion")) == [10.2, 15.0]
+    assert ax.get_xlim() == (5.0, 16.0)
+
+
+def test_structure_gaps_and_errors():
+    # truth padded to start at 0, prediction padded up to T
+    truth = series(["a", "a"], [2, 5], [4, 8], ["A", "B"])
+    prediction = series(["a"], [0], [6], ["A"])
+    ax = audeval.plot.structure_timeline(truth, prediction)
+    gaps_t = sorted((p.get_x(), p.get_width()) for p in event_patches(ax, "truth:gap"))
+    gaps_p = sorted((p.get_x(), p.get_width()) for p in event_patches(ax, "prediction:gap"))
+    assert gaps_t == [(0.0, 2.0), (4.0, 1.0)]
+    assert gaps_p == [(6.0, 2.0)]
+    overlapping = series(["a", "a"], [0, 1], [2, 3], ["A", "B"])
+    with pytest.raises(ValueError, match="overlapping"):
+        audeval.plot.structure_timeline(overlapping, prediction)
+    with pytest.raises(ValueError, match="file must be given"):
+        audeval.plot.structure_timeline(
+            series(["a", "b"], [0, 0], [1, 1], ["A", "A"]), prediction
+        )
