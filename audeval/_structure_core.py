@@ -450,11 +450,7 @@ def _per_file(file: np.ndarray, values: np.ndarray, n_files: int) -> np.ndarray:
     return np.bincount(file, weights=values, minlength=n_files)
 
 
-def _log_factorial(n_max: int):
-    if n_max <= 50_000_000:
-        table = scipy.special.gammaln(np.arange(n_max + 1, dtype=np.float64) + 1.0)
-        return lambda x: table[x]
-    return lambda x: scipy.special.gammaln(x.astype(np.float64) + 1.0)  # pragma: no cover
+EMI_CHUNK = 1 << 20  # hypergeometric terms evaluated at once
 
 
 def expected_mutual_information(table: Contingency, n_files: int) -> np.ndarray:
@@ -466,22 +462,26 @@ def expected_mutual_information(table: Contingency, n_files: int) -> np.ndarray:
             \frac{a_i!\,b_j!\,(N-a_i)!\,(N-b_j)!}
                  {N!\,k!\,(a_i-k)!\,(b_j-k)!\,(N-a_i-b_j+k)!}
 
-    over ``max(1, a_i + b_j - N) <= k <= min(a_i, b_j)``.
-    Clusters of equal size are taken together,
-    and terms whose probability is below ``exp(-40)`` times that of the mode
-    (the pmf is log-concave, so they form the two tails) are left out:
-    their sum is below ``1e-14`` of the result.
+    over ``max(1, a_i + b_j - N) <= k <= min(a_i, b_j)``
+    (``N`` frames, cluster sizes ``a_i``, ``b_j``).
+    Clusters of equal size in a file are taken together.
+    The pmf is log-concave, so the terms whose probability is below
+    ``exp(-40)`` times that of the mode form the two tails;
+    they are left out (their sum is below ``1e-14`` of the result).
+    The remaining terms are evaluated from tables of ``log k!`` and
+    ``k log k`` in chunks of pairs of similar window width:
+    memory stays bounded, cost grows with ``sum sqrt(min(a_i, b_j))``.
     """
     out = np.zeros(n_files, dtype=np.float64)
     if len(table.truth_file) == 0:
         return out
     n_int = table.n.astype(np.int64)
+    base = int(n_int.max()) + 1
 
     def sizes(file, size):
-        size = size.astype(np.int64)
-        key = file * (int(n_int.max()) + 1) + size
+        key = file * base + size.astype(np.int64)
         unique, mult = np.unique(key, return_counts=True)
-        return unique // (int(n_int.max()) + 1), unique % (int(n_int.max()) + 1), mult
+        return unique // base, unique % base, mult
 
     fa, a, ma = sizes(table.truth_file, table.truth_size)
     fb, b, mb = sizes(table.prediction_file, table.prediction_size)
@@ -499,19 +499,21 @@ def expected_mutual_information(table: Contingency, n_files: int) -> np.ndarray:
     if len(file) == 0:
         return out
 
-    lf = _log_factorial(int(big_n.max()))
-    const = lf(a) + lf(b) + lf(big_n - a) + lf(big_n - b) - lf(big_n)
-
-    def log_pmf(k, index=None):
-        if index is None:
-            return const - lf(k) - lf(a - k) - lf(b - k) - lf(big_n - a - b + k)
-        return (
-            const[index]
-            - lf(k)
-            - lf(a[index] - k)
-            - lf(b[index] - k)
-            - lf(big_n[index] - a[index] - b[index] + k)
+    k_max = int(big_n.max())
+    if k_max > 50_000_000:  # pragma: no cover - tables would be too large
+        raise ValueError(
+            "adjusted mutual information needs at most 5e7 frames per file; "
+            "use a larger frame_size."
         )
+    lf = scipy.special.gammaln(np.arange(k_max + 1, dtype=np.float64) + 1.0)  # log k!
+    with np.errstate(divide="ignore", invalid="ignore"):
+        k_log_k = np.arange(k_max + 1) * np.log(np.arange(k_max + 1))
+    k_log_k[0] = 0.0
+    const = lf[a] + lf[b] + lf[big_n - a] + lf[big_n - b] - lf[big_n]
+    rest = big_n - a - b
+
+    def log_pmf(k):
+        return const - lf[k] - lf[a - k] - lf[b - k] - lf[rest + k]
 
     mode = np.clip((a + 1) * (b + 1) // (big_n + 2), lo, hi)
     threshold = log_pmf(mode) - EMI_LOG_CUTOFF
@@ -531,13 +533,41 @@ def expected_mutual_information(table: Contingency, n_files: int) -> np.ndarray:
         high = np.where(above, high, mid - 1)
     last = low
 
-    pair, offset = expand_ranges(np.zeros(len(first), np.int64), last - first + 1)
-    k = first[pair] + offset
-    kf = k.astype(np.float64)
-    nf = big_n[pair].astype(np.float64)
-    ab = a[pair].astype(np.float64) * b[pair].astype(np.float64)
-    term = kf / nf * (np.log(nf * kf) - np.log(ab)) * np.exp(log_pmf(k, pair))
-    per_pair = np.bincount(pair, weights=term, minlength=len(first))
+    # sum_k k log(k / mu) P(k), mu = a b / N, in chunks of similar width
+    log_mu = np.log(a.astype(np.float64)) + np.log(b.astype(np.float64)) - np.log(
+        big_n.astype(np.float64)
+    )
+    width = last - first + 1
+    order = np.argsort(width, kind="stable")
+    steps = np.arange(int(width.max()), dtype=np.int64)
+    per_pair = np.zeros(len(first), dtype=np.float64)
+    start = 0
+    while start < len(order):
+        # rows up to a budget of EMI_CHUNK cells at the chunk's largest width
+        stop = start + 1
+        while stop < len(order):
+            grow = min(len(order), stop + max(1, (stop - start)))
+            if width[order[grow - 1]] * (grow - start) > EMI_CHUNK:
+                break
+            stop = grow
+        rows = order[start:stop]
+        w = int(width[rows].max())
+        k = first[rows, None] + steps[:w]
+        np.minimum(k, last[rows, None], out=k)  # cells beyond a row's window: masked
+        log_p = np.subtract(const[rows, None], np.take(lf, k))
+        other = np.subtract(a[rows, None], k)
+        log_p -= np.take(lf, other)
+        np.subtract(b[rows, None], k, out=other)
+        log_p -= np.take(lf, other)
+        np.add(rest[rows, None], k, out=other)
+        log_p -= np.take(lf, other)
+        p = np.exp(log_p, out=log_p)
+        p *= steps[:w] < width[rows, None]
+        value = np.take(k_log_k, k)
+        value -= k * log_mu[rows, None]
+        per_pair[rows] = np.einsum("ij,ij->i", p, value)
+        start = stop
+    per_pair /= big_n
     return _per_file(file, per_pair * mult, n_files)
 
 
