@@ -669,8 +669,10 @@ def segment_timeline(
 
     n_labels = inputs.n_labels
     n_groups = inputs.n_files * n_labels
-    truth_active = _segments._activity(inputs, inputs.truth, n_units, units)
-    prediction_active = _segments._activity(inputs, inputs.prediction, n_units, units)
+    truth_active, prediction_active = (
+        merge(n_groups, *_segments._side_units(inputs, side, n_units, units)[:3])
+        for side in (inputs.truth, inputs.prediction)
+    )
     both = intersect(n_groups, truth_active, prediction_active)
     runs = {
         "truth:tp": both,
