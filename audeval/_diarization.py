@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 import dataclasses
+import itertools
 import warnings
 
 import numpy as np
@@ -81,9 +82,7 @@ _EMPTY = np.zeros(0, dtype=np.int64)
 
 def _merge_labels(side, n_files: int, n_labels: int):
     """Union of the intervals of each (file, label): file, label, start, end."""
-    width = max(n_labels, 1)
-    group, start, end = merge(n_files * width, side.file * width + side.label, side.start, side.end)
-    return group // width, group % width, start, end
+    return _merge_labels_arrays(n_files, n_labels, side.file, side.label, side.start, side.end)
 
 
 def _overlap_regions(n_files: int, merged) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -181,18 +180,28 @@ def _scored_region(inputs, truth_merged, collar: int, skip_overlap: bool):
 
 
 def _crop(n_files: int, n_labels: int, merged, region):
-    """Intervals of each (file, label) cut to the scored region."""
+    """Intervals of each (file, label) cut to the scored region.
+
+    The pieces stay sorted by (file, label, start) and disjoint:
+    ``overlap_join`` keeps the order of ``merged``.
+    """
     file, label, start, end = merged
     i, j = overlap_join(n_files, file, start, end, *region)
     start = np.maximum(start[i], region[1][j])
     end = np.minimum(end[i], region[2][j])
-    return _merge_labels_arrays(n_files, n_labels, file[i], label[i], start, end)
+    return file[i], label[i], start, end
 
 
 def _merge_labels_arrays(n_files, n_labels, file, label, start, end):
+    """Union per (file, label), with dense group ids (no n_files x n_labels arrays)."""
     width = max(n_labels, 1)
-    group, start, end = merge(n_files * width, file * width + label, start, end)
-    return group // width, group % width, start, end
+    key = file * width + label
+    if len(key) == 0:
+        return _EMPTY, _EMPTY, _EMPTY, _EMPTY
+    unique, dense = np.unique(key, return_inverse=True)
+    group, start, end = merge(len(unique), dense.ravel(), start, end)
+    key = unique[group]
+    return key // width, key % width, start, end
 
 
 def _collar_ns(collar) -> int:
@@ -530,32 +539,40 @@ def _speaker_time(n_files, n_labels, cropped):
     return file[first], label[first], time
 
 
+def _runs(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Run id of every element of a sorted key array, and the first element of each run."""
+    if len(key) == 0:
+        return _EMPTY, _EMPTY
+    new = np.r_[True, key[1:] != key[:-1]]
+    return np.cumsum(new) - 1, np.flatnonzero(new)
+
+
 def _sweep(n_files: int, n_labels: int, truth, prediction):
     """Elementary segments of each file: counts, components, co-occurrence."""
     t_file, t_label, t_start, t_end = truth
     p_file, p_label, p_start, p_end = prediction
-    t_start_key, t_end_key, p_start_key, p_end_key = group_keys(
+    n_t, n_p = len(t_file), len(p_file)
+    keys = group_keys(
         n_files,
         (t_file, t_start),
         (t_file, t_end),
         (p_file, p_start),
         (p_file, p_end),
     )
-    keys = np.concatenate([t_start_key, t_end_key, p_start_key, p_end_key])
+    keys = np.concatenate(keys)
     times = np.concatenate([t_start, t_end, p_start, p_end])
     files = np.concatenate([t_file, t_file, p_file, p_file])
-    bounds, first = np.unique(keys, return_index=True)
+    bounds, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    inverse = inverse.ravel()
     times, files = times[first], files[first]
     n_segments = max(len(bounds) - 1, 0)
     length = times[1:] - times[:-1]  # only segments inside a file are ever covered
     segment_file = files[:-1]
 
     # (interval, segment) pairs: each interval covers a run of elementary segments
-    t_interval, t_segment = expand_ranges(
-        np.searchsorted(bounds, t_start_key), np.searchsorted(bounds, t_end_key)
-    )
+    t_interval, t_segment = expand_ranges(inverse[:n_t], inverse[n_t : 2 * n_t])
     p_interval, p_segment = expand_ranges(
-        np.searchsorted(bounds, p_start_key), np.searchsorted(bounds, p_end_key)
+        inverse[2 * n_t : 2 * n_t + n_p], inverse[2 * n_t + n_p :]
     )
     n_truth = np.bincount(t_segment, minlength=n_segments)
     n_prediction = np.bincount(p_segment, minlength=n_segments)
@@ -565,23 +582,20 @@ def _sweep(n_files: int, n_labels: int, truth, prediction):
 
     # co-occurrence: every (truth label, predicted label) pair of a segment
     order = np.argsort(p_segment, kind="stable")
-    p_sorted = p_segment[order]
-    left = np.searchsorted(p_sorted, t_segment, side="left")
-    right = np.searchsorted(p_sorted, t_segment, side="right")
-    a, b = expand_ranges(left, right)
+    offsets = np.zeros(n_segments + 1, dtype=np.int64)
+    np.cumsum(n_prediction, out=offsets[1:])
+    a, b = expand_ranges(offsets[t_segment], offsets[t_segment + 1])
     width = max(n_labels, 1)
-    pair_file = t_file[t_interval[a]]
-    key = (pair_file * width + t_label[t_interval[a]]) * width + p_label[p_interval[order[b]]]
+    t_run, t_first = _runs(t_file * width + t_label)  # dense (file, truth label) ids
+    key = t_run[t_interval[a]] * width + p_label[p_interval[order[b]]]
     time = length[t_segment[a]]
     if len(key):
         key_order = np.argsort(key, kind="stable")
         key, time = key[key_order], time[key_order]
-        start = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+        _, start = _runs(key)
         key, time = key[start], np.add.reduceat(time, start)
-    c_pred = key % width
-    c_truth = (key // width) % width
-    c_file = key // (width * width)
-    return total, miss, false_alarm, (c_file, c_truth, c_pred, time)
+    run = t_first[key // width] if len(key) else _EMPTY
+    return total, miss, false_alarm, (t_file[run], t_label[run], key % width, time)
 
 
 def _diarization_arrays(inputs, collar: int, skip_overlap: bool) -> _Table:
@@ -912,23 +926,63 @@ def _optimal(group, row, col, weight) -> np.ndarray:
         selected[take] = True
         solved |= good
 
-    # the rest: one small assignment problem per component
+    # the rest: exhaustive search over all mappings, batched over components
+    # of the same size (up to EXHAUSTIVE labels a side), else one assignment each
     rest = np.flatnonzero(~solved[edge_component])
-    if len(rest):
-        rest = rest[np.argsort(edge_component[rest], kind="stable")]
-        bounds = np.flatnonzero(np.r_[True, np.diff(edge_component[rest]) != 0, True])
+    if len(rest) == 0:
+        return selected
+    comp = edge_component[rest]
+    local_row, n_local_rows = _local_ids(comp, row_id[rest])
+    local_col, n_local_cols = _local_ids(comp, col_id[rest])
+    size = np.maximum(n_local_rows, n_local_cols)  # per component
+    edge_size = size[comp]
+    for k in np.unique(edge_size):
+        edges = np.flatnonzero(edge_size == k)
+        components, c = np.unique(comp[edges], return_inverse=True)
+        c = c.ravel()
+        if k <= EXHAUSTIVE:
+            matrix = np.zeros((len(components), k, k), dtype=np.int64)
+            index = np.full((len(components), k, k), -1, dtype=np.int64)
+            matrix[c, local_row[edges], local_col[edges]] = weight[rest[edges]]
+            index[c, local_row[edges], local_col[edges]] = rest[edges]
+            perms = _permutations(int(k))
+            score = matrix[:, np.arange(k), perms].sum(axis=-1)  # (components, k!)
+            best = perms[np.argmax(score, axis=1)]  # (components, k)
+            chosen = index[np.arange(len(components))[:, None], np.arange(k), best].ravel()
+            selected[chosen[chosen >= 0]] = True
+            continue
+        order = np.argsort(c, kind="stable")
+        bounds = np.flatnonzero(np.r_[True, np.diff(c[order]) != 0, True])
         for lo, hi in zip(bounds[:-1], bounds[1:]):
-            edges = rest[lo:hi]
-            rows, r = np.unique(row_id[edges], return_inverse=True)
-            cols, c = np.unique(col_id[edges], return_inverse=True)
-            matrix = np.zeros((len(rows), len(cols)))
-            matrix[r, c] = weight[edges]
-            index = np.full((len(rows), len(cols)), -1, dtype=np.int64)
-            index[r, c] = edges
+            e = edges[order[lo:hi]]
+            matrix = np.zeros((k, k))
+            index = np.full((k, k), -1, dtype=np.int64)
+            matrix[local_row[e], local_col[e]] = weight[rest[e]]
+            index[local_row[e], local_col[e]] = rest[e]
             rr, cc = scipy.optimize.linear_sum_assignment(matrix, maximize=True)
             chosen = index[rr, cc]
             selected[chosen[chosen >= 0]] = True
     return selected
+
+
+EXHAUSTIVE = 5
+
+
+def _permutations(k: int) -> np.ndarray:
+    """All permutations of ``range(k)`` as a (k!, k) array."""
+    return np.array(list(itertools.permutations(range(k))), dtype=np.int64).reshape(-1, k)
+
+
+def _local_ids(component: np.ndarray, node: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Index of each node within its component, and the node count per component."""
+    width = int(node.max()) + 1
+    unique, inverse = np.unique(component * width + node, return_inverse=True)
+    unique_component = unique // width
+    run, first = _runs(unique_component)
+    rank = np.arange(len(unique)) - first[run]
+    counts = np.zeros(int(component.max()) + 1, dtype=np.int64)
+    counts[unique_component[first]] = np.diff(np.r_[first, len(unique)])
+    return rank[inverse.ravel()], counts
 
 
 def _mapped_pairs(table: _Table, mapping: str, individual_file_mapping: bool) -> np.ndarray:
