@@ -216,7 +216,10 @@ def _evaluate_pairs(truth, prediction, mixture, zero_mean, sir_sar):
     n_ch = truth.shape[2]
 
     def mean(x):
-        return x.mean(axis=1) if zero_mean else np.zeros((x.shape[0], x.shape[2]))
+        if not zero_mean:
+            return np.zeros((x.shape[0], x.shape[2]))
+        # (sources, channels); a BLAS product is much faster than x.mean(axis=1)
+        return np.matmul(np.ones(x.shape[1]), x) / x.shape[1]
 
     ref_mean = mean(truth)
     est_mean = mean(prediction)
