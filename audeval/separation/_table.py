@@ -193,6 +193,8 @@ def evaluate(
         FrozenList(['file', 'source'])
         >>> [round(x, 2) for x in res["si_sdr"].tolist()]
         [20.0, 20.0]
+        >>> import shutil
+        >>> shutil.rmtree(folder)
 
     """
     metrics = check_option(metrics, "metrics", METRICS)
