@@ -546,10 +546,6 @@ def _call(function: Callable, *args, **kwargs):
     return function(*args, **kwargs)
 
 
-def _seconds_text(value: float | None) -> str:
-    return "not evaluated" if value is None else f"{value:g} s"
-
-
 def _events(args: argparse.Namespace) -> Result:
     events = _import_family("audeval._events", "events")
     data = _load(args)
@@ -572,27 +568,102 @@ def _events(args: argparse.Namespace) -> Result:
     options = dict(zero_division=args.zero_division, propagate_nans=args.propagate_nans)
     summary = events.event_report(stats, None, **options)
     n_files = stats.index.get_level_values("file").nunique()
+    onset_text = "onsets not evaluated" if onset is None else f"onset tolerance {onset:g} s"
     offset_text = (
-        "not evaluated"
+        "offsets not evaluated"
         if offset is None and duration is None
-        else f"max({offset or 0:g} s, {duration or 0:g} x duration)"
+        else f"offset tolerance max({offset or 0:g} s, {duration or 0:g} x length)"
     )
     title = (
         f"Event-based metrics: {n_files} files, {len(labels)} labels; "
-        f"onset tolerance {_seconds_text(onset)}, offset tolerance {offset_text}, "
-        f"{args.matching} matching"
+        f"{onset_text}, {offset_text}, {args.matching} matching"
     )
     if not args.per_file:
         return Result(title, summary, columns=EVENT_COLUMNS)
-    files = list(pd.unique(stats.index.get_level_values("file")))
-    blocks = {}
-    for file in _progress(files, args, "Scoring"):
-        block = stats.xs(file, level="file", drop_level=False)
-        blocks[file] = events.event_report(block, None, **options)
-    per_file = pd.concat(blocks, names=["file"]) if blocks else summary.iloc[:0]
-    per_file.index = per_file.index.set_names(["file", "label"])
+    per_file = _events_per_file(events, stats, options, args)
     combined = pd.concat([per_file, _with_file_level(summary)])
     return Result(title, summary, per_file, combined, EVENT_COLUMNS)
+
+
+def _events_per_file(events, stats: pd.DataFrame, options: dict, args) -> pd.DataFrame:
+    """Class-wise, micro and macro rows of every file, from the statistics table.
+
+    Class-wise rows of all files come from one report
+    whose labels are the (file, label) pairs;
+    the micro rows from ``event_report(per_file=True)``
+    (file by file where that is not available);
+    the macro rows are the mean of each file's class-wise rows, NaN ignored,
+    as in the report of a single file.
+    """
+    n = len(stats)
+    files = pd.unique(stats.index.get_level_values("file"))
+    labels = list(stats.index.get_level_values("label").categories)
+    pairs = stats.copy()
+    pairs.index = pd.MultiIndex.from_arrays(
+        [
+            pd.Index(["*"] * n, dtype=object, name="file"),
+            pd.CategoricalIndex(np.arange(n), categories=np.arange(n), ordered=True, name="label"),
+        ]
+    )
+    classwise = events.event_report(pairs, None, **options).iloc[:n]
+    classwise.index = stats.index
+    micro = None
+    try:
+        micro = events.event_report(stats, None, per_file=True, **options)
+        micro = micro.loc[[f for f in files]]
+    except TypeError:  # event_report(per_file=True) fails in this version
+        sums = stats.groupby(level="file", sort=False, observed=True).sum()
+        if hasattr(events, "overall"):  # the rule of the micro row, on per-file sums
+            micro = pd.DataFrame(events.overall(sums, options["zero_division"]), index=sums.index)
+            micro = micro.loc[[f for f in files]]
+        else:
+            micro = None
+    if micro is None:
+        micro = pd.DataFrame(
+            {
+                file: events.event_report(
+                    stats.xs(file, level="file", drop_level=False), None, **options
+                ).loc["micro"]
+                for file in _progress(list(files), args, "Scoring")
+            }
+        ).T
+    rate_columns = [c for c in classwise.columns if c not in COUNT_COLUMNS]
+    macro = classwise[rate_columns].groupby(level="file", sort=False).mean()
+    blocks = []
+    codes_file = np.arange(len(files))
+    for name, table in (("micro", micro), ("macro", macro)):
+        table = table.reindex(columns=classwise.columns.union(table.columns, sort=False))
+        table.index = pd.MultiIndex.from_arrays(
+            [pd.Index(list(files), dtype=object), pd.Index([name] * len(files), dtype=object)],
+            names=["file", "label"],
+        )
+        blocks.append(table)
+    classwise = classwise.reindex(columns=blocks[0].columns)
+    classwise.index = pd.MultiIndex.from_arrays(
+        [
+            pd.Index(list(stats.index.get_level_values("file")), dtype=object),
+            pd.Index(list(stats.index.get_level_values("label")), dtype=object),
+        ],
+        names=["file", "label"],
+    )
+    out = pd.concat([classwise, *blocks])
+    order = np.concatenate(
+        [
+            np.repeat(codes_file, len(labels)),
+            codes_file,
+            codes_file,
+        ]
+    )
+    rank = np.concatenate(
+        [
+            np.tile(np.arange(len(labels)), len(files)),
+            np.full(len(files), len(labels)),
+            np.full(len(files), len(labels) + 1),
+        ]
+    )
+    out = out.iloc[np.lexsort((rank, order))]
+    summary_columns = events.event_report(stats.iloc[:0], None, **options).columns
+    return out[[c for c in summary_columns if c in out.columns]].astype(float)
 
 
 def _segments(args: argparse.Namespace) -> Result:
