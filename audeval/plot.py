@@ -54,6 +54,7 @@ OUTCOME_NAMES: dict[str, str] = {
 }
 
 COLLAR_COLOR = "#BBBBBB"
+UNSCORED = dict(facecolor="#F2F2F2", edgecolor="#BBBBBB", hatch="///", linewidth=0)
 EDGE_COLOR = "#222222"
 LEVEL_HEIGHT = 1.0  # one stacked level of a lane, in data units
 BAR_PAD = 0.12  # free space above and below a bar inside its level
@@ -210,6 +211,7 @@ def _finish_lanes(ax, blocks: list[_Block], lo: int, hi: int) -> None:
     ax.set_ylim(_total_height(blocks) + BLOCK_GAP / 2, -BLOCK_GAP / 2)
     ax.set_xlabel("time / s")
     lanes = [lane for block in blocks for lane in block.lanes]
+    ax.yaxis.remove_overlapping_locs = False  # a block of one lane: both labels
     ax.set_yticks([b.top + b.height / 2 for b in blocks], [b.name for b in blocks])
     ax.set_yticks(
         [lane.top + lane.height / 2 for lane in lanes],
@@ -230,15 +232,21 @@ def _file_end_line(ax, ns: int, gid: str = "file-end") -> None:
 
 
 def _legend(ax, entries: list[tuple[str, object]]) -> None:
-    """Legend right of the axes; a ``None`` colour is the grey collar."""
+    """Legend right of the axes.
+
+    An entry's colour may be ``None`` (the grey collar)
+    or a dict of patch properties.
+    """
     from matplotlib.patches import Patch
 
-    handles = [
-        Patch(facecolor=COLLAR_COLOR, alpha=0.45, label=name)
-        if color is None
-        else Patch(facecolor=color, edgecolor=EDGE_COLOR, label=name)
-        for name, color in entries
-    ]
+    def handle(name, color):
+        if color is None:
+            return Patch(facecolor=COLLAR_COLOR, alpha=0.45, label=name)
+        if isinstance(color, dict):
+            return Patch(label=name, **color)
+        return Patch(facecolor=color, edgecolor=EDGE_COLOR, label=name)
+
+    handles = [handle(name, color) for name, color in entries]
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=8)
 
 
@@ -898,7 +906,7 @@ def structure_timeline(
         >>> import collections
         >>> sorted(collections.Counter(line.get_gid() for line in ax.lines).items())
         [('boundary-link', 3), ('prediction:insertion', 1), ('prediction:tp', 3),
-         ('separator', 1), ('truth:tp', 3)]
+         ('separator', 2), ('truth:tp', 3)]
 
     """
     from audeval import _structure
@@ -1052,6 +1060,256 @@ def structure_timeline(
 
 
 # -------------------------------------------------------------------------
+# Diarization view
+# -------------------------------------------------------------------------
+
+
+def diarization_timeline(
+    truth: pd.Series,
+    prediction: pd.Series,
+    *,
+    file: object | None = None,
+    start: float | pd.Timedelta | None = None,
+    end: float | pd.Timedelta | None = None,
+    mapping: str = "optimal",
+    individual_file_mapping: bool = True,
+    collar: float | pd.Timedelta = 0.0,
+    skip_overlap: bool = False,
+    files_duration: Mapping | pd.Series | None = None,
+    colors: Mapping[str, object] | None = None,
+    ax=None,
+):
+    r"""Speakers of one file after the label mapping of the diarization error rate.
+
+    Speech of every label is merged, cropped to the scored region
+    and mapped exactly as by :func:`audeval.diarization_report`
+    with the same options
+    (``mapping``, ``individual_file_mapping``, ``collar``, ``skip_overlap``,
+    ``files_duration``).
+    One block per truth speaker, in label order:
+    the truth lane above the lane of the predicted speaker mapped to it
+    (its name is in the lane label);
+    predicted speakers without a partner follow in a block ``unmapped``.
+    Time where a truth speaker and its mapped speaker are both active
+    is *correct*;
+    the rest of a truth lane is missed or confused,
+    the rest of a prediction lane false alarm or confused
+    (per instant the split between the two depends on how many speakers
+    are active on each side, so only the title gives it).
+    Hatched grey bands are not scored
+    (collars, overlap with ``skip_overlap``, outside the scored region).
+    So the summed correct bars of a file are its ``correct`` time,
+    all truth bars its ``total``,
+    and all prediction bars ``correct + confusion + false_alarm``
+    of the file's row of :func:`audeval.diarization_report`,
+    whose values the title shows.
+
+    Bars have the ``gid`` ``"truth:correct"``, ``"truth:error"``,
+    ``"prediction:correct"`` or ``"prediction:error"``;
+    unscored bands ``"unscored"``.
+
+    Args:
+        truth: truth speakers (audformat segmented index)
+        prediction: predicted speakers (audformat segmented index);
+            labels need not be related to the truth labels
+        file: the file to show; may be ``None`` if the inputs hold one file
+        start: start of the time window in seconds or as timedelta, default 0
+        end: end of the time window, default the end of the scored region
+        mapping: ``"optimal"``, ``"greedy"`` or ``"identity"``
+            (see :func:`audeval.diarization_report`)
+        individual_file_mapping: a mapping per file, else one over all files
+        collar: total width of the unscored collar around each truth boundary
+            (half before, half after; pyannote.metrics' convention)
+        skip_overlap: do not score regions with two or more truth speakers
+        files_duration: duration per file, the scored region ``[0, duration]``;
+            else the union of the extents (with a warning, as the metrics)
+        colors: colours per outcome replacing those of :data:`OUTCOME_COLORS`
+            (``"tp"`` correct, ``"deletion"`` truth errors,
+            ``"insertion"`` prediction errors)
+        ax: axes to draw on; ``None``: a new figure
+
+    Returns:
+        the axes
+
+    Raises:
+        ImportError: if matplotlib is not installed
+        ValueError, TypeError: on invalid input, as the metrics,
+            or if ``file`` is missing or unknown
+
+    Examples:
+        >>> import audformat
+        >>> import audeval.plot
+        >>> truth = pd.Series(
+        ...     ["A", "B"], index=audformat.segmented_index(["f1", "f1"], [0, 2], [2, 4])
+        ... )
+        >>> prediction = pd.Series(
+        ...     ["s1", "s2"], index=audformat.segmented_index(["f1", "f1"], [0, 2.5], [2.5, 4])
+        ... )
+        >>> ax = audeval.plot.diarization_timeline(truth, prediction, files_duration={"f1": 4})
+        >>> [t.get_text() for t in ax.get_yticklabels(minor=True)]
+        ['truth', 'prediction: s1', 'truth', 'prediction: s2']
+        >>> sorted((p.get_gid(), p.get_x(), p.get_width()) for p in ax.patches)
+        [('prediction:correct', 0.0, 2.0), ('prediction:correct', 2.5, 1.5),
+         ('prediction:error', 2.0, 0.5), ('truth:correct', 0.0, 2.0),
+         ('truth:correct', 2.5, 1.5), ('truth:error', 2.0, 0.5)]
+
+    """
+    import warnings
+
+    from audeval import _diarization as dia
+
+    colors = _colors(colors)
+    dia._check_mapping(mapping, individual_file_mapping, allow_identity=True)
+    collar_ns = dia._collar_ns(collar)
+    skip_overlap = dia._check_skip_overlap(skip_overlap)
+    inputs = check_inputs(truth, prediction, files_duration=files_duration)
+    f = _file_code(inputs.files, file)
+    file_name = inputs.files[f]
+    n, n_labels = inputs.n_files, inputs.n_labels
+
+    # statistics and mapping, as diarization_report computes them
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        table = dia._diarization_arrays(inputs, collar_ns, skip_overlap)
+    for warning in caught:  # the metric's warnings, pointing at the caller
+        warnings.warn(warning.message, warning.category, stacklevel=2)
+    chosen = dia._mapped_pairs(table, mapping, individual_file_mapping)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        truth_merged = dia._merge_labels(inputs.truth, n, n_labels)
+        region = dia._scored_region(inputs, truth_merged, collar_ns, skip_overlap)
+        truth_cropped = dia._crop(n, n_labels, truth_merged, region)
+        prediction_cropped = dia._crop(
+            n, n_labels, dia._merge_labels(inputs.prediction, n, n_labels), region
+        )
+        report = dia.diarization_report(
+            truth,
+            prediction,
+            mapping=mapping,
+            individual_file_mapping=individual_file_mapping,
+            collar=collar,
+            skip_overlap=skip_overlap,
+            files_duration=files_duration,
+        )
+    row = report.loc[file_name]
+
+    # speakers of the file and their partners
+    t_file, t_label, t_start, t_end = truth_cropped
+    p_file, p_label, p_start, p_end = prediction_cropped
+    t_in, p_in = t_file == f, p_file == f
+    truth_speakers = [int(x) for x in np.unique(t_label[t_in])]
+    predicted_speakers = [int(x) for x in np.unique(p_label[p_in])]
+    if mapping == "identity":
+        partner = {t: t for t in truth_speakers if t in predicted_speakers}
+    else:
+        c_file, c_truth, c_pred, _ = table.cooccurrence
+        rows = chosen if not individual_file_mapping else chosen & (c_file == f)
+        partner = {int(a): int(b) for a, b in zip(c_truth[rows], c_pred[rows])}
+        partner = {t: p for t, p in partner.items() if t in truth_speakers}
+    mapped = set(partner.values())
+    unmapped = [p for p in predicted_speakers if p not in mapped]
+
+    # rows: group t for truth speaker t and its partner, n_labels + p for unmapped p
+    n_groups = 2 * max(n_labels, 1)
+    row_of_prediction = {p: t for t, p in partner.items()}
+    row_of_prediction.update({p: n_labels + p for p in unmapped})
+    truth_set = merge(n_groups, t_label[t_in], t_start[t_in], t_end[t_in])
+    p_group = np.array([row_of_prediction[int(p)] for p in p_label[p_in]], dtype=np.int64)
+    prediction_set = merge(n_groups, p_group, p_start[p_in], p_end[p_in])
+    correct = intersect(n_groups, truth_set, prediction_set)
+    bars = {
+        "truth:correct": correct,
+        "truth:error": _difference(n_groups, truth_set, correct),
+        "prediction:correct": correct,
+        "prediction:error": _difference(n_groups, prediction_set, correct),
+    }
+
+    name = inputs.labels
+    layout = [
+        (
+            str(name[t]),
+            [
+                ("truth", LEVEL_HEIGHT),
+                (
+                    f"prediction: {name[partner[t]]}" if t in partner else "prediction: none",
+                    LEVEL_HEIGHT,
+                ),
+            ],
+        )
+        for t in truth_speakers
+    ]
+    if unmapped:
+        layout.append(("unmapped", [(f"prediction: {name[p]}", LEVEL_HEIGHT) for p in unmapped]))
+    blocks = _stack(layout)
+    lane_of = {}
+    for t, block in zip(truth_speakers, blocks):
+        lane_of[("truth", t)] = block.lanes[0]
+        lane_of[("prediction", t)] = block.lanes[1]
+    if unmapped:
+        for p, lane in zip(unmapped, blocks[-1].lanes):
+            lane_of[("prediction", n_labels + p)] = lane
+
+    r_file, r_start, r_end = region
+    in_region = r_file == f
+    region_end = int(r_end[in_region].max()) if in_region.any() else 0
+    duration = int(inputs.durations[f])
+    lo, hi = _window(start, end, duration if duration != NAT else region_end)
+
+    ax = _new_axes(ax, 10.0, 1.4 + 0.32 * _total_height(blocks))
+    color_of = {
+        "truth:correct": colors["tp"],
+        "prediction:correct": colors["tp"],
+        "truth:error": colors["deletion"],
+        "prediction:error": colors["insertion"],
+    }
+    for gid, (group, a, b) in bars.items():
+        side = gid.split(":")[0]
+        for i in np.flatnonzero(_in_window(a, b, lo, hi)):
+            lane = lane_of[(side, int(group[i]))]
+            _rectangle(
+                ax,
+                a[i],
+                b[i],
+                lane.top + BAR_PAD,
+                lane.height - 2 * BAR_PAD,
+                color_of[gid],
+                gid,
+            )
+    # unscored: the window minus the scored region
+    window_set = (np.zeros(1, np.int64), np.array([lo]), np.array([hi]))
+    scored = (np.zeros(int(in_region.sum()), np.int64), r_start[in_region], r_end[in_region])
+    unscored = _difference(1, window_set, scored)
+    for a, b in zip(unscored[1], unscored[2]):
+        ax.axvspan(a / NS_PER_SECOND, b / NS_PER_SECOND, zorder=0.5, gid="unscored", **UNSCORED)
+    if duration != NAT and lo <= duration <= hi:
+        _file_end_line(ax, duration)
+    _finish_lanes(ax, blocks, lo, hi)
+
+    how = {"optimal": "optimal", "greedy": "greedy", "identity": "no"}[mapping]
+    scope = "" if mapping == "identity" else (
+        " per file" if individual_file_mapping else " over all files"
+    )
+    ax.set_title(
+        f"{file_name} ({how} mapping{scope})\n"
+        f"DER = {_format(row['diarization_error_rate'])}: "
+        f"confusion {row['confusion']:.2f} s, false alarm {row['false_alarm']:.2f} s, "
+        f"miss {row['miss']:.2f} s of {row['total']:.2f} s "
+        f"(correct {row['correct']:.2f} s)",
+        fontsize=10,
+    )
+    _legend(
+        ax,
+        [
+            ("correct (mapped speakers)", colors["tp"]),
+            ("truth: missed or confused", colors["deletion"]),
+            ("prediction: false alarm or confused", colors["insertion"]),
+        ]
+        + ([("not scored", UNSCORED)] if len(unscored[0]) else []),
+    )
+    return ax
+
+
+# -------------------------------------------------------------------------
 # Event confusion matrix
 # -------------------------------------------------------------------------
 
@@ -1198,6 +1456,7 @@ def event_confusion_matrix(
 
 __all__ = [
     "OUTCOME_COLORS",
+    "diarization_timeline",
     "event_confusion_matrix",
     "event_timeline",
     "segment_timeline",

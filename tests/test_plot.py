@@ -714,3 +714,157 @@ def test_structure_gaps_and_errors():
         audeval.plot.structure_timeline(
             series(["a", "b"], [0, 0], [1, 1], ["A", "A"]), prediction
         )
+
+
+# -------------------------------------------------------------------------
+# Diarization view
+# -------------------------------------------------------------------------
+
+
+def random_speakers(seed, n_files=2):
+    rng = np.random.default_rng(seed)
+    sides = []
+    for names in (["A", "B", "C"], ["s1", "s2", "s3", "s4"]):
+        n = int(rng.integers(3, 12))
+        start = rng.integers(0, 180, n) * 0.05
+        sides.append(
+            series(
+                [f"f{k}" for k in rng.integers(0, n_files, n)],
+                start,
+                start + rng.integers(1, 60, n) * 0.05,
+                list(rng.choice(names, n)),
+            )
+        )
+    return sides
+
+
+def lengths(ax, prefix):
+    return sum(p.get_width() for p in ax.patches if p.get_gid().startswith(prefix))
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        dict(),
+        dict(collar=0.5),
+        dict(skip_overlap=True, mapping="greedy"),
+        dict(individual_file_mapping=False, collar=0.2),
+        dict(mapping="identity"),
+    ],
+)
+@pytest.mark.parametrize("seed", range(2))
+def test_diarization_durations_equal_report(seed, options):
+    truth, prediction = random_speakers(seed)
+    if options.get("mapping") == "identity":
+        prediction = prediction.map({"s1": "A", "s2": "B", "s3": "C", "s4": "D"})
+    durations = {"f0": 12.0, "f1": 12.0}
+    report = audeval.diarization_report(truth, prediction, files_duration=durations, **options)
+    for file in ("f0", "f1"):
+        if file not in report.index:
+            continue
+        ax = audeval.plot.diarization_timeline(
+            truth, prediction, file=file, files_duration=durations, **options
+        )
+        row = report.loc[file]
+        assert lengths(ax, "truth:correct") == pytest.approx(row["correct"])
+        assert lengths(ax, "prediction:correct") == pytest.approx(row["correct"])
+        assert lengths(ax, "truth:") == pytest.approx(row["total"])
+        assert lengths(ax, "prediction:") == pytest.approx(
+            row["correct"] + row["confusion"] + row["false_alarm"]
+        )
+        assert f"DER = {row['diarization_error_rate']:.3f}" in ax.get_title()
+        # a correct bar has its twin in the lane below
+        truth_bars = sorted(
+            (p.get_x(), p.get_width(), p.get_y()) for p in event_patches(ax, "truth:correct")
+        )
+        prediction_bars = sorted(
+            (p.get_x(), p.get_width(), p.get_y()) for p in event_patches(ax, "prediction:correct")
+        )
+        for (a, w, y), (b, v, z) in zip(truth_bars, prediction_bars):
+            assert (a, w) == pytest.approx((b, v)) and z == pytest.approx(y + 1.0)
+        for patch in ax.patches:
+            if patch.get_gid() == "unscored":
+                continue
+            key = {
+                "truth:correct": "tp",
+                "prediction:correct": "tp",
+                "truth:error": "deletion",
+                "prediction:error": "insertion",
+            }[patch.get_gid()]
+            assert patch.get_facecolor() == matplotlib.colors.to_rgba(
+                audeval.plot.OUTCOME_COLORS[key]
+            )
+        plt.close(ax.figure)
+
+
+def test_diarization_hand_case():
+    truth = series(["f", "f"], [0, 2], [2, 4], ["A", "B"])
+    prediction = series(["f", "f", "f"], [0, 2.5, 5.0], [2.5, 4, 6.0], ["s1", "s2", "s3"])
+    ax = audeval.plot.diarization_timeline(truth, prediction, files_duration={"f": 6.0})
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["A", "B", "unmapped"]
+    assert [t.get_text() for t in ax.get_yticklabels(minor=True)] == [
+        "truth",
+        "prediction: s1",
+        "truth",
+        "prediction: s2",
+        "prediction: s3",
+    ]
+    assert sorted((p.get_gid(), p.get_x(), p.get_width()) for p in ax.patches) == [
+        ("prediction:correct", 0.0, 2.0),
+        ("prediction:correct", 2.5, 1.5),
+        ("prediction:error", 2.0, 0.5),
+        ("prediction:error", 5.0, 1.0),
+        ("truth:correct", 0.0, 2.0),
+        ("truth:correct", 2.5, 1.5),
+        ("truth:error", 2.0, 0.5),
+    ]
+    assert ax.get_title() == (
+        "f (optimal mapping per file)\n"
+        "DER = 0.375: confusion 0.50 s, false alarm 1.00 s, miss 0.00 s of 4.00 s "
+        "(correct 3.50 s)"
+    )
+    assert ax.get_xlim() == (0.0, 6.0)
+    # a collar of 1 s (0.5 s each side of 0, 2 and 4) is not scored
+    ax = audeval.plot.diarization_timeline(
+        truth, prediction, collar=1.0, files_duration={"f": 6.0}
+    )
+    spans = sorted(
+        (round(p.get_x(), 6), round(p.get_x() + p.get_width(), 6))
+        for p in ax.patches
+        if p.get_gid() == "unscored"
+    )
+    assert spans == [(0.0, 0.5), (1.5, 2.5), (3.5, 4.5)]
+    # scored truth: A in [0.5, 1.5], B in [2.5, 3.5]
+    assert lengths(ax, "truth:") == pytest.approx(2.0)
+
+
+def test_diarization_mapping_options():
+    # greedy takes the largest co-occurrence first: A-s1 (3 s), leaving B without s1
+    truth = series(["f"] * 2, [0, 3], [3, 5], ["A", "B"])
+    prediction = series(["f"] * 2, [0, 3.5], [4.0, 5.0], ["s1", "s2"])
+    for mapping in ("optimal", "greedy"):
+        ax = audeval.plot.diarization_timeline(
+            truth, prediction, mapping=mapping, files_duration={"f": 5}
+        )
+        report = audeval.diarization_report(
+            truth, prediction, mapping=mapping, files_duration={"f": 5}
+        )
+        assert lengths(ax, "truth:correct") == pytest.approx(report.loc["f", "correct"])
+    # one mapping over all files: the same partner in every file
+    truth = series(["f", "g"], [0, 0], [2, 2], ["A", "A"])
+    prediction = series(["f", "g", "g"], [0, 0, 0], [2, 1, 2], ["s1", "s1", "s2"])
+    for file in ("f", "g"):
+        ax = audeval.plot.diarization_timeline(
+            truth,
+            prediction,
+            file=file,
+            individual_file_mapping=False,
+            files_duration={"f": 2, "g": 2},
+        )
+        minor = [t.get_text() for t in ax.get_yticklabels(minor=True)]
+        assert minor[:2] == ["truth", "prediction: s1"]
+    # without files_duration: the metric's warning, the union of extents is scored
+    with pytest.warns(UserWarning, match="files_duration"):
+        ax = audeval.plot.diarization_timeline(truth, prediction, file="g")
+    with pytest.raises(ValueError, match="mapping"):
+        audeval.plot.diarization_timeline(truth, prediction, file="g", mapping="best")
