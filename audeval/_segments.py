@@ -183,28 +183,30 @@ def _side_units(inputs: Inputs, side, n_units: np.ndarray, units) -> tuple:
     a, b = units(side.start, side.end)
     b = np.minimum(b, n_units[side.file])
     group = side.file * inputs.n_labels + side.label
-    return group, a, b
+    return group, a, b, group - side.file
 
 
-def _sorted_group_sum(group: np.ndarray, values: np.ndarray, n_groups: int) -> np.ndarray:
-    """Exact int64 sums per group of values sorted by group."""
+def _sorted_key_sum(key: np.ndarray, values: np.ndarray, n_groups: int, width: int) -> np.ndarray:
+    """Exact int64 sums per group of values whose keys ``group * width + x`` are sorted."""
     cumulative = np.concatenate([[0], np.cumsum(values, dtype=np.int64)])
-    bounds = np.searchsorted(group, np.arange(n_groups + 1), side="left")
+    bounds = np.searchsorted(key, np.arange(n_groups + 1, dtype=np.int64) * width, side="left")
     return np.diff(cumulative[bounds])
 
 
-def _merge_keyed(group, a, b, width) -> tuple[np.ndarray, np.ndarray]:
+def _merge_keyed(group, a, b, shift, width) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Union per group of ``[a, b)`` as sorted int64 keys ``group * width + unit``.
 
     As :func:`audeval._intervals.merge`, with keys computed directly
     (``b < width`` keeps the groups apart) and one unstable argsort.
+    Returns start keys, end keys and ``shift`` (``group - file``) of each merged range.
     """
     keep = b > a
     base = group[keep] * width
     start = base + a[keep]
     end = base + b[keep]
+    shift = shift[keep]
     if len(start) == 0:
-        return start, end
+        return start, end, shift
     order = np.argsort(start)
     start, end = start[order], end[order]
     reach = np.maximum.accumulate(end)
@@ -212,28 +214,28 @@ def _merge_keyed(group, a, b, width) -> tuple[np.ndarray, np.ndarray]:
     new[1:] = start[1:] > reach[:-1]
     first = np.flatnonzero(new)
     last = np.append(first[1:], len(start)) - 1
-    return start[first], reach[last]
+    return start[first], reach[last], shift[order[first]]
 
 
 def _counts_keyed(inputs, truth, prediction, width):
     """tp, n_truth, n_prediction per group and sum of min(Nref, Nsys) per file."""
     n_files, n_labels = inputs.n_files, inputs.n_labels
     n_groups = n_files * n_labels
-    t_start, t_end = _merge_keyed(*truth, width)
-    p_start, p_end = _merge_keyed(*prediction, width)
-    n_truth = _sorted_group_sum(t_start // width, t_end - t_start, n_groups)
-    n_prediction = _sorted_group_sum(p_start // width, p_end - p_start, n_groups)
+    t_start, t_end, t_shift = _merge_keyed(*truth, width)
+    p_start, p_end, p_shift = _merge_keyed(*prediction, width)
+    n_truth = _sorted_key_sum(t_start, t_end - t_start, n_groups, width)
+    n_prediction = _sorted_key_sum(p_start, p_end - p_start, n_groups, width)
 
-    def boundaries(start, end):
+    def boundaries(start, end, shift):
         # merged ranges are disjoint and sorted: start, end, start, ... is sorted
         position = np.empty(2 * len(start), dtype=np.int64)
         position[0::2], position[1::2] = start, end
         delta = np.empty(2 * len(start), dtype=np.int64)
         delta[0::2], delta[1::2] = 1, -1
-        return position, delta
+        return position, delta, np.repeat(shift, 2)
 
-    t_position, t_delta = boundaries(t_start, t_end)
-    p_position, p_delta = boundaries(p_start, p_end)
+    t_position, t_delta, t_shift = boundaries(t_start, t_end, t_shift)
+    p_position, p_delta, p_shift = boundaries(p_start, p_end, p_shift)
     position = np.concatenate([t_position, p_position])
     d_ref = np.concatenate([t_delta, np.zeros(len(p_delta), np.int64)])
     d_sys = np.concatenate([np.zeros(len(t_delta), np.int64), p_delta])
@@ -243,18 +245,18 @@ def _counts_keyed(inputs, truth, prediction, width):
     sorted_position = position[order]
     both = np.cumsum(d_ref[order])[:-1] * np.cumsum(d_sys[order])[:-1]
     length = np.diff(sorted_position)
-    tp = _sorted_group_sum(sorted_position[:-1] // width, both * length, n_groups)
+    tp = _sorted_key_sum(sorted_position[:-1], both * length, n_groups, width)
 
-    # sweep 2, in (file, position) order: labels active in truth and prediction
-    group = position // width
-    file_key = (group // max(n_labels, 1)) * width + (position - group * width)
+    # sweep 2, in (file, position) order: labels active in truth and prediction;
+    # key file * width + unit = group * width + unit - (group - file) * width
+    file_key = position - np.concatenate([t_shift, p_shift]) * width
     order = np.argsort(file_key)
     sorted_key = file_key[order]
     n_ref = np.cumsum(d_ref[order])[:-1]
     n_sys = np.cumsum(d_sys[order])[:-1]
     # all ranges of a file are closed at its last boundary: runs across files weigh 0
     weight = np.minimum(n_ref, n_sys) * np.diff(sorted_key)
-    sum_min = _sorted_group_sum(sorted_key[:-1] // width, weight, n_files)
+    sum_min = _sorted_key_sum(sorted_key[:-1], weight, n_files, width)
     return tp, n_truth, n_prediction, sum_min
 
 
@@ -262,8 +264,8 @@ def _counts_engine(inputs, truth, prediction):
     """The same with the interval engine (any range of keys)."""
     n_files, n_labels = inputs.n_files, inputs.n_labels
     n_groups = n_files * n_labels
-    t = _intervals.merge(n_groups, *truth)
-    p = _intervals.merge(n_groups, *prediction)
+    t = _intervals.merge(n_groups, *truth[:3])
+    p = _intervals.merge(n_groups, *prediction[:3])
     both = _intervals.intersect(n_groups, t, p)
     tp = _intervals.total_length(n_groups, both)
     sum_min = _sum_min_active(n_files, n_labels, t, p)
