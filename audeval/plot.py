@@ -4,6 +4,12 @@ Install the extra with ``pip install "audeval[plot]"``.
 matplotlib is imported only when a function is called,
 so ``import audeval.plot`` works without it.
 
+* :func:`event_timeline`: events of one file coloured by match outcome;
+* :func:`event_confusion_matrix`: heat map of :func:`audeval.event_confusion_matrix`;
+* :func:`segment_timeline`: the segment grid with TP, FN and FP per label;
+* :func:`structure_timeline`: two partitions and their matched boundaries;
+* :func:`diarization_timeline`: speakers after the label mapping.
+
 Every function draws the outcome of the same computation
 as the metric with the same options
 (for events: the same validation, matcher and tolerances),
@@ -247,7 +253,9 @@ def _legend(ax, entries: list[tuple[str, object]]) -> None:
         return Patch(facecolor=color, edgecolor=EDGE_COLOR, label=name)
 
     handles = [handle(name, color) for name, color in entries]
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=8)
+    ax.legend(
+        handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=8
+    )
 
 
 def _rectangle(ax, start: int, end: int, top: float, height: float, color, gid: str, **kwargs):
@@ -264,7 +272,8 @@ def _rectangle(ax, start: int, end: int, top: float, height: float, color, gid: 
         gid=gid,
     )
     options.update(kwargs)
-    patch = Rectangle((start / NS_PER_SECOND, top), (end - start) / NS_PER_SECOND, height, **options)
+    x, width = start / NS_PER_SECOND, (end - start) / NS_PER_SECOND
+    patch = Rectangle((x, top), width, height, **options)
     ax.add_patch(patch)
     return patch
 
@@ -413,6 +422,7 @@ def event_timeline(
         ['truth:deletion', 'truth:substitution', 'truth:tp']
 
     """
+    _pyplot()  # fail early without matplotlib
     colors = _colors(colors)
     check_option(matching, "matching", MATCHINGS)
     tol = tolerances(onset_tolerance, offset_tolerance, duration_tolerance)
@@ -656,6 +666,7 @@ def segment_timeline(
     """
     from audeval import _segments
 
+    _pyplot()  # fail early without matplotlib
     colors = _colors(colors)
     inputs = check_inputs(
         truth,
@@ -913,6 +924,7 @@ def structure_timeline(
     from audeval import _structure_core as core
     from audeval._matching import maximum_matching
 
+    _pyplot()  # fail early without matplotlib
     colors = _colors(colors)
     trim = _structure._check_bool(trim, "trim")
     w = _structure._check_window(window, False)
@@ -1158,6 +1170,7 @@ def diarization_timeline(
 
     from audeval import _diarization as dia
 
+    _pyplot()  # fail early without matplotlib
     colors = _colors(colors)
     dia._check_mapping(mapping, individual_file_mapping, allow_identity=True)
     collar_ns = dia._collar_ns(collar)

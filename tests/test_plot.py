@@ -449,9 +449,11 @@ def test_helpful_error_without_matplotlib(monkeypatch, small):
     truth, prediction = small
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
-    for function in (audeval.plot.event_timeline, audeval.plot.event_confusion_matrix):
-        with pytest.raises(ImportError, match=r'pip install "audeval\[plot\]"'):
-            function(truth, prediction)
+    for name in audeval.plot.__all__:
+        function = getattr(audeval.plot, name)
+        if callable(function):
+            with pytest.raises(ImportError, match=r'pip install "audeval\[plot\]"'):
+                function(truth, prediction)
 
 
 def test_import_is_lazy():
