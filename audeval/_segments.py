@@ -174,8 +174,10 @@ def _n_units(
     return _ceil_div(extent, r_ns)
 
 
-# Keys ``group * width + position`` must stay below this for the keyed path
-KEY_LIMIT = 2**62
+# The keyed path packs (key, 2-bit code) into int64: total key range below this
+KEY_LIMIT = 2**60
+_D_REF = np.array([1, -1, 0, 0], dtype=np.int64)  # code 0/1: truth start/end
+_D_SYS = np.array([0, 0, 1, -1], dtype=np.int64)  # code 2/3: prediction start/end
 
 
 def _side_units(inputs: Inputs, side, n_units: np.ndarray, units) -> tuple:
@@ -183,28 +185,30 @@ def _side_units(inputs: Inputs, side, n_units: np.ndarray, units) -> tuple:
     a, b = units(side.start, side.end)
     b = np.minimum(b, n_units[side.file])
     group = side.file * inputs.n_labels + side.label
-    return group, a, b, group - side.file
+    return group, a, b, side.file
 
 
-def _sorted_key_sum(key: np.ndarray, values: np.ndarray, n_groups: int, width: int) -> np.ndarray:
-    """Exact int64 sums per group of values whose keys ``group * width + x`` are sorted."""
+def _sorted_key_sum(key: np.ndarray, values: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """Exact int64 sums of values (sorted by key) per key range ``[bounds[i], bounds[i + 1])``."""
     cumulative = np.concatenate([[0], np.cumsum(values, dtype=np.int64)])
-    bounds = np.searchsorted(key, np.arange(n_groups + 1, dtype=np.int64) * width, side="left")
-    return np.diff(cumulative[bounds])
+    return np.diff(cumulative[np.searchsorted(key, bounds, side="left")])
 
 
-def _merge_keyed(group, a, b, shift, width) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Union per group of ``[a, b)`` as sorted int64 keys ``group * width + unit``.
+def _merge_keyed(group, a, b, file, group_base, file_base):
+    """Union per group of ``[a, b)`` as sorted int64 keys ``group_base[group] + unit``.
 
     As :func:`audeval._intervals.merge`, with keys computed directly
-    (``b < width`` keeps the groups apart) and one unstable argsort.
-    Returns start keys, end keys and ``shift`` (``group - file``) of each merged range.
+    (each group owns ``n_units + 1`` keys, so groups never touch)
+    and one unstable argsort.
+    Returns start keys, end keys and, per merged range,
+    the offset that turns its keys into per-file keys ``file_base[file] + unit``.
     """
     keep = b > a
-    base = group[keep] * width
+    group = group[keep]
+    base = group_base[group]
     start = base + a[keep]
     end = base + b[keep]
-    shift = shift[keep]
+    shift = base - file_base[file[keep]]
     if len(start) == 0:
         return start, end, shift
     order = np.argsort(start)
@@ -217,46 +221,54 @@ def _merge_keyed(group, a, b, shift, width) -> tuple[np.ndarray, np.ndarray, np.
     return start[first], reach[last], shift[order[first]]
 
 
-def _counts_keyed(inputs, truth, prediction, width):
-    """tp, n_truth, n_prediction per group and sum of min(Nref, Nsys) per file."""
-    n_files, n_labels = inputs.n_files, inputs.n_labels
-    n_groups = n_files * n_labels
-    t_start, t_end, t_shift = _merge_keyed(*truth, width)
-    p_start, p_end, p_shift = _merge_keyed(*prediction, width)
-    n_truth = _sorted_key_sum(t_start, t_end - t_start, n_groups, width)
-    n_prediction = _sorted_key_sum(p_start, p_end - p_start, n_groups, width)
+def _key_bases(n_units: np.ndarray, n_labels: int) -> tuple[np.ndarray, np.ndarray]:
+    """First key of every group and of every file, each with the end key appended."""
+    per_file = n_units + 1
+    group_width = np.repeat(per_file, n_labels)
+    group_base = np.concatenate([[0], np.cumsum(group_width)]).astype(np.int64)
+    file_base = np.concatenate([[0], np.cumsum(per_file)]).astype(np.int64)
+    return group_base, file_base
 
-    def boundaries(start, end, shift):
-        # merged ranges are disjoint and sorted: start, end, start, ... is sorted
-        position = np.empty(2 * len(start), dtype=np.int64)
-        position[0::2], position[1::2] = start, end
-        delta = np.empty(2 * len(start), dtype=np.int64)
-        delta[0::2], delta[1::2] = 1, -1
-        return position, delta, np.repeat(shift, 2)
 
-    t_position, t_delta, t_shift = boundaries(t_start, t_end, t_shift)
-    p_position, p_delta, p_shift = boundaries(p_start, p_end, p_shift)
-    position = np.concatenate([t_position, p_position])
-    d_ref = np.concatenate([t_delta, np.zeros(len(p_delta), np.int64)])
-    d_sys = np.concatenate([np.zeros(len(t_delta), np.int64), p_delta])
+def _counts_keyed(inputs, truth, prediction, group_base, file_base):
+    """tp, n_truth, n_prediction per group and sum of min(Nref, Nsys) per file.
 
-    # sweep 1, in (file, label, position) order: TP = both sides active
-    order = np.argsort(position, kind="stable")  # two sorted runs: a merge
-    sorted_position = position[order]
-    both = np.cumsum(d_ref[order])[:-1] * np.cumsum(d_sys[order])[:-1]
-    length = np.diff(sorted_position)
-    tp = _sorted_key_sum(sorted_position[:-1], both * length, n_groups, width)
+    Two sweeps over the boundaries of the merged ranges,
+    each boundary packed with its kind into one int64 (``key * 4 + code``)
+    so that plain sorts order them.
+    """
+    t_start, t_end, t_shift = _merge_keyed(*truth, group_base, file_base)
+    p_start, p_end, p_shift = _merge_keyed(*prediction, group_base, file_base)
+    n_truth = _sorted_key_sum(t_start, t_end - t_start, group_base)
+    n_prediction = _sorted_key_sum(p_start, p_end - p_start, group_base)
 
-    # sweep 2, in (file, position) order: labels active in truth and prediction;
-    # key file * width + unit = group * width + unit - (group - file) * width
-    file_key = position - np.concatenate([t_shift, p_shift]) * width
-    order = np.argsort(file_key)
-    sorted_key = file_key[order]
-    n_ref = np.cumsum(d_ref[order])[:-1]
-    n_sys = np.cumsum(d_sys[order])[:-1]
+    def boundaries(start, end, code):
+        # merged ranges are disjoint and sorted: start, end, start, ... increases
+        packed = np.empty(2 * len(start), dtype=np.int64)
+        packed[0::2] = start * 4 + code
+        packed[1::2] = end * 4 + (code + 1)
+        return packed
+
+    t_packed = boundaries(t_start, t_end, 0)
+    p_packed = boundaries(p_start, p_end, 2)
+
+    # sweep 1, in (file, label, position) order: TP where both sides are active
+    packed = np.sort(np.concatenate([t_packed, p_packed]), kind="stable")  # merges 2 runs
+    code = packed & 3
+    key = packed >> 2
+    both = np.cumsum(_D_REF[code])[:-1] * np.cumsum(_D_SYS[code])[:-1]
+    tp = _sorted_key_sum(key[:-1], both * np.diff(key), group_base)
+
+    # sweep 2, in (file, position) order: labels active in truth and prediction
+    shift = np.concatenate([np.repeat(t_shift, 2), np.repeat(p_shift, 2)])
+    packed = np.sort(np.concatenate([t_packed, p_packed]) - shift * 4)
+    code = packed & 3
+    key = packed >> 2
+    n_ref = np.cumsum(_D_REF[code])[:-1]
+    n_sys = np.cumsum(_D_SYS[code])[:-1]
     # all ranges of a file are closed at its last boundary: runs across files weigh 0
-    weight = np.minimum(n_ref, n_sys) * np.diff(sorted_key)
-    sum_min = _sorted_key_sum(sorted_key[:-1], weight, n_files, width)
+    weight = np.minimum(n_ref, n_sys) * np.diff(key)
+    sum_min = _sorted_key_sum(key[:-1], weight, file_base)
     return tp, n_truth, n_prediction, sum_min
 
 
@@ -328,10 +340,13 @@ def _counts_from_inputs(
 
     truth = _side_units(inputs, inputs.truth, n_units, units)
     prediction = _side_units(inputs, inputs.prediction, n_units, units)
-    width = int(n_units.max(initial=0)) + 1
-    if n_files * max(n_labels, 1) * width < KEY_LIMIT:
-        tp, n_truth, n_prediction, sum_min = _counts_keyed(inputs, truth, prediction, width)
-    else:  # more than ~146 years of units per label summed over files
+    total_keys = float(np.sum(n_units + 1, dtype=np.float64)) * max(n_labels, 1)
+    if total_keys < KEY_LIMIT:
+        group_base, file_base = _key_bases(n_units, n_labels)
+        tp, n_truth, n_prediction, sum_min = _counts_keyed(
+            inputs, truth, prediction, group_base, file_base
+        )
+    else:  # more than ~36 years of units over all labels and files
         tp, n_truth, n_prediction, sum_min = _counts_engine(inputs, truth, prediction)
     fn = n_truth - tp
     fp = n_prediction - tp
