@@ -12,18 +12,25 @@ or true negative (neither).
 
 **No frames are materialised.**
 Every event becomes a range of segment indices
-(:math:`\lfloor s / r \rfloor` to :math:`\lceil e / r \rceil`, exclusive),
-the ranges of a ``(file, label)`` group are merged
-(:func:`audeval._intervals.merge` on segment indices),
-and the counts are lengths of unions and intersections.
-The overall substitutions need the number of active labels per segment:
-a sweep over the boundaries of the merged ranges of each file
-(+1 / -1, sorted by ``(file, position)``, cumulative sums)
-gives both counts as piecewise constant functions,
-and :math:`\sum_k \min(N_\text{ref}(k), N_\text{sys}(k))`
-is a sum over the runs weighted by their length.
+(:math:`\lfloor s / r \rfloor` to :math:`\lceil e / r \rceil`, exclusive,
+cut at the evaluated length of its file).
+Each ``(file, label)`` group owns a block of int64 keys
+(``n_segments + 1`` of them, so groups never touch),
+and the ranges of a group are merged with one sort of their start keys.
+Two sweeps over the boundaries of the merged ranges
+(each boundary packed with its kind into one int64, plain sorts,
+cumulative sums of +1 / -1) give
+the segments where truth and prediction are both active, per group,
+and, per file, the numbers of labels active in truth and in prediction
+as piecewise constant functions of the segment index,
+so that the overall substitutions
+:math:`\sum_k \min(N_\text{ref}(k), N_\text{sys}(k)) - \text{TP}`
+are sums over runs weighted by their length.
 The cost grows with the number of events,
 never with duration / ``time_resolution``.
+(When all keys would not fit into :math:`2^{60}`,
+the same quantities come from :func:`audeval._intervals.merge`,
+:func:`audeval._intervals.intersect` and a sweep over ``group_keys``.)
 
 With ``time_resolution=None`` the same arithmetic runs on nanoseconds:
 the exact continuous-time limit, statistics are durations.
@@ -34,7 +41,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 import dataclasses
 import numbers
-import warnings
 
 import numpy as np
 import pandas as pd
@@ -605,11 +611,11 @@ def _rate(numerator, denominator, zero_division: float) -> np.ndarray:
 def _nanmean(values: np.ndarray) -> np.ndarray:
     """Mean over the last axis ignoring NaN; NaN when nothing is left."""
     values = np.asarray(values, dtype=np.float64)
-    if values.shape[-1] == 0:
-        return np.full(values.shape[:-1], np.nan)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        return np.nanmean(values, axis=-1)
+    valid = ~np.isnan(values)
+    count = valid.sum(axis=-1)
+    total = np.where(valid, values, 0.0).sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(count > 0, total / np.maximum(count, 1), np.nan)
 
 
 def _scores(
@@ -1137,19 +1143,14 @@ def segment_report(
     else:
         classwise, micro, macro = _overall(counts, zero_division, propagate_nans)
     scale = 1.0 / NS_PER_SECOND if counts.exact else 1.0
-    columns = {}
-    for name in REPORT_COLUMNS:
-        values = np.concatenate(
-            [
-                np.atleast_2d(classwise[name]),
-                np.atleast_1d(micro[name])[:, None],
-                np.atleast_1d(macro[name])[:, None],
-            ],
-            axis=1,
-        )
+    n_rows = len(counts.labels) + 2
+    table = np.empty((np.atleast_1d(micro["tp"]).shape[0], n_rows, len(REPORT_COLUMNS)))
+    for j, name in enumerate(REPORT_COLUMNS):
+        table[:, :-2, j] = np.atleast_2d(classwise[name])
+        table[:, -2, j] = micro[name]
+        table[:, -1, j] = macro[name]
         if name in ("n_truth", "n_prediction", "tp", "fp", "fn", "tn"):
-            values = values * scale
-        columns[name] = values.ravel()
+            table[:, :, j] *= scale
     rows = list(counts.labels) + ["micro", "macro"]
     if per_file:
         index = pd.MultiIndex.from_product(
@@ -1158,7 +1159,9 @@ def segment_report(
         )
     else:
         index = pd.Index(rows, dtype=object, name="label")
-    return pd.DataFrame(columns, index=index)
+    return pd.DataFrame(
+        table.reshape(-1, len(REPORT_COLUMNS)), index=index, columns=list(REPORT_COLUMNS)
+    )
 
 
 for _function in (

@@ -17,7 +17,8 @@ the prediction is the truth with boundaries jittered by 150 ms,
 
 each at ``time_resolution=1.0`` (DCASE) and ``0.01`` (MIREX).
 audeval computes the whole report (``segment_report``, validation included)
-with ``compat="sed_eval"`` and in exact time (``time_resolution=None``).
+with ``compat="sed_eval"`` and in exact time (``time_resolution=None``);
+its times are medians of at least ``--repeat`` runs and 1 s.
 
 sed_eval runs in a separate process (it lives in another environment,
 ``--python-sed-eval``), file by file as its API requires,
@@ -195,10 +196,11 @@ def run_sed_eval(python: str, arrays: dict, resolution: float, budget: float) ->
 # -------------------------------------------------------------------------
 
 
-def timed(function, repeat: int) -> tuple[float, object]:
+def timed(function, repeat: int, min_seconds: float = 1.0) -> tuple[float, object]:
+    """Median time of at least ``repeat`` runs and at least ``min_seconds`` in total."""
     times = []
     result = None
-    for _ in range(repeat):
+    while len(times) < repeat or sum(times) < min_seconds:
         begin = time.perf_counter()
         result = function()
         times.append(time.perf_counter() - begin)
@@ -211,7 +213,7 @@ def main() -> None:
     parser.add_argument("--python-sed-eval", default="/opt/refenv/bin/python")
     parser.add_argument("--budget", type=float, default=60.0, help="seconds for sed_eval per run")
     parser.add_argument("--density", type=float, default=0.3, help="truth events per second")
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--sed-eval-worker", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.sed_eval_worker:

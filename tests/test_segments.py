@@ -630,8 +630,11 @@ def test_property_table_in_place_of_series(truth, prediction, r):
     pd.testing.assert_frame_equal(
         seg.segment_report(t, p, **options, per_file=True), seg.segment_report(stats, per_file=True)
     )
-    # micro over the per-file report's counts is the overall micro row
+    # a table summed over files (label level only) gives the same overall report
     report = seg.segment_report(stats)
+    by_label = stats.groupby(level="label", observed=False).sum()
+    pd.testing.assert_frame_equal(seg.segment_report(by_label), report)
+    # micro over the per-file report's counts is the overall micro row
     per_file = seg.segment_report(stats, per_file=True)
     micro = per_file.xs("micro", level="label")[["tp", "fp", "fn", "tn"]].sum()
     pd.testing.assert_series_equal(micro, report.loc["micro", ["tp", "fp", "fn", "tn"]], check_names=False)
