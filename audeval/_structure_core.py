@@ -139,17 +139,24 @@ def make_pieces(
     lead: int,
     inner: int,
     trail: int,
+    empty: int,
+    lead_is_row: bool,
 ) -> Pieces:
     """Fill the gaps of sorted, disjoint ``rows`` up to ``[0, extent)`` per file.
 
     Args:
-        rows: rows sorted by ``(file, start)``, inside ``[0, extent)``
+        rows: rows sorted by ``(file, start)``, inside ``[0, extent)``;
+            ``position`` is their rank for ties (compat mode)
         cluster: cluster code of every row
         extent: ``T`` per file
         n_files: number of files
-        lead: cluster of a gap before the first row (and of an empty file)
+        lead: cluster of a gap before the first row
         inner: cluster of a gap between two rows
         trail: cluster of a gap after the last row
+            (a pad row that wins every tie)
+        empty: cluster of a file without rows (a pad row)
+        lead_is_row: whether a gap before the first row is a pad row
+            (its edges are boundaries) or a gap like ``inner``
 
     """
     file, start, end = rows.file, rows.start, rows.end
@@ -164,7 +171,7 @@ def make_pieces(
     trail_gap = last & (end < extent[file])
     has_rows = np.zeros(n_files, dtype=bool)
     has_rows[file] = True
-    empty = np.flatnonzero(~has_rows & (extent > 0))
+    empty_files = np.flatnonzero(~has_rows & (extent > 0))
 
     zero = np.zeros(0, dtype=np.int64)
     parts = [
@@ -176,7 +183,7 @@ def make_pieces(
             start[lead_gap],
             np.full(int(lead_gap.sum()), lead),
             np.full(int(lead_gap.sum()), LOWEST),
-            np.ones(int(lead_gap.sum()), dtype=bool),
+            np.full(int(lead_gap.sum()), lead_is_row),
         ),
         (
             file[inner_gap],
@@ -195,12 +202,12 @@ def make_pieces(
             np.ones(int(trail_gap.sum()), dtype=bool),
         ),
         (
-            empty,
-            np.zeros(len(empty), dtype=np.int64),
-            extent[empty],
-            np.full(len(empty), lead),
-            np.full(len(empty), LOWEST),
-            np.ones(len(empty), dtype=bool),
+            empty_files,
+            np.zeros(len(empty_files), dtype=np.int64),
+            extent[empty_files],
+            np.full(len(empty_files), empty),
+            np.full(len(empty_files), LOWEST),
+            np.ones(len(empty_files), dtype=bool),
         ),
     ]
     columns = [np.concatenate([p[i] for p in parts]) for i in range(6)]
@@ -226,6 +233,27 @@ class Prepared:
         return len(self.files)
 
 
+def _start_pad(rows: Segments, extent: np.ndarray, n_files: int) -> Segments:
+    """mir_eval's ``__T_MIN`` pad ``[0, min(first start, T))`` of files whose rows start late.
+
+    The first start is taken over all rows of the file,
+    also those that the cropping drops afterwards (as mir_eval does).
+    """
+    first = np.full(n_files, np.iinfo(np.int64).max, dtype=np.int64)
+    if len(rows):
+        np.minimum.at(first, rows.file, rows.start)
+    has = (first > 0) & (first != np.iinfo(np.int64).max) & (extent > 0)
+    file = np.flatnonzero(has)
+    zero = np.zeros(len(file), dtype=np.int64)
+    return Segments(
+        file,
+        zero,
+        np.minimum(first[file], extent[file]),
+        zero,
+        np.full(len(file), LOWEST, dtype=np.int64),
+    )
+
+
 def prepare(
     inputs: Inputs,
     truth: pd.Series,
@@ -242,6 +270,26 @@ def prepare(
     extent = np.zeros(n_files, dtype=np.int64)
     if len(t_rows):
         np.maximum.at(extent, t_rows.file, t_rows.end)
+
+    if compat:
+        names = [str(label).lower() for label in inputs.labels]
+        codes, uniques = pd.factorize(
+            pd.Index(names + ["__t_min", "__t_max", "none"], dtype=object)
+        )
+        codes = np.asarray(codes, dtype=np.int64)
+        label_code = codes[: len(names)]
+        t_min, t_max, gap = (int(c) for c in codes[len(names) :])
+        n_clusters = len(uniques)
+    else:
+        label_code = np.arange(inputs.n_labels, dtype=np.int64)
+        t_min = t_max = gap = inputs.n_labels
+        n_clusters = inputs.n_labels + 1
+
+    # mir_eval pads each side before it crops the prediction:
+    # [0, first start] with __T_MIN, placed first in row order
+    if compat:
+        t_pad = _start_pad(t_rows, extent, n_files)
+        p_pad = _start_pad(p_rows, extent, n_files)
 
     # Prediction: crop to the truth's end
     keep = p_rows.start < extent[p_rows.file]
@@ -263,26 +311,35 @@ def prepare(
         p_rows.position,
     )
 
-    if compat:
-        names = [str(label).lower() for label in inputs.labels]
-        codes, uniques = pd.factorize(
-            pd.Index(names + ["__t_min", "__t_max", "none"], dtype=object)
+    sides = []
+    for rows in (t_rows, p_rows):
+        cluster = label_code[rows.label]
+        if compat:
+            pad = t_pad if rows is t_rows else p_pad
+            rows = Segments(
+                np.concatenate([rows.file, pad.file]),
+                np.concatenate([rows.start, pad.start]),
+                np.concatenate([rows.end, pad.end]),
+                np.concatenate([rows.label, pad.label]),
+                np.concatenate([rows.position, pad.position]),
+            )
+            cluster = np.concatenate([cluster, np.full(len(pad), t_min)])
+            order = np.argsort(group_keys(n_files, (rows.file, rows.start))[0], kind="stable")
+            rows, cluster = rows.take(order), cluster[order]
+        sides.append(
+            make_pieces(
+                rows,
+                cluster,
+                extent,
+                n_files,
+                lead=gap if compat else t_min,
+                inner=gap,
+                trail=t_max,
+                empty=t_min,
+                lead_is_row=not compat,
+            )
         )
-        codes = np.asarray(codes, dtype=np.int64)
-        label_code = codes[: len(names)]
-        t_min, t_max, gap = (int(c) for c in codes[len(names) :])
-        n_clusters = len(uniques)
-    else:
-        label_code = np.arange(inputs.n_labels, dtype=np.int64)
-        t_min = t_max = gap = inputs.n_labels
-        n_clusters = inputs.n_labels + 1
-
-    t_pieces = make_pieces(
-        t_rows, label_code[t_rows.label], extent, n_files, lead=t_min, inner=gap, trail=t_max
-    )
-    p_pieces = make_pieces(
-        p_rows, label_code[p_rows.label], extent, n_files, lead=t_min, inner=gap, trail=t_max
-    )
+    t_pieces, p_pieces = sides
     return Prepared(inputs.files, extent, t_pieces, p_pieces, n_clusters, compat)
 
 
@@ -343,15 +400,16 @@ def frame_starts(
     if not compat:
         fs = int(frame_size)
         return np.minimum(-(-pieces.start // fs), n)
-    # compat: a row wins the frame on its start boundary unless the piece
-    # before it is a row that comes later in the input
+    # compat: rows are closed intervals; a frame on the start of a piece
+    # goes to the row before it if that row comes later in the input,
+    # or if the piece is a gap (no row claims it)
     first = np.ones(len(pieces), dtype=bool)
     first[1:] = pieces.file[1:] != pieces.file[:-1]
     previous_rank = np.roll(pieces.rank, 1)
     previous_row = np.roll(pieces.is_row, 1)
-    wins = pieces.is_row & (first | ~previous_row | (pieces.rank > previous_rank))
+    strict = ~first & previous_row & (~pieces.is_row | (pieces.rank <= previous_rank))
     seconds = pieces.start / NS_PER_SECOND
-    return _first_frame(seconds, n, float(frame_size), ~wins)
+    return _first_frame(seconds, n, float(frame_size), strict)
 
 
 # -------------------------------------------------------------------------
@@ -687,7 +745,7 @@ class Boundaries:
 
 
 def boundaries(prep: Prepared, trim: bool) -> tuple[Boundaries, Boundaries]:
-    """Segment boundaries of both sides (0 and ``T`` included), optionally trimmed.
+    """Segment boundaries of both sides (the edges of rows and pads), optionally trimmed.
 
     Default: exact nanoseconds.
     compat: seconds rounded to 5 decimals, as mir_eval's ``intervals_to_boundaries``.
@@ -695,11 +753,10 @@ def boundaries(prep: Prepared, trim: bool) -> tuple[Boundaries, Boundaries]:
     n_files = prep.n_files
     sides = []
     for pieces in (prep.truth, prep.prediction):
-        has = np.zeros(n_files, dtype=bool)
-        has[pieces.file] = True
-        ends = np.flatnonzero(has)
-        file = np.concatenate([pieces.file, ends])
-        ns = np.concatenate([pieces.start, prep.extent[ends]])
+        # the edges of rows and pads (gap edges are edges of rows)
+        row = pieces.is_row
+        file = np.concatenate([pieces.file[row], pieces.file[row]])
+        ns = np.concatenate([pieces.start[row], pieces.end[row]])
         sides.append((file, ns))
     if prep.compat:
         seconds = [np.round(ns / NS_PER_SECOND, 5) for _, ns in sides]

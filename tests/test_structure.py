@@ -167,7 +167,7 @@ def test_golden(golden, mode, config):
     compat = "mir_eval" if mode == "mir_eval" else None
     report = audeval.structure_report(truth, prediction, compat=compat, **configs[config])
     table = expected[expected["config"] == f"{mode}:{config}"].set_index("file")
-    assert len(table) == 24
+    assert len(table) == 32
     for key, column in MIR_EVAL_COLUMNS.items():
         ours = report.loc[table.index, column].to_numpy()
         if mode == "mir_eval":

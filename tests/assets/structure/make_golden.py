@@ -24,7 +24,8 @@ It writes, next to this script:
 The partitions mix three time grids (1 ms, 0.1 s and 0.5 s:
 the coarse ones put boundaries exactly on mir_eval's float32 frame times),
 leading and interior gaps, predictions that end before or after the truth,
-rows starting after the truth's end, and labels that differ only in case.
+rows starting after the truth's end (which make mir_eval drop the rows after them
+in row order), and labels that differ only in case.
 """
 
 import csv
@@ -39,7 +40,7 @@ import mir_eval
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SEED = 20240607
-N_FILES = 24
+N_FILES = 32
 CONFIGS = {
     "default": {},
     "trim_frame_0.25_beta_2": {"trim": True, "frame_size": 0.25, "beta": 2.0},
@@ -72,6 +73,14 @@ def make_file(rng, name):
     p_end = round(t_end + float(rng.choice([0.0, -rng.uniform(1, 10), rng.uniform(1, 10)])), 3)
     p_start = float(rng.choice([0.0, 0.0, round(rng.uniform(0.1, 3.0), 1)]))
     prediction = partition(rng, p_start, p_end, grid, int(rng.integers(2, 20)), labels, 0.1)
+    if prediction and rng.random() < 0.3:
+        # a row after the truth's end: in row order, mir_eval drops it
+        # and every row after it (even rows inside the track)
+        last = max([b for _, b, _ in truth] + [b for _, b, _ in prediction])
+        start = round(last + float(rng.uniform(0.5, 5)), 3)
+        prediction.append((start, round(start + float(rng.uniform(1, 5)), 3), labels[0]))
+    if prediction and rng.random() < 0.2:
+        prediction = [row for row in prediction if rng.random() > 0.3]  # more gaps
     if rng.random() < 0.15:
         prediction = []  # truth-only file: mir_eval pads the prediction
     return name, truth, prediction
