@@ -45,6 +45,21 @@ class Family:
     module: str
     statistics: str
     report: str | None
+    pooled: bool = True
+    """Every metric is a function of the statistics summed over files.
+
+    Not so for diarization (a label mapping per file, JER averaged over files):
+    a bootstrap resample then keeps its files apart.
+    """
+    metrics: tuple[str, ...] = ()
+    """Metrics of the family whose names do not start with its name."""
+    requires: tuple[tuple[str, str, object], ...] = ()
+    """``(metric, option, value)``: statistics options a metric needs."""
+
+    def required_options(self, metric: Callable | None) -> dict:
+        """Statistics options that ``metric`` needs (e.g. the confusion columns)."""
+        name = getattr(metric, "__name__", None)
+        return {option: value for m, option, value in self.requires if m == name}
 
     def _module(self):
         try:
@@ -82,9 +97,22 @@ class Family:
 FAMILIES = {
     family.name: family
     for family in (
-        Family("event", "audeval._events", "event_statistics", "event_report"),
+        Family(
+            "event",
+            "audeval._events",
+            "event_statistics",
+            "event_report",
+            requires=(("event_confusion_matrix", "confusion", True),),
+        ),
         Family("segment", "audeval._segments", "segment_statistics", "segment_report"),
-        Family("diarization", "audeval._diarization", "diarization_statistics", "diarization_report"),
+        Family(
+            "diarization",
+            "audeval._diarization",
+            "diarization_statistics",
+            "diarization_report",
+            pooled=False,
+            metrics=("identification_error_rate", "jaccard_error_rate"),
+        ),
         Family("detection", "audeval._diarization", "detection_statistics", "detection_report"),
     )
 }
@@ -113,7 +141,9 @@ def family_of(metric: Callable | str, family: str | None = None) -> Family:
     name = getattr(metric, "__name__", "")
     candidates = [f for f in FAMILIES.values() if f.module == module]
     if len(candidates) > 1:
-        by_name = [f for f in candidates if name.startswith(f.name + "_")]
+        by_name = [
+            f for f in candidates if name.startswith(f.name + "_") or name in f.metrics
+        ]
         if len(by_name) == 1:
             return by_name[0]
         # a module's statistics function named as the metric's family
@@ -167,7 +197,10 @@ def split_options(
     bad = sorted(set(options) & _POSITIONAL)
     if bad:
         raise TypeError(f"{bad} are arguments, not options.")
-    statistics_options = {k: v for k, v in options.items() if k in statistics_names}
+    statistics_options = {
+        **family.required_options(metric),
+        **{k: v for k, v in options.items() if k in statistics_names},
+    }
     metric_options = {k: v for k, v in options.items() if k not in statistics_names}
     if metric_options:
         if metric is None:
@@ -210,6 +243,27 @@ def call_statistics(
         name = getattr(function, "__name__", repr(function))
         raise TypeError(f"{name} does not take labels.")
     return function(truth, prediction, **statistics_options)
+
+
+def select_labels(table: pd.DataFrame, labels: Sequence[object] | None) -> pd.DataFrame:
+    """Rows of the given labels, the label level holding exactly them in their order."""
+    if labels is None or "label" not in (table.index.names or []):
+        return table
+    labels = list(labels)
+    index = table.index
+    position = list(index.names).index("label")
+    values = pd.Index(np.asarray(index.get_level_values("label"), dtype=object), dtype=object)
+    codes = pd.Index(labels, dtype=object).get_indexer(values)
+    keep = codes >= 0
+    table = table[keep]
+    if isinstance(index, pd.MultiIndex):
+        new_index = table.index.set_levels(label_index(labels), level=position, verify_integrity=False)
+        new_index = new_index.set_codes(codes[keep], level=position, verify_integrity=False)
+    else:
+        new_index = label_index(labels).take(codes[keep])
+    table = table.copy()
+    table.index = new_index
+    return table
 
 
 def empty_statistics(
@@ -257,13 +311,6 @@ def _is_sorted(values: list) -> bool:
         return False
 
 
-def _level_values(table: pd.DataFrame, level: str) -> list:
-    values = table.index.get_level_values(level)
-    if level == "label" and isinstance(values.dtype, pd.CategoricalDtype):
-        return list(values.categories)
-    return list(pd.unique(values))
-
-
 def _order_columns(columns: list[str], labels: list) -> list[str]:
     """Columns named ``<prefix><label>`` follow the label order within their prefix."""
     names = [str(label) for label in labels]
@@ -309,6 +356,14 @@ def sum_statistics(tables: Iterable[pd.DataFrame]) -> pd.DataFrame:
     Columns named after labels
     (like ``substituted_by_<label>``)
     are filled with 0 where a table lacks them.
+    A row missing from a table means the label was not seen in its files:
+    all its counts are 0,
+    except in tables with the columns ``tp``, ``fp``, ``fn``, ``tn``
+    (segment statistics),
+    where such a row gets ``tn`` = the total of the file's other rows
+    (the label was inactive in every segment of the file),
+    and the per-file column ``substitutions`` is kept in the row
+    of the file's first label (as :func:`audeval.segment_statistics` does).
 
     For tables of *disjoint* sets of whole files
     the result is identical to the table
@@ -370,52 +425,79 @@ def sum_statistics(tables: Iterable[pd.DataFrame]) -> pd.DataFrame:
     if "file" not in names:
         raise ValueError(f"statistics tables must have an index level 'file'; got {names}.")
 
-    # union of levels
-    levels = {}
-    for name in names:
-        lists = [_level_values(t, name) for t in tables]
-        if name == "label":
-            if all(values == lists[0] for values in lists):
-                levels[name] = lists[0]
-            else:
-                levels[name] = _sortable_union(lists, sort=all(_is_sorted(v) for v in lists))
-        else:
+    # union of the values of every level
+    levels: dict[str, list] = {}
+    categorical: dict[str, bool] = {}
+    for i, name in enumerate(names):
+        lists = [_level_values(t, i) for t in tables]
+        categorical[name] = name == "label" or any(_is_categorical(t, i) for t in tables)
+        if not categorical[name]:
             levels[name] = _sortable_union(lists, sort=True)
+        elif all(values == lists[0] for values in lists):
+            levels[name] = lists[0]
+        else:
+            levels[name] = _sortable_union(lists, sort=all(_is_sorted(v) for v in lists))
     columns = _sortable_union([list(t.columns) for t in tables], sort=False)
     if "label" in levels:
         columns = _order_columns(columns, levels["label"])
 
-    # position of every row in the dense grid, in C order of the levels
-    shape = [len(levels[name]) for name in names]
-    size = int(np.prod(shape, dtype=np.int64))
-    level_index = {name: pd.Index(levels[name], dtype=object) for name in names}
+    # one int64 key per row, in C order of the levels (missing values first);
+    # (file, label) tables are dense: every file has a row for every label
+    dense = names == ["file", "label"]
+    shift = 0 if dense else 1
+    shape = [len(levels[name]) + shift for name in names]
+    targets = [pd.Index(levels[name], dtype=object) for name in names]
+    keys = []
+    for table in tables:
+        key = np.zeros(len(table), dtype=np.int64)
+        for i, n in enumerate(shape):
+            codes = _codes_into(table.index, i, targets[i])
+            if dense and (codes < 0).any():
+                raise ValueError("statistics tables must not have missing file or label values.")
+            key = key * n + codes + shift
+        keys.append(key)
+    all_keys = np.concatenate(keys) if keys else np.zeros(0, dtype=np.int64)
+    if dense:
+        out_keys = np.arange(int(np.prod(shape, dtype=np.int64)), dtype=np.int64)
+        inverse = all_keys
+    else:
+        out_keys, inverse = np.unique(all_keys, return_inverse=True)
+    repeated = len(np.unique(inverse)) != len(inverse)
+
+    # sums, in int64 (nanoseconds for timedeltas) or float64
+    storage = {}
     dtypes = {}
     for column in columns:
         present = [t[column].dtype for t in tables if column in t.columns]
-        dtypes[column] = np.result_type(*present) if present else np.dtype(np.int64)
-    data = {column: np.zeros(size, dtype=dtypes[column]) for column in columns}
-    for table in tables:
-        if len(table) == 0:
-            continue
-        position = np.zeros(len(table), dtype=np.int64)
-        for level, (name, n) in enumerate(zip(names, shape)):
-            position = position * n + _codes_into(table.index, level, level_index[name])
-        unique = len(np.unique(position)) == len(position)
-        for column in table.columns:
-            values = table[column].to_numpy()
-            if unique:
-                data[column][position] += values.astype(dtypes[column], copy=False)
-            else:
-                np.add.at(data[column], position, values.astype(dtypes[column], copy=False))
+        dtype = dtypes[column] = _sum_dtype(present)
+        out = np.zeros(len(out_keys), dtype=_storage(dtype))
+        offset = 0
+        for table, key in zip(tables, keys):
+            if column in table.columns and len(table):
+                values = _as_storage(table[column].to_numpy(), dtype)
+                where = inverse[offset : offset + len(key)]
+                if repeated:
+                    np.add.at(out, where, values)
+                else:
+                    out[where] += values
+            offset += len(key)
+        storage[column] = out
+    if dense:
+        _fill_true_negatives(storage, all_keys, shape)
+    data = {
+        column: out.view(dtypes[column]) if dtypes[column].kind == "m" else out
+        for column, out in storage.items()
+    }
 
-    # the dense index
-    codes = np.unravel_index(np.arange(size, dtype=np.int64), shape) if size else [
-        np.zeros(0, dtype=np.int64) for _ in names
-    ]
+    # the index
+    if len(out_keys):
+        codes = [c - shift for c in np.unravel_index(out_keys, shape)]
+    else:
+        codes = [np.zeros(0, dtype=np.int64) for _ in names]
     index_levels = []
     for name in names:
-        if name == "label":
-            index_levels.append(label_index(levels[name]))
+        if categorical[name]:
+            index_levels.append(label_index(levels[name]).rename(name))
         else:
             index_levels.append(pd.Index(_typed(levels[name], tables, name), name=name))
     if len(names) == 1:
@@ -424,18 +506,102 @@ def sum_statistics(tables: Iterable[pd.DataFrame]) -> pd.DataFrame:
         index = pd.MultiIndex(
             levels=index_levels, codes=list(codes), names=names, verify_integrity=False
         )
-    return pd.DataFrame(data, index=index, columns=pd.Index(columns, dtype=object))
+    return pd.DataFrame(data, index=index, columns=pd.Index(columns))
+
+
+CONFUSION_COUNTS = ("tp", "fp", "fn", "tn")
+
+
+def _fill_true_negatives(storage: dict, keys: np.ndarray, shape: list) -> None:
+    """Rows missing from a confusion-count table get ``tn`` = the file's total.
+
+    And per-file ``substitutions`` go to the row of the file's first label.
+
+    In a table with the columns ``tp``, ``fp``, ``fn``, ``tn`` (segment statistics)
+    every row of a file has the same ``tp + fp + fn + tn``
+    (its number of segments or its duration),
+    and a label that a shard did not know
+    was inactive in truth and prediction: all true negatives.
+    """
+    if not all(c in storage for c in CONFUSION_COUNTS):
+        return
+    n_files, n_labels = shape
+    if "substitutions" in storage and n_labels:
+        # a per-file count, kept in the row of the file's first label
+        per_file = storage["substitutions"].reshape(n_files, n_labels).sum(axis=1)
+        storage["substitutions"][:] = 0
+        storage["substitutions"].reshape(n_files, n_labels)[:, 0] = per_file
+    present = np.zeros(n_files * n_labels, dtype=bool)
+    present[keys] = True
+    if present.all():
+        return
+    total = sum(storage[c] for c in CONFUSION_COUNTS).reshape(n_files, n_labels)
+    per_file = np.where(present.reshape(n_files, n_labels), total, 0).max(axis=1)
+    missing = ~present
+    storage["tn"][missing] = np.repeat(per_file, n_labels)[missing]
+
+
+def _is_categorical(table: pd.DataFrame, level: int) -> bool:
+    index = table.index
+    values = index.levels[level] if isinstance(index, pd.MultiIndex) else index
+    return isinstance(values.dtype, pd.CategoricalDtype)
+
+
+def _level_values(table: pd.DataFrame, level: int) -> list:
+    """Values of a level: categories in order, else the used values in level order."""
+    index = table.index
+    if isinstance(index, pd.MultiIndex):
+        values = index.levels[level]
+        if isinstance(values.dtype, pd.CategoricalDtype):
+            return list(values.categories)
+        codes = np.asarray(index.codes[level])
+        used = np.unique(codes[codes >= 0])
+        return list(values[used])
+    if isinstance(index.dtype, pd.CategoricalDtype):
+        return list(index.categories)
+    return list(pd.unique(index.dropna()))
+
+
+def _sum_dtype(dtypes: list) -> np.dtype:
+    dtypes = [np.dtype(d) if not isinstance(d, np.dtype) else d for d in dtypes]
+    if any(d.kind == "m" for d in dtypes):
+        if not all(d.kind == "m" for d in dtypes):
+            raise ValueError(
+                "statistics tables mix durations (timedelta) and counts in one column; "
+                "sum only tables computed with the same options."
+            )
+        return np.dtype("m8[ns]")
+    if not dtypes:
+        return np.dtype(np.int64)
+    dtype = np.result_type(*dtypes)
+    if dtype.kind == "b":
+        return np.dtype(np.int64)
+    if dtype.kind not in "iuf":
+        raise ValueError(f"statistics columns must be numeric or timedelta; got {dtype}.")
+    return dtype
+
+
+def _storage(dtype: np.dtype) -> np.dtype:
+    return np.dtype(np.int64) if dtype.kind == "m" else dtype
+
+
+def _as_storage(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    if dtype.kind == "m":
+        return np.asarray(values).astype("m8[ns]").view(np.int64)
+    return np.asarray(values).astype(dtype, copy=False)
 
 
 def _codes_into(index: pd.Index, level: int, target: pd.Index) -> np.ndarray:
-    """Position of every row's level value in ``target``."""
+    """Position of every row's level value in ``target`` (-1 for missing values)."""
     if isinstance(index, pd.MultiIndex):
-        mapping = target.get_indexer(pd.Index(index.levels[level], dtype=object))
+        values = index.levels[level]
+        if isinstance(values.dtype, pd.CategoricalDtype):
+            values = pd.Index(np.asarray(values, dtype=object))
+        mapping = np.append(target.get_indexer(pd.Index(values, dtype=object)), -1)
         codes = np.asarray(index.codes[level], dtype=np.int64)
-        if (codes < 0).any():
-            raise ValueError("statistics tables must not have missing index values.")
         return mapping[codes].astype(np.int64)
-    return target.get_indexer(pd.Index(index, dtype=object)).astype(np.int64)
+    values = pd.Index(np.asarray(index, dtype=object), dtype=object)
+    return target.get_indexer(values).astype(np.int64)
 
 
 def _typed(values: list, tables: list[pd.DataFrame], name: str) -> pd.Index:
@@ -624,10 +790,7 @@ class Accumulator:
 
         """
         if prediction is None and isinstance(truth, pd.DataFrame):
-            table = truth
-            if self._labels is not None and "label" in table.index.names:
-                keep = table.index.get_level_values("label").isin(self._labels)
-                table = table[keep]
+            table = select_labels(truth, self._labels)
         elif prediction is None:
             raise TypeError(
                 "prediction is None: pass a prediction Series, "
@@ -726,6 +889,8 @@ class Accumulator:
     def report(self, **options) -> pd.DataFrame:
         """The family's report of all accumulated batches.
 
+        The metric options given at construction are not used here.
+
         Args:
             **options: options of the report function (``per_file``, ``zero_division``, ...)
 
@@ -736,12 +901,7 @@ class Accumulator:
         function = self._family.report_function
         if function is None:
             raise ValueError(f"the {self.family} family has no report function.")
-        names, var_keyword = _parameters(function)
-        inherited = {
-            k: v for k, v in self._metric_options.items() if var_keyword or k in names
-        }
-        inherited.pop("average", None)
-        return function(self.statistics, None, **{**inherited, **options})
+        return function(self.statistics, None, **options)
 
     def bootstrap(self, metric: Callable | None = None, **options):
         """Bootstrap confidence interval over the accumulated files.

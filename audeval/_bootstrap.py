@@ -21,7 +21,8 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from audeval._accumulate import compute_statistics, family_of, split_options
+from audeval._accumulate import compute_statistics, family_of, select_labels, split_options
+from audeval._intervals import expand_ranges
 from audeval._tables import label_index
 
 
@@ -101,38 +102,64 @@ def _like(template: object, array: np.ndarray) -> object:
 
 
 # -------------------------------------------------------------------------
-# Per-file statistics as an array
+# Resample tables
 # -------------------------------------------------------------------------
-
-
-@dataclasses.dataclass
-class _Dense:
-    """Statistics as ``(files, rows x columns)`` plus what rebuilds a table of one file."""
-
-    values: np.ndarray  # (n_files, n_rows * n_columns), float64
-    rows: pd.Index  # index of one pseudo-file's table
-    columns: list
-    dtypes: dict
 
 
 RESAMPLE = "resample"
 
 
-def _dense(stats: pd.DataFrame) -> _Dense:
-    """Per-file statistics as a dense array over (label, column)."""
+def _storage(values: np.ndarray) -> np.ndarray:
+    """Column values as float64 (timedeltas as nanoseconds)."""
+    values = np.asarray(values)
+    if values.dtype.kind == "m":
+        values = values.astype("m8[ns]").view(np.int64)
+    return values.astype(np.float64)
+
+
+def _restore(values: np.ndarray, dtype) -> np.ndarray:
+    dtype = np.dtype(dtype) if not isinstance(dtype, np.dtype) else dtype
+    if dtype.kind == "m":
+        return np.rint(values).astype(np.int64).view("m8[ns]")
+    if dtype.kind in "iu":
+        return np.rint(values).astype(dtype)
+    return values.astype(dtype, copy=False)
+
+
+def _check_columns(stats: pd.DataFrame) -> list:
     if not isinstance(stats, pd.DataFrame):
         raise TypeError(f"statistics must be a DataFrame; got {type(stats).__name__}.")
-    names = list(stats.index.names)
-    if "file" not in names:
-        raise ValueError(f"statistics must have an index level 'file'; got {names}.")
-    numeric = [c for c in stats.columns if pd.api.types.is_numeric_dtype(stats[c].dtype)]
-    other = [c for c in stats.columns if c not in numeric]
-    if other:
-        raise ValueError(f"statistics columns {other} are not numeric.")
-    file_codes, files = pd.factorize(stats.index.get_level_values("file"))
-    rest = [n for n in names if n != "file"]
-    if rest:
-        if rest == ["label"]:
+    if "file" not in (stats.index.names or []):
+        raise ValueError(
+            f"statistics must have an index level 'file'; got {list(stats.index.names)}."
+        )
+    bad = [
+        c
+        for c in stats.columns
+        if not (
+            pd.api.types.is_numeric_dtype(stats[c].dtype)
+            or pd.api.types.is_timedelta64_dtype(stats[c].dtype)
+        )
+    ]
+    if bad:
+        raise ValueError(f"statistics columns {bad} are neither numbers nor durations.")
+    return list(stats.columns)
+
+
+class _Pooled:
+    """Resamples summed over their files into one pseudo-file (one row per label).
+
+    The per-file statistics are a ``(files, labels x columns)`` array,
+    so the sums of all resamples are one product with the count matrix.
+    """
+
+    def __init__(self, stats: pd.DataFrame):
+        self.columns = _check_columns(stats)
+        self.dtypes = {c: stats[c].dtype for c in self.columns}
+        names = list(stats.index.names)
+        file_codes, files = pd.factorize(stats.index.get_level_values("file"))
+        self.n_files = len(files)
+        if names == ["file", "label"]:
             level = stats.index.get_level_values("label")
             if isinstance(level.dtype, pd.CategoricalDtype):
                 labels = list(level.categories)
@@ -141,59 +168,81 @@ def _dense(stats: pd.DataFrame) -> _Dense:
                 row_codes, uniques = pd.factorize(level)
                 labels = list(uniques)
                 try:
-                    order = np.argsort(np.asarray(labels, dtype=object), kind="stable")
-                    labels = [labels[i] for i in order]
-                    rank = np.empty(len(order), dtype=np.int64)
-                    rank[order] = np.arange(len(order))
-                    row_codes = rank[row_codes]
+                    order = sorted(range(len(labels)), key=labels.__getitem__)
                 except TypeError:
-                    pass
-            rows = pd.MultiIndex.from_arrays(
+                    order = list(range(len(labels)))
+                labels = [labels[i] for i in order]
+                rank = np.empty(len(order), dtype=np.int64)
+                rank[order] = np.arange(len(order))
+                row_codes = rank[row_codes] if len(order) else row_codes
+            self.rows = pd.MultiIndex.from_arrays(
                 [pd.Index([RESAMPLE] * len(labels), dtype=object), label_index(labels)],
                 names=["file", "label"],
             )
+        else:  # index ["file"]
+            row_codes = np.zeros(len(stats), dtype=np.int64)
+            self.rows = pd.Index([RESAMPLE], dtype=object, name="file")
+        n_rows, n_columns = len(self.rows), len(self.columns)
+        values = np.zeros((self.n_files, n_rows, n_columns), dtype=np.float64)
+        if len(stats) and n_columns:
+            block = np.column_stack([_storage(stats[c].to_numpy()) for c in self.columns])
+            np.add.at(values, (np.asarray(file_codes, np.int64), np.asarray(row_codes, np.int64)), block)
+        self.values = values.reshape(self.n_files, n_rows * n_columns)
+
+    def tables(self, counts: np.ndarray):
+        """Statistics table of every resample (rows of ``counts``)."""
+        if self.values.shape[1]:
+            sums = counts @ self.values
         else:
-            keys = stats.index.droplevel("file")
-            row_codes, uniques = pd.factorize(keys)
-            n = len(uniques)
-            rows = pd.MultiIndex.from_arrays(
-                [pd.Index([RESAMPLE] * n, dtype=object)]
-                + [uniques.get_level_values(k) if isinstance(uniques, pd.MultiIndex) else uniques for k in range(len(rest))],
-                names=["file"] + rest,
+            sums = np.zeros((len(counts), 0))
+        n_rows, n_columns = len(self.rows), len(self.columns)
+        for flat in sums:
+            block = flat.reshape(n_rows, n_columns)
+            yield pd.DataFrame(
+                {c: _restore(block[:, k], self.dtypes[c]) for k, c in enumerate(self.columns)},
+                index=self.rows,
             )
-            rows = rows.reorder_levels(names)
-        n_rows = len(rows)
-    else:
-        row_codes = np.zeros(len(stats), dtype=np.int64)
-        rows = pd.Index([RESAMPLE], dtype=object, name="file")
-        n_rows = 1
-    n_columns = len(numeric)
-    values = np.zeros((len(files), n_rows, n_columns), dtype=np.float64)
-    if len(stats):
-        np.add.at(
-            values,
-            (np.asarray(file_codes, dtype=np.int64), np.asarray(row_codes, dtype=np.int64)),
-            stats[numeric].to_numpy(dtype=np.float64),
-        )
-    return _Dense(
-        values.reshape(len(files), n_rows * n_columns),
-        rows,
-        numeric,
-        {c: stats[c].dtype for c in numeric},
-    )
 
 
-def _table(dense: _Dense, flat: np.ndarray) -> pd.DataFrame:
-    """Statistics table of one pseudo-file from a flat row of sums."""
-    block = flat.reshape(len(dense.rows), len(dense.columns))
-    data = {}
-    for k, column in enumerate(dense.columns):
-        values = block[:, k]
-        dtype = dense.dtypes[column]
-        if np.issubdtype(dtype, np.integer):
-            values = np.rint(values).astype(dtype)
-        data[column] = values
-    return pd.DataFrame(data, index=dense.rows)
+class _Multiset:
+    """Resamples as tables of their files, a file drawn twice appearing twice.
+
+    For families whose metrics depend on more than the sums over files
+    (diarization: a label mapping per file).
+    The files of a resample are renamed 0, 1, ... in the order of the draw.
+    """
+
+    def __init__(self, stats: pd.DataFrame):
+        self.columns = _check_columns(stats)
+        self.stats = stats
+        index = stats.index
+        self.file_level = list(index.names).index("file")
+        file_codes, files = pd.factorize(index.get_level_values("file"))
+        self.n_files = len(files)
+        self.order = np.argsort(file_codes, kind="stable")
+        self.length = np.bincount(file_codes, minlength=self.n_files).astype(np.int64)
+        self.first = np.cumsum(self.length) - self.length
+        self.values = {c: stats[c].to_numpy() for c in self.columns}
+
+    def tables(self, counts: np.ndarray):
+        index = self.stats.index
+        arange = np.arange(self.n_files, dtype=np.int64)
+        for row in counts:
+            drawn = np.repeat(arange, row)
+            new_file, item = expand_ranges(self.first[drawn], self.first[drawn] + self.length[drawn])
+            rows = self.order[item]
+            files = pd.Index(np.arange(len(drawn)), name="file")
+            if isinstance(index, pd.MultiIndex):
+                levels = list(index.levels)
+                codes = [np.asarray(c)[rows] for c in index.codes]
+                levels[self.file_level] = files
+                codes[self.file_level] = new_file
+                new_index = pd.MultiIndex(
+                    levels=levels, codes=codes, names=index.names, verify_integrity=False
+                )
+            else:
+                new_index = files.take(new_file)
+            yield pd.DataFrame({c: v[rows] for c, v in self.values.items()}, index=new_index)
 
 
 # -------------------------------------------------------------------------
@@ -313,9 +362,7 @@ def bootstrap(
     fam = family_of(metric, family)
     statistics_options, metric_options = split_options(fam, metric, options)
     if prediction is None and isinstance(truth, pd.DataFrame):
-        stats = truth
-        if labels is not None and "label" in stats.index.names:
-            stats = stats[stats.index.get_level_values("label").isin(list(labels))]
+        stats = select_labels(truth, labels)
     elif prediction is None:
         raise TypeError(
             "prediction is None: pass a prediction Series, "
@@ -326,8 +373,11 @@ def bootstrap(
 
     value = metric(stats, None, **metric_options)
     template = _to_array(value)
-    dense = _dense(stats)
-    n_files = dense.values.shape[0]
+    if fam.pooled and list(stats.index.names) in (["file", "label"], ["file"]):
+        resamples = _Pooled(stats)
+    else:
+        resamples = _Multiset(stats)
+    n_files = resamples.n_files
 
     if n_files < MIN_FILES:
         warnings.warn(
@@ -355,10 +405,14 @@ def bootstrap(
     while done < n_boot:
         size = min(chunk, n_boot - done)
         counts = resample_counts(n_files, size, rng)
-        sums = counts @ dense.values if dense.values.shape[1] else np.zeros((size, 0))
-        for k in range(size):
-            replicate = metric(_table(dense, sums[k]), None, **metric_options)
-            distribution[done + k] = _to_array(replicate)
+        for k, table in enumerate(resamples.tables(counts)):
+            replicate = _to_array(metric(table, None, **metric_options))
+            if replicate.shape != template.shape:
+                raise ValueError(
+                    "the metric returned values of different shapes for resamples; "
+                    "pass labels=[...] so that every resample has the same labels."
+                )
+            distribution[done + k] = replicate
         done += size
 
     alpha = (1 - confidence) / 2
