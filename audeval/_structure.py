@@ -59,12 +59,16 @@ with segments closed on both ends, a frame on a shared boundary taking the
 label of the row that comes later in the input;
 the frame count ``floor(T / frame_size)`` in float64;
 labels compared as ``str(label).lower()``;
-its padding labels (``__T_MIN`` before the first segment, ``__T_MAX`` after
-the last predicted one, ``None`` in interior gaps,
-compared lower-cased like the labels);
+its padding labels (``__T_MIN`` from 0 to the first start of a side,
+``__T_MAX`` from the last predicted end to ``T``, ``None`` in interior gaps,
+compared lower-cased like the labels, so a user label ``"None"`` joins the gaps);
 prediction rows from the first one in row order that starts after ``T``
-dropped (rows starting exactly at ``T``, on which mir_eval raises, too);
-boundaries rounded to 5 decimals and compared in float64 seconds.
+dropped (rows starting exactly at ``T``, on which mir_eval raises, too),
+while the ``__T_MIN`` pad still ends at the first start of all prediction rows;
+boundaries (edges of rows and pads, not of gaps) rounded to 5 decimals
+and compared in float64 seconds.
+Inputs on which mir_eval raises (no truth in a file; a prediction whose every row
+is dropped) follow the table above.
 """
 
 from __future__ import annotations

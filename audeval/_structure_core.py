@@ -50,7 +50,7 @@ from audeval._intervals import window_join
 from audeval._matching import maximum_matching
 from audeval._scores import divide
 from audeval._scores import fscore
-from audeval._validation import MAX_ROWS_SHOWN
+from audeval._validation import _show
 from audeval._validation import NS_PER_SECOND
 from audeval._validation import Inputs
 from audeval._validation import Segments
@@ -67,14 +67,10 @@ EMI_LOG_CUTOFF = 40.0  # hypergeometric terms below exp(-40) * mode are left out
 
 
 def _show_rows(series: pd.Series, positions: np.ndarray) -> str:
-    positions = np.unique(positions)
-    shown = series.iloc[positions[:MAX_ROWS_SHOWN]].to_string()
-    more = (
-        f"\n... and {len(positions) - MAX_ROWS_SHOWN} more rows"
-        if len(positions) > MAX_ROWS_SHOWN
-        else ""
-    )
-    return f"{len(positions)} row(s), first:\n{shown}{more}"
+    """The rows at ``positions`` of ``series``, shown by the gate's formatter."""
+    mask = np.zeros(len(series), dtype=bool)
+    mask[positions] = True
+    return _show(series, mask)
 
 
 def sort_side(side: Segments, n_files: int) -> Segments:
