@@ -22,7 +22,7 @@ import pandas as pd
 
 from audeval import _scores
 from audeval._intervals import window_join
-from audeval._matching import greedy_matching, maximum_matching
+from audeval._matching import greedy_matching, lexicographic_matching
 from audeval import _tables
 from audeval._tables import check_statistics, per_label, statistics_frame
 from audeval._validation import Inputs, check_fraction, check_inputs, check_option, to_ns
@@ -164,35 +164,29 @@ class EventMatch:
 
 
 def match_events(inputs: Inputs, tol: Tolerances, matching: str) -> EventMatch:
-    """Match events per ``(file, label)``, then pair leftovers as substitutions."""
+    """Match events per ``(file, label)`` and pair leftovers as substitutions."""
     truth, pred = inputs.truth, inputs.prediction
     n_truth, n_pred = len(truth), len(pred)
     n_labels = max(inputs.n_labels, 1)
     n_groups = inputs.n_files * n_labels
-    if matching == "greedy":
-        truth_rank = _ranks(truth.file, truth.start, truth.end, truth.position)
-        pred_rank = _ranks(pred.file, pred.start, pred.end, pred.position)
-
-    def solve(n_t, n_p, t, p, t_index, p_index):
-        if matching == "optimal":
-            return maximum_matching(n_t, n_p, t, p)
-        return greedy_matching(n_t, n_p, t, p, truth_rank[t_index], pred_rank[p_index])
-
-    t, p = candidate_pairs(
-        n_groups,
-        truth.file * n_labels + truth.label,
-        truth.start,
-        truth.end,
-        pred.file * n_labels + pred.label,
-        pred.start,
-        pred.end,
-        tol,
+    same_group = (truth.file * n_labels + truth.label, pred.file * n_labels + pred.label)
+    same = candidate_pairs(
+        n_groups, same_group[0], truth.start, truth.end, same_group[1], pred.start, pred.end, tol
     )
-    everything_t = np.arange(n_truth)
-    everything_p = np.arange(n_pred)
-    match = solve(n_truth, n_pred, t, p, everything_t, everything_p)
+    if matching == "optimal":
+        # all other-label pairs of a file: which events are left over
+        # is decided together with the matches
+        t, p = candidate_pairs(
+            max(inputs.n_files, 1), truth.file, truth.start, truth.end, pred.file, pred.start, pred.end, tol
+        )
+        other = truth.label[t] != pred.label[p]
+        match, substitution = lexicographic_matching(n_truth, n_pred, same, (t[other], p[other]))
+        return EventMatch(inputs, match, substitution)
 
-    # Substitutions: leftovers of the same file, other label, time conditions met
+    # greedy: first fit for matches, then first fit among the leftovers
+    truth_rank = _ranks(truth.file, truth.start, truth.end, truth.position)
+    pred_rank = _ranks(pred.file, pred.start, pred.end, pred.position)
+    match = greedy_matching(n_truth, n_pred, *same, truth_rank, pred_rank)
     left_t = np.flatnonzero(match < 0)
     used = np.zeros(n_pred, dtype=bool)
     used[match[match >= 0]] = True
@@ -209,7 +203,9 @@ def match_events(inputs: Inputs, tol: Tolerances, matching: str) -> EventMatch:
     )
     other = truth.label[left_t[t]] != pred.label[left_p[p]]
     t, p = t[other], p[other]
-    local = solve(len(left_t), len(left_p), t, p, left_t, left_p)
+    local = greedy_matching(
+        len(left_t), len(left_p), t, p, truth_rank[left_t], pred_rank[left_p]
+    )
     substitution = np.full(n_truth, -1, dtype=np.int64)
     found = local >= 0
     substitution[left_t[found]] = left_p[local[found]]
@@ -297,8 +293,14 @@ def event_statistics(
     (as audmetric and sed_eval's greedy mode).
     Unmatched truth and predicted events of the same file
     with different labels that meet the time conditions
-    are then paired as *substitutions*
-    (maximum matching, or first-fit when greedy).
+    are paired as *substitutions*.
+    With ``matching="optimal"`` matches and substitutions are chosen together:
+    the most matches, and among all matchings with that many matches
+    one that leaves the most substitutions
+    (so results never depend on the order of rows;
+    sed_eval's first-fit pass after its own matching may find fewer).
+    With ``matching="greedy"`` substitutions are a first-fit pass
+    over the leftovers in time order, as sed_eval and audmetric.
 
     Columns per ``(file, label)``:
     ``n_truth``, ``n_prediction``, ``tp``,
@@ -454,7 +456,11 @@ def class_wise(stats: pd.DataFrame, zero_division: float, propagate_nans: bool) 
     return out
 
 
-def overall(counts: pd.DataFrame | pd.Series, zero_division: float) -> dict[str, float]:
+def overall(
+    counts: pd.DataFrame | pd.Series,
+    zero_division: float,
+    propagate_nans: bool = False,
+) -> dict[str, float]:
     """Micro (pooled) metrics from summed counts of one or several files."""
     n = counts["n_truth"]
     n_pred = counts["n_prediction"]
@@ -463,7 +469,7 @@ def overall(counts: pd.DataFrame | pd.Series, zero_division: float) -> dict[str,
     d = n - tp - s
     i = n_pred - tp - s
     precision, recall, f = _scores.precision_recall_fscore(
-        tp, n_pred, n, zero_division=zero_division, propagate_nans=False
+        tp, n_pred, n, zero_division=zero_division, propagate_nans=propagate_nans
     )
     return {
         "n_truth": n,
@@ -1056,13 +1062,15 @@ def event_report(
     )
     if per_file:
         files = _tables.per_file(stats[COLUMNS])
-        rows = pd.DataFrame(overall(files, zero_division), index=files.index)
-        total = pd.DataFrame(overall(stats[COLUMNS].sum(), zero_division), index=["TOTAL"])
+        rows = pd.DataFrame(overall(files, zero_division, propagate_nans), index=files.index)
+        total = pd.DataFrame(
+            overall(stats[COLUMNS].sum(), zero_division, propagate_nans), index=["TOTAL"]
+        )
         report = pd.concat([rows, total])
         report.index = pd.Index(list(report.index), dtype=object, name="file")
         return report
     table = class_wise(stats, zero_division, propagate_nans)
-    micro = overall(stats[COLUMNS].sum(), zero_division)
+    micro = overall(stats[COLUMNS].sum(), zero_division, propagate_nans)
     macro = {
         column: _scores.macro(table[column])
         for column in (

@@ -109,10 +109,10 @@ def window_join(
         (query_group, query_low),
         (query_group, query_high),
     )
-    order = np.argsort(item_key, kind="stable")
+    order = np.argsort(item_key)
     sorted_key = item_key[order]
     # binary searches with sorted needles walk memory in order: much faster
-    by_low = np.argsort(low_key, kind="stable")
+    by_low = np.argsort(low_key)
     left = np.searchsorted(sorted_key, low_key[by_low], side="left")
     right = np.searchsorted(sorted_key, high_key[by_low], side="right")
     query, position = expand_ranges(left, right)

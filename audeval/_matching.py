@@ -5,6 +5,11 @@ Both matchers take the candidate pairs found by the interval engine
 and return, for every truth event, the index of its matched prediction or -1.
 
 * :func:`maximum_matching`: maximum cardinality (Hopcroft-Karp in scipy).
+* :func:`lexicographic_matching`: the most same-label matches,
+  and among all such matchings one that leaves the most
+  other-label pairs (substitutions) among the leftovers;
+  a maximum-weight matching, solved only on the connected components
+  that hold other-label pairs.
 * :func:`greedy_matching`: truth events in rank order each take
   the first still unmatched candidate in prediction rank order,
   the rule of audmetric and of sed_eval's "greedy" mode.
@@ -91,3 +96,77 @@ def greedy_matching(
         taken[p[accept]] = True
         resolved[t[accept]] = True
     return match
+
+
+def lexicographic_matching(
+    n_truth: int,
+    n_prediction: int,
+    same: tuple[np.ndarray, np.ndarray],
+    other: tuple[np.ndarray, np.ndarray],
+) -> tuple[np.ndarray, np.ndarray]:
+    """Most matches first, then most substitutions among the leftovers.
+
+    ``same`` are the candidate pairs with equal labels (matches),
+    ``other`` those with different labels (substitutions).
+    The result does not depend on the order of events:
+    the number of matches is the maximum,
+    and the number of substitutions is the maximum
+    over all matchings with that many matches.
+
+    Components of the candidate graph without other-label pairs
+    are solved by :func:`maximum_matching`;
+    the others by a maximum-weight full matching (scipy's LAPJVsp)
+    with weight ``B`` for a match, 2 for a substitution,
+    and 1 for leaving a truth event alone (a private dummy partner),
+    where ``B = n + 2`` exceeds any possible number of substitutions,
+    so the total weight ``(B - 1) * matches + substitutions + n``
+    orders matchings lexicographically.
+
+    Returns:
+        for every truth event the matched prediction or -1,
+        and the substituting prediction or -1
+
+    """
+    same_t, same_p = same
+    other_t, other_p = other
+    match = maximum_matching(n_truth, n_prediction, same_t, same_p)
+    substitution = np.full(n_truth, -1, dtype=np.int64)
+    if len(other_t) == 0:
+        return match, substitution
+    # connected components of the union graph (truth nodes, then prediction nodes)
+    rows = np.concatenate([same_t, other_t])
+    cols = np.concatenate([same_p, other_p]) + n_truth
+    n_nodes = n_truth + n_prediction
+    graph = scipy.sparse.coo_matrix(
+        (np.ones(len(rows), dtype=np.int8), (rows, cols)), shape=(n_nodes, n_nodes)
+    ).tocsr()
+    _, component = scipy.sparse.csgraph.connected_components(graph, directed=False)
+    hard = np.zeros(component.max() + 1, dtype=bool)
+    hard[component[other_t]] = True
+    hard_t = np.flatnonzero(hard[component[:n_truth]])
+    hard_p = np.flatnonzero(hard[component[n_truth:]])
+    local_t = np.full(n_truth, -1, dtype=np.int64)
+    local_t[hard_t] = np.arange(len(hard_t))
+    local_p = np.full(n_prediction, -1, dtype=np.int64)
+    local_p[hard_p] = np.arange(len(hard_p))
+    in_hard = local_t[same_t] >= 0
+    n_t, n_p = len(hard_t), len(hard_p)
+    big = float(n_t + 2)
+    weight_rows = np.concatenate([local_t[same_t[in_hard]], local_t[other_t], np.arange(n_t)])
+    weight_cols = np.concatenate(
+        [local_p[same_p[in_hard]], local_p[other_p], n_p + np.arange(n_t)]
+    )
+    weights = np.concatenate(
+        [np.full(int(in_hard.sum()), big), np.full(len(other_t), 2.0), np.ones(n_t)]
+    )
+    biadjacency = scipy.sparse.csr_matrix(
+        (weights, (weight_rows, weight_cols)), shape=(n_t, n_p + n_t)
+    )
+    row, col = scipy.sparse.csgraph.min_weight_full_bipartite_matching(biadjacency, maximize=True)
+    chosen = np.asarray(biadjacency[row, col]).ravel()
+    match[hard_t] = -1
+    is_match = chosen == big
+    is_substitution = chosen == 2.0
+    match[hard_t[row[is_match]]] = hard_p[col[is_match]]
+    substitution[hard_t[row[is_substitution]]] = hard_p[col[is_substitution]]
+    return match, substitution

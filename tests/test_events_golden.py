@@ -36,8 +36,9 @@ the substitutions differ on 12 of the 70 optimal cases
 (first fit vs maximum, and a different choice among several maximum matchings):
 there the overall error rates are checked against sed_eval's counts
 with audeval's substitutions,
-and ``test_optimal_substitutions_not_fewer_than_sed_eval`` (xfail: audeval bug)
-asks for at least sed_eval's number.
+and ``test_optimal_substitutions_not_fewer_than_sed_eval``
+asks for at least sed_eval's number
+(audeval maximises substitutions over all maximum matchings).
 """
 
 from __future__ import annotations
@@ -457,22 +458,13 @@ def test_audmetric_cases_exercise_what_they_should():
 
 
 # -------------------------------------------------------------------------
-# Disagreements with the references that are audeval bugs
+# Where audeval and sed_eval differ by design (substitutions), and regressions
 # -------------------------------------------------------------------------
 
 
 OPTIMAL = [case for case in SED_EVAL if case["matching"] == "optimal"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "audeval bug: in optimal mode the substitutions depend on which maximum "
-        "same-label matching scipy returns (input row order), so audeval can find "
-        "fewer substitutions than sed_eval's first fit; "
-        "maximise TP first, then S over all maximum matchings"
-    ),
-)
 def test_optimal_substitutions_not_fewer_than_sed_eval():
     """sed_eval pairs the leftovers of a maximum matching first-fit.
 
@@ -495,10 +487,6 @@ def events(rows):
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="audeval bug: optimal-mode substitutions (ER) depend on the row order",
-)
 def test_error_rate_does_not_depend_on_row_order():
     """Minimal case (also the golden scenario ``tie_break``).
 
@@ -516,10 +504,6 @@ def test_error_rate_does_not_depend_on_row_order():
 NAN_MICRO = [case for case in SED_EVAL if case["overall"]["f_measure"] is None]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="audeval bug: event_report's micro row ignores propagate_nans",
-)
 @pytest.mark.parametrize("case", NAN_MICRO, ids=sed_id)
 def test_report_micro_fscore_propagates_nans(case):
     """sed_eval's overall F-score is NaN when precision or recall is NaN."""
