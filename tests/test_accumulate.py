@@ -307,25 +307,30 @@ def test_accumulator_equals_functional_call(family, truth, prediction, batch_of)
     truth, prediction = make_series(truth), make_series(prediction)
     files = files_of(truth, prediction)
     options = statistics_options(family, CASES[family][0], files)
-    options.pop("confusion", None)
+    direct_options = {k: v for k, v in options.items() if k != "confusion"}
     batches = [[f for f in files if batch_of[int(f[1:])] == b] for b in range(4)]
+    batches = [batch for batch in batches if batch]
+    # one accumulator of the family, every metric from it
+    accumulator = audeval.Accumulator(family, **options)
+    for batch in batches:
+        accumulator.update(subset(truth, batch), subset(prediction, batch))
+    assert accumulator.n_files == len(files)
     for name, metric_options in METRICS[family]:
         metric = functions[name]
-        accumulator = audeval.Accumulator(metric, **options, **metric_options)
-        halves = [audeval.Accumulator(metric, **options, **metric_options) for _ in range(2)]
-        for k, batch in enumerate(batches):
-            if batch:
-                accumulator.update(subset(truth, batch), subset(prediction, batch))
-                halves[k % 2].update(subset(truth, batch), subset(prediction, batch))
-        direct = metric(truth, prediction, **options, **metric_options)
-        assert_same(accumulator.compute(), direct)
-        assert accumulator.n_files == len(files)
-        merged = halves[0] + halves[1]
-        assert_same(merged.compute(), direct)
-        assert halves[0].n_files + halves[1].n_files == len(files)  # + leaves them alone
-        assert_same(halves[0].merge(halves[1]).compute(), direct)
+        direct = metric(truth, prediction, **direct_options, **metric_options)
+        assert_same(accumulator.compute(metric, **metric_options), direct)
     report = FAMILIES[family].report_function
-    assert_same(accumulator.report(), report(truth, prediction, **options))
+    assert_same(accumulator.report(), report(truth, prediction, **direct_options))
+    # an accumulator of a metric, in two halves merged
+    name, metric_options = METRICS[family][-2]
+    metric = functions[name]
+    halves = [audeval.Accumulator(metric, **direct_options, **metric_options) for _ in range(2)]
+    for k, batch in enumerate(batches):
+        halves[k % 2].update(subset(truth, batch), subset(prediction, batch))
+    direct = metric(truth, prediction, **direct_options, **metric_options)
+    assert_same((halves[0] + halves[1]).compute(), direct)
+    assert halves[0].n_files + halves[1].n_files == len(files)  # + leaves them alone
+    assert_same(halves[0].merge(halves[1]).compute(), direct)
 
 
 def test_accumulator_hand_computed():
