@@ -390,7 +390,7 @@ def _statistics(
         if confusion:
             check_statistics(stats, confusion_columns(_labels_of_stats(stats)))
         if labels is not None:
-            stats = stats[stats.index.get_level_values("label").isin(list(labels))]
+            stats = _tables.select_labels(stats, labels)
         return stats
     if prediction is None:
         raise TypeError(
@@ -984,7 +984,7 @@ def event_confusion_matrix(
     n = len(label_list)
     cm = np.zeros((n + 1, n + 1), dtype=np.int64)
     if n:
-        cm[:n, :n] = summed[confusion_columns(label_list)].to_numpy()
+        cm[:n, :n] = summed.reindex(columns=confusion_columns(label_list), fill_value=0).to_numpy()
         cm[np.arange(n), np.arange(n)] = summed["tp"].to_numpy()
         cm[:n, n] = (summed["n_truth"] - summed["tp"] - summed["substituted"]).to_numpy()
         cm[n, :n] = (summed["n_prediction"] - summed["tp"] - summed["substituting"]).to_numpy()

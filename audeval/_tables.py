@@ -83,3 +83,28 @@ def labels_of(stats: pd.DataFrame) -> list:
     if isinstance(level.dtype, pd.CategoricalDtype):
         return list(level.categories)
     return list(pd.unique(level))
+
+
+def select_labels(stats: pd.DataFrame, labels: Sequence[object]) -> pd.DataFrame:
+    """Rows of the given labels, with the label level in that order.
+
+    Labels missing from the table count as zero in every column.
+    """
+    labels = list(labels)
+    level = stats.index.get_level_values("label")
+    keep = np.asarray(level.isin(labels))
+    stats = stats[keep]
+    if not isinstance(stats.index, pd.MultiIndex):
+        return stats
+    position = stats.index.names.index("label")
+    codes = pd.Index(labels, dtype=object).get_indexer(
+        pd.Index(stats.index.get_level_values("label"), dtype=object)
+    )
+    levels = list(stats.index.levels)
+    levels[position] = label_index(labels)
+    all_codes = list(stats.index.codes)
+    all_codes[position] = codes
+    index = pd.MultiIndex(
+        levels=levels, codes=all_codes, names=stats.index.names, verify_integrity=False
+    )
+    return stats.set_axis(index, axis=0)

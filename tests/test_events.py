@@ -405,3 +405,27 @@ def test_match_conditions_hold_for_every_pair(truth, pred, options, matching):
     # one-to-one, and no prediction is both matched and substituting
     used = np.concatenate([em.match[em.match >= 0], em.substitution[em.substitution >= 0]])
     assert len(np.unique(used)) == len(used)
+
+
+def test_statistics_table_with_a_label_subset():
+    """``labels`` on a table selects rows; on Series it drops rows before matching.
+
+    Per-class counts agree; substitutions with labels outside the selection
+    stay substitutions in the table (its matching saw every label).
+    """
+    truth = series([("f1", 0.0, 1.0, "a"), ("f1", 2.0, 3.0, "b"), ("f2", 0.0, 1.0, "c")])
+    pred = series([("f1", 0.0, 1.0, "a"), ("f1", 2.0, 3.0, "a"), ("f2", 0.0, 1.0, "c")])
+    stats = audeval.event_statistics(truth, pred, confusion=True, **ONSET_OFFSET)
+    for labels in (["a"], ["c", "a"], ["c", "a", "z"]):
+        assert audeval.event_fscore_per_class(stats, None, labels) == audeval.event_fscore_per_class(
+            truth, pred, labels, **ONSET_OFFSET
+        )
+        cm = audeval.event_confusion_matrix(stats, None, labels)
+        assert len(cm) == len(labels) + 1
+    assert audeval.event_confusion_matrix(stats, None, ["c", "a"]) == [[1, 0, 0], [0, 1, 0], [0, 0, 0]]
+    # on Series, "b" is dropped first: the second "a" becomes an insertion
+    assert audeval.event_confusion_matrix(truth, pred, ["c", "a"], **ONSET_OFFSET) == [
+        [1, 0, 0],
+        [0, 1, 0],
+        [0, 1, 0],
+    ]
