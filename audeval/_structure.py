@@ -76,7 +76,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 import datetime
 import numbers
-import warnings
 
 import numpy as np
 import pandas as pd
@@ -327,10 +326,6 @@ def boundary_deviation(
     trim = _check_bool(trim, "trim")
     prep = _prepare(truth, prediction, files_duration, compat)
     return tuple(_mean(v) for v in _deviation(prep, trim))
-
-
-_FRAME_DOC = """frame_size: frame hop in seconds or as timedelta;
-            ``None``: the exact frameless limit"""
 
 
 def pairwise_clustering(

@@ -434,7 +434,8 @@ class Contingency:
     prediction_size: np.ndarray
 
 
-def _cluster_sizes(file, cluster, count, n_clusters, n_files):
+def _cluster_sizes(file, cluster, count, n_clusters):
+    """Size of every non-empty cluster of a file, and the cluster of every cell."""
     key = file * n_clusters + cluster
     unique, inverse = np.unique(key, return_inverse=True)
     size = np.bincount(inverse, weights=count, minlength=len(unique))
@@ -480,8 +481,8 @@ def contingency(prep: Prepared, frame_size: int | float | None) -> Contingency:
     file = cells // (c * c)
     tc = (cells // c) % c
     pc = cells % c
-    truth_file, truth_size, t_inv = _cluster_sizes(file, tc, count, c, n_files)
-    prediction_file, prediction_size, p_inv = _cluster_sizes(file, pc, count, c, n_files)
+    truth_file, truth_size, t_inv = _cluster_sizes(file, tc, count, c)
+    prediction_file, prediction_size, p_inv = _cluster_sizes(file, pc, count, c)
     return Contingency(
         n.astype(np.float64),
         file,
