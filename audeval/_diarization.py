@@ -47,6 +47,7 @@ from audeval._intervals import intersect
 from audeval._intervals import merge
 from audeval._intervals import overlap_join
 from audeval._intervals import total_length
+from audeval._scores import check_zero_division
 from audeval._scores import divide
 from audeval._scores import fscore
 from audeval._tables import label_index
@@ -222,15 +223,16 @@ def _check_skip_overlap(skip_overlap) -> bool:
 
 def _detection_table(inputs, collar: int, skip_overlap: bool) -> dict[str, np.ndarray]:
     n, n_labels = inputs.n_files, inputs.n_labels
-    truth_merged = _merge_labels(inputs.truth, n, n_labels)
+    truth_merged = _merge_labels(inputs.truth, n, n_labels) if skip_overlap else None
     region = _scored_region(inputs, truth_merged, collar, skip_overlap)
     activity = []
     for side in (inputs.truth, inputs.prediction):
         union = merge(n, side.file, side.start, side.end)
         i, j = overlap_join(n, *union, *region)
+        # pieces stay disjoint and sorted by (file, start)
         start = np.maximum(union[1][i], region[1][j])
         end = np.minimum(union[2][i], region[2][j])
-        activity.append(merge(n, union[0][i], start, end))
+        activity.append((union[0][i], start, end))
     truth, prediction = activity
     tp = total_length(n, intersect(n, truth, prediction))
     truth_len = total_length(n, truth)
@@ -256,7 +258,7 @@ def detection_statistics(
     r"""Durations of correct and wrong activity per file.
 
     Activity is the union of the rows of the positive labels on each side
-    (gaps are the negative class),
+    (gaps are the negative class; overlapping rows count once),
     evaluated inside the scored region of each file:
     ``[0, duration]`` from ``files_duration``,
     else the union of the extents of truth and prediction
@@ -301,6 +303,10 @@ def detection_statistics(
     """
     collar_ns = _collar_ns(collar)
     skip_overlap = _check_skip_overlap(skip_overlap)
+    if isinstance(positive_labels, (str, bytes)):
+        raise TypeError(
+            f"positive_labels must be a list of labels or None; got {positive_labels!r}."
+        )
     inputs = check_inputs(
         truth,
         prediction,
@@ -346,7 +352,11 @@ def _no_series_options(prediction, **options) -> None:
             f"got {type(prediction).__name__}."
         )
     for name, (value, default) in options.items():
-        if value is not default and value != default:
+        if default is None:
+            changed = value is not None
+        else:
+            changed = not (value is default or (np.isscalar(value) and value == default))
+        if changed:
             raise ValueError(
                 f"{name} cannot be applied to a statistics table; "
                 "pass it to the *_statistics function instead."
@@ -487,7 +497,7 @@ def detection_report(
         TOTAL        0.5     0.5       0.5
 
     """
-    zero_division = float(zero_division)
+    zero_division = check_zero_division(zero_division)
     stats = _detection_input(truth, prediction, positive_labels, collar, skip_overlap, files_duration)
     stats = stats.groupby(level="file", sort=False).sum() if not stats.index.is_unique else stats
     values = np.stack([stats[c].to_numpy(dtype=np.int64) for c in DETECTION_COLUMNS], axis=1)
@@ -562,9 +572,14 @@ def _sweep(n_files: int, n_labels: int, truth, prediction):
     keys = np.concatenate(keys)
     times = np.concatenate([t_start, t_end, p_start, p_end])
     files = np.concatenate([t_file, t_file, p_file, p_file])
-    bounds, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    bounds, inverse = np.unique(keys, return_inverse=True)
     inverse = inverse.ravel()
-    times, files = times[first], files[first]
+    # time and file of every boundary (equal keys have equal times and files)
+    bound_times = np.empty(len(bounds), dtype=np.int64)
+    bound_files = np.empty(len(bounds), dtype=np.int64)
+    bound_times[inverse] = times
+    bound_files[inverse] = files
+    times, files = bound_times, bound_files
     n_segments = max(len(bounds) - 1, 0)
     length = times[1:] - times[:-1]  # only segments inside a file are ever covered
     segment_file = files[:-1]
@@ -590,7 +605,7 @@ def _sweep(n_files: int, n_labels: int, truth, prediction):
     key = t_run[t_interval[a]] * width + p_label[p_interval[order[b]]]
     time = length[t_segment[a]]
     if len(key):
-        key_order = np.argsort(key, kind="stable")
+        key_order = np.argsort(key)
         key, time = key[key_order], time[key_order]
         _, start = _runs(key)
         key, time = key[start], np.add.reduceat(time, start)
@@ -746,7 +761,8 @@ def diarization_statistics(
     r"""Additive duration table for diarization and identification metrics.
 
     The intervals of each label are merged per file
-    (a label that overlaps itself counts once)
+    (a label that overlaps itself counts once;
+    rows of zero length have no duration and no collar)
     and cropped to the scored region:
     ``[0, duration]`` from ``files_duration``,
     else the union of the extents of truth and prediction

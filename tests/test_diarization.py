@@ -655,3 +655,31 @@ def test_all_permutations_small():
     r, c = np.nonzero(w)
     selected = _diarization._optimal(np.zeros(len(r), np.int64), r, c, w[r, c])
     assert w[r, c][selected].sum() == best
+
+
+def test_statistics_table_rejects_series_options():
+    truth = series([("f", 0, 2, "A")])
+    prediction = series([("f", 0, 2, "x")])
+    stats = audeval.diarization_statistics(truth, prediction, files_duration={"f": 2})
+    with pytest.raises(ValueError, match="files_duration"):
+        audeval.diarization_error_rate(stats, files_duration=pd.Series({"f": 2.0}))
+    det = audeval.detection_statistics(truth, prediction, files_duration={"f": 2})
+    with pytest.raises(ValueError, match="positive_labels"):
+        audeval.detection_error_rate(det, positive_labels=["A"])
+    with pytest.raises(TypeError, match="positive_labels"):
+        audeval.detection_error_rate(truth, prediction, "A")
+    assert audeval.detection_error_rate(det) == 0.0
+    pd.testing.assert_frame_equal(
+        audeval.detection_report(det),
+        audeval.detection_report(truth, prediction, files_duration={"f": 2}),
+    )
+
+
+def test_zero_length_rows_are_ignored():
+    truth = series([("f", 0, 2, "A"), ("f", 1, 1, "B")])
+    prediction = series([("f", 0, 2, "x"), ("f", 1.5, 1.5, "y")])
+    options = dict(files_duration={"f": 2})
+    assert audeval.diarization_error_rate(truth, prediction, **options) == 0.0
+    # no collar around the empty row at 1 s: only 0 and 2 get one
+    row = audeval.diarization_report(truth, prediction, collar=0.5, **options).loc["f"]
+    assert row["total"] == 1.5
