@@ -37,10 +37,9 @@ def import_dask():
 
 def is_dask_collection(obj: object) -> bool:
     """Whether ``obj`` is a dask collection (without importing dask)."""
-    if "dask" not in sys.modules:
+    dask = sys.modules.get("dask")
+    if dask is None:
         return False
-    import dask
-
     return dask.is_dask_collection(obj)
 
 
@@ -58,6 +57,13 @@ def _times(values, name: str, what: str) -> pd.TimedeltaIndex:
     raise TypeError(
         f"{name}: the column '{what}' must hold timedeltas or seconds; got dtype {values.dtype}."
     )
+
+
+def _files(values) -> pd.Index:
+    """File names; dask's pyarrow strings become pandas' default strings, as in pandas input."""
+    if pd.api.types.is_string_dtype(values.dtype):
+        values = np.asarray(values, dtype=object)
+    return pd.Index(values, name="file")
 
 
 def _value_column(columns: Sequence[object], name: str, column: object | None) -> object:
@@ -83,9 +89,8 @@ def to_series(part: pd.DataFrame | pd.Series, name: str, column: object | None =
     without ``start`` and ``end`` it is filewise (one label per file).
     """
     if isinstance(part, pd.Series):
-        index_names = list(part.index.names)
-        if index_names in (list(LEVELS), ["file"]):
-            return part
+        if list(part.index.names) == ["file"]:  # filewise
+            return pd.Series(part.array, index=_files(part.index), name=part.name)
         part = part.to_frame()
     if not isinstance(part, pd.DataFrame):
         raise TypeError(f"{name} partitions must be pandas objects; got {type(part).__name__}.")
@@ -100,8 +105,8 @@ def to_series(part: pd.DataFrame | pd.Series, name: str, column: object | None =
     if has_start != has_end:
         raise ValueError(f"{name} has only one of the columns 'start' and 'end'.")
     value = _value_column(columns, name, column)
-    values = part[value].to_numpy() if not isinstance(part[value].dtype, pd.CategoricalDtype) else part[value].array
-    files = pd.Index(part["file"], name="file")
+    values = part[value].array
+    files = _files(part["file"])
     if not has_start:
         return pd.Series(values, index=files, name=value)
     index = pd.MultiIndex.from_arrays(
@@ -148,9 +153,29 @@ def _check_collection(obj: object, name: str, dd) -> None:
         )
 
 
+def _with_divisions(obj, name: str):
+    """A collection indexed by file with its divisions computed, if they can be."""
+    if obj.known_divisions:
+        return obj
+    try:
+        return obj.compute_current_divisions(set_divisions=True)
+    except ValueError as error:
+        raise ValueError(
+            f"{name} is indexed by file but its partitions overlap "
+            "(a file is in several partitions, or the index is not sorted): "
+            "partition it by file with ddf.set_index('file'). "
+            f"({error})"
+        ) from None
+    except Exception:  # e.g. empty partitions: pair the partitions by position
+        return obj
+
+
 def _aligned(truth, prediction):
     """Pairs of partitions holding the same files."""
     by_file = truth.index.name == "file" and prediction.index.name == "file"
+    if by_file:
+        truth = _with_divisions(truth, "truth")
+        prediction = _with_divisions(prediction, "prediction")
     if by_file and truth.known_divisions and prediction.known_divisions:
         if tuple(truth.divisions) != tuple(prediction.divisions):
             try:
