@@ -477,7 +477,7 @@ def to_series(rows_ms, labels=LABEL_SET):
     return series([(f, s / 1000, e / 1000, label) for f, s, e, label in rows_ms], labels=labels)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(
     truth=events,
     prediction=events,
@@ -499,7 +499,7 @@ def test_property_equals_rasterised_reference(truth, prediction, r_ms, durations
     assert s == {f: v for f, v in substitutions.items() if f in files}
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(
     truth=events,
     prediction=events,
@@ -531,7 +531,7 @@ def test_property_exact_equals_grid_for_aligned_events(truth, prediction, r_ms, 
     pd.testing.assert_frame_equal(a[counts] * (r_ms / 1000), b[counts], rtol=1e-12)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(
     truth=events,
     prediction=events,
@@ -591,7 +591,7 @@ def test_property_invariances_and_additivity(truth, prediction, r, seed):
     )
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(truth=events, prediction=events, r=st.sampled_from([None, 0.01, 1.0]))
 def test_property_engine_path_equals_keyed_path(truth, prediction, r):
     """The fallback for huge key ranges (interval engine) gives the same table."""
@@ -606,7 +606,7 @@ def test_property_engine_path_equals_keyed_path(truth, prediction, r):
     pd.testing.assert_frame_equal(keyed, engine)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(truth=events, prediction=events, r=st.sampled_from([None, 0.01, 1.0]))
 def test_property_table_in_place_of_series(truth, prediction, r):
     t, p = to_series(truth), to_series(prediction)
