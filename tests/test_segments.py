@@ -92,7 +92,7 @@ def close(ours, reference):
 
 def test_golden_covers_settings():
     assert GOLDEN["sed_eval"] == "0.2.1"
-    assert len(SETTINGS) == 36
+    assert len(SETTINGS) == 45
     resolutions = {s["time_resolution"] for c in GOLDEN["cases"].values() for s in c}
     assert resolutions == {1.0, 0.1, 0.01}
 

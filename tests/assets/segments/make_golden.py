@@ -102,6 +102,19 @@ def edge_case():
     return rows, durations
 
 
+def absent_case():
+    """Labels without truth (sed_eval divides by eps) or without any event."""
+    rows = [
+        ("truth", "a1", 0.0, 2.5, "speech"),
+        ("prediction", "a1", 0.5, 2.0, "speech"),
+        ("prediction", "a1", 1.0, 3.0, "bird"),
+        ("truth", "a2", 0.25, 1.0, "speech"),
+        ("prediction", "a2", 1.5, 2.5, "car"),
+    ]
+    durations = {"a1": 4.0, "a2": 3.0}
+    return rows, durations
+
+
 def exact_ns(seconds):
     """Decimal seconds (up to 9 decimals) as exact integer nanoseconds."""
     value = decimal.Decimal(repr(float(seconds))) * 10**9
@@ -157,6 +170,7 @@ def main():
         "random1": random_case(1, 14, 8),
         "random2": random_case(2, 10, 15),
         "random3": random_case(3, 21, 4),
+        "absent": absent_case(),
     }
     event_rows = []
     duration_rows = []
