@@ -154,7 +154,29 @@ def _complement(n_files, low, high, excluded):
     return merge(n_files, file, start, end)
 
 
-def _scored_region(inputs, truth_merged, collar: int, skip_overlap: bool):
+@dataclasses.dataclass(frozen=True)
+class _Region:
+    """Scored intervals per file; ``low``/``high`` when it is one interval a file."""
+
+    intervals: tuple[np.ndarray, np.ndarray, np.ndarray]
+    low: np.ndarray | None = None
+    high: np.ndarray | None = None
+
+    def crop(self, n_files, file, start, end, *rest):
+        """Cut intervals (sorted, disjoint per group) to the region; order is kept."""
+        if self.low is not None:  # one interval per file: clip
+            start = np.maximum(start, self.low[file])
+            end = np.minimum(end, self.high[file])
+            keep = end > start
+            return (file[keep],) + tuple(r[keep] for r in rest) + (start[keep], end[keep])
+        region_file, region_start, region_end = self.intervals
+        i, j = overlap_join(n_files, file, start, end, *self.intervals)
+        start = np.maximum(start[i], region_start[j])
+        end = np.minimum(end[i], region_end[j])
+        return (file[i],) + tuple(r[i] for r in rest) + (start, end)
+
+
+def _scored_region(inputs, truth_merged, collar: int, skip_overlap: bool) -> _Region:
     """Scored intervals per file (merged, sorted) after collars and overlap."""
     n = inputs.n_files
     low, high = _scoring_bounds(inputs)
@@ -168,29 +190,25 @@ def _scored_region(inputs, truth_merged, collar: int, skip_overlap: bool):
         parts.append((file, times - before, times + (collar - before)))
     if skip_overlap:
         parts.append(_overlap_regions(n, truth_merged))
-    if parts:
-        excluded = merge(
-            n,
-            np.concatenate([p[0] for p in parts]),
-            np.concatenate([p[1] for p in parts]),
-            np.concatenate([p[2] for p in parts]),
-        )
-    else:
-        excluded = (_EMPTY, _EMPTY, _EMPTY)
-    return _complement(n, low, high, excluded)
+    if not parts:
+        return _Region(_complement(n, low, high, (_EMPTY, _EMPTY, _EMPTY)), low, high)
+    excluded = merge(
+        n,
+        np.concatenate([p[0] for p in parts]),
+        np.concatenate([p[1] for p in parts]),
+        np.concatenate([p[2] for p in parts]),
+    )
+    return _Region(_complement(n, low, high, excluded))
 
 
-def _crop(n_files: int, n_labels: int, merged, region):
+def _crop(n_files: int, n_labels: int, merged, region: _Region):
     """Intervals of each (file, label) cut to the scored region.
 
-    The pieces stay sorted by (file, label, start) and disjoint:
-    ``overlap_join`` keeps the order of ``merged``.
+    The pieces stay sorted by (file, label, start) and disjoint.
     """
     file, label, start, end = merged
-    i, j = overlap_join(n_files, file, start, end, *region)
-    start = np.maximum(start[i], region[1][j])
-    end = np.minimum(end[i], region[2][j])
-    return file[i], label[i], start, end
+    file, label, start, end = region.crop(n_files, file, start, end, label)
+    return file, label, start, end
 
 
 def _merge_labels_arrays(n_files, n_labels, file, label, start, end):
@@ -227,17 +245,13 @@ def _detection_table(inputs, collar: int, skip_overlap: bool) -> dict[str, np.nd
     region = _scored_region(inputs, truth_merged, collar, skip_overlap)
     activity = []
     for side in (inputs.truth, inputs.prediction):
-        union = merge(n, side.file, side.start, side.end)
-        i, j = overlap_join(n, *union, *region)
         # pieces stay disjoint and sorted by (file, start)
-        start = np.maximum(union[1][i], region[1][j])
-        end = np.minimum(union[2][i], region[2][j])
-        activity.append((union[0][i], start, end))
+        activity.append(region.crop(n, *merge(n, side.file, side.start, side.end)))
     truth, prediction = activity
     tp = total_length(n, intersect(n, truth, prediction))
     truth_len = total_length(n, truth)
     prediction_len = total_length(n, prediction)
-    region_len = total_length(n, region)
+    region_len = total_length(n, region.intervals)
     return {
         "true_positive": tp,
         "false_alarm": prediction_len - tp,
