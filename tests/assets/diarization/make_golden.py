@@ -194,6 +194,14 @@ def pyannote_values(segments, durations):
     return out
 
 
+def rates(details):
+    return {
+        "conf_rate": details.conf_rate,
+        "fa_rate": details.fa_rate,
+        "miss_rate": details.miss_rate,
+    }
+
+
 def audmetric_values(segments, durations):
     import audformat
     import audmetric
@@ -217,9 +225,9 @@ def audmetric_values(segments, durations):
             der, details = audmetric.diarization_error_rate_detailed(
                 truth, prediction, individual_file_mapping=individual
             )
-            result[f"der_individual_{individual}"] = {"value": der, "conf_rate": details.conf_rate, "fa_rate": details.fa_rate, "miss_rate": details.miss_rate}
+            result[f"der_individual_{individual}"] = {"value": der, **rates(details)}
         ier, details = audmetric.identification_error_rate_detailed(truth, identification)
-        result["ier"] = {"value": ier, "conf_rate": details.conf_rate, "fa_rate": details.fa_rate, "miss_rate": details.miss_rate}
+        result["ier"] = {"value": ier, **rates(details)}
         out[scenario] = result
     return out
 
