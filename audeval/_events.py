@@ -376,7 +376,6 @@ def _statistics(
     truth,
     prediction,
     labels,
-    *,
     onset_tolerance,
     offset_tolerance,
     duration_tolerance,
@@ -581,16 +580,8 @@ def event_precision_per_class(
 
     """
     zero_division = _scores.check_zero_division(zero_division)
-    stats = _statistics(
-        truth,
-        prediction,
-        labels,
-        onset_tolerance=onset_tolerance,
-        offset_tolerance=offset_tolerance,
-        duration_tolerance=duration_tolerance,
-        matching=matching,
-        files_duration=files_duration,
-    )
+    options = (onset_tolerance, offset_tolerance, duration_tolerance, matching, files_duration)
+    stats = _statistics(truth, prediction, labels, *options)
     table = class_wise(stats, zero_division, False)
     return _as_dict(table.index, table["precision"])
 
@@ -629,16 +620,8 @@ def event_recall_per_class(
 
     """
     zero_division = _scores.check_zero_division(zero_division)
-    stats = _statistics(
-        truth,
-        prediction,
-        labels,
-        onset_tolerance=onset_tolerance,
-        offset_tolerance=offset_tolerance,
-        duration_tolerance=duration_tolerance,
-        matching=matching,
-        files_duration=files_duration,
-    )
+    options = (onset_tolerance, offset_tolerance, duration_tolerance, matching, files_duration)
+    stats = _statistics(truth, prediction, labels, *options)
     table = class_wise(stats, zero_division, False)
     return _as_dict(table.index, table["recall"])
 
@@ -684,16 +667,8 @@ def event_fscore_per_class(
 
     """
     zero_division = _scores.check_zero_division(zero_division)
-    stats = _statistics(
-        truth,
-        prediction,
-        labels,
-        onset_tolerance=onset_tolerance,
-        offset_tolerance=offset_tolerance,
-        duration_tolerance=duration_tolerance,
-        matching=matching,
-        files_duration=files_duration,
-    )
+    options = (onset_tolerance, offset_tolerance, duration_tolerance, matching, files_duration)
+    stats = _statistics(truth, prediction, labels, *options)
     table = class_wise(stats, zero_division, propagate_nans)
     return _as_dict(table.index, table["fscore"])
 
@@ -802,16 +777,8 @@ def event_fscore(
     """
     _scores.check_average(average)
     zero_division = _scores.check_zero_division(zero_division)
-    stats = _statistics(
-        truth,
-        prediction,
-        labels,
-        onset_tolerance=onset_tolerance,
-        offset_tolerance=offset_tolerance,
-        duration_tolerance=duration_tolerance,
-        matching=matching,
-        files_duration=files_duration,
-    )
+    options = (onset_tolerance, offset_tolerance, duration_tolerance, matching, files_duration)
+    stats = _statistics(truth, prediction, labels, *options)
     if average == "macro":
         return _scores.macro(class_wise(stats, zero_division, propagate_nans)["fscore"])
     totals = stats[["n_truth", "n_prediction", "tp"]].sum()
@@ -866,16 +833,8 @@ def event_error_rate(
 
     """
     zero_division = _scores.check_zero_division(zero_division)
-    stats = _statistics(
-        truth,
-        prediction,
-        labels,
-        onset_tolerance=onset_tolerance,
-        offset_tolerance=offset_tolerance,
-        duration_tolerance=duration_tolerance,
-        matching=matching,
-        files_duration=files_duration,
-    )
+    options = (onset_tolerance, offset_tolerance, duration_tolerance, matching, files_duration)
+    stats = _statistics(truth, prediction, labels, *options)
     return float(overall(stats[COLUMNS].sum(), zero_division)["error_rate"])
 
 
@@ -916,16 +875,8 @@ def event_error_rate_per_class(
 
     """
     zero_division = _scores.check_zero_division(zero_division)
-    stats = _statistics(
-        truth,
-        prediction,
-        labels,
-        onset_tolerance=onset_tolerance,
-        offset_tolerance=offset_tolerance,
-        duration_tolerance=duration_tolerance,
-        matching=matching,
-        files_duration=files_duration,
-    )
+    options = (onset_tolerance, offset_tolerance, duration_tolerance, matching, files_duration)
+    stats = _statistics(truth, prediction, labels, *options)
     table = class_wise(stats, zero_division, False)
     return _as_dict(table.index, table["error_rate"])
 
@@ -968,17 +919,8 @@ def event_confusion_matrix(
         [[1, 1, 0], [0, 0, 1], [0, 1, 0]]
 
     """
-    stats = _statistics(
-        truth,
-        prediction,
-        labels,
-        onset_tolerance=onset_tolerance,
-        offset_tolerance=offset_tolerance,
-        duration_tolerance=duration_tolerance,
-        matching=matching,
-        files_duration=files_duration,
-        confusion=True,
-    )
+    options = (onset_tolerance, offset_tolerance, duration_tolerance, matching, files_duration)
+    stats = _statistics(truth, prediction, labels, *options, confusion=True)
     summed = per_label(stats)
     label_list = list(summed.index)
     n = len(label_list)
@@ -1050,16 +992,8 @@ def event_report(
 
     """
     zero_division = _scores.check_zero_division(zero_division)
-    stats = _statistics(
-        truth,
-        prediction,
-        labels,
-        onset_tolerance=onset_tolerance,
-        offset_tolerance=offset_tolerance,
-        duration_tolerance=duration_tolerance,
-        matching=matching,
-        files_duration=files_duration,
-    )
+    options = (onset_tolerance, offset_tolerance, duration_tolerance, matching, files_duration)
+    stats = _statistics(truth, prediction, labels, *options)
     if per_file:
         files = _tables.per_file(stats[COLUMNS])
         rows = pd.DataFrame(overall(files, zero_division, propagate_nans), index=files.index)
