@@ -513,7 +513,8 @@ def segment_statistics(
     with the duration :math:`d_f` from ``files_duration``,
     else the latest end in truth or prediction of the file (sed_eval's rule).
     Events (parts) beyond :math:`K_f` segments are left out, as in sed_eval.
-    Files are the union of files in truth and prediction.
+    Files are the union of files in truth and prediction;
+    a file that appears only in ``files_duration`` is not evaluated.
 
     Tables of disjoint sets of whole files add up
     (``pd.concat`` and ``groupby(level=["file", "label"]).sum()``, or ``add``);
@@ -547,7 +548,9 @@ def segment_statistics(
             :math:`\lceil (e / 10^9) / r \rceil`
             and :math:`K_f = \lceil (d_f / 10^9) / r \rceil`
             with :math:`s, e, d_f` in ns
-            (this equals sed_eval's input for times written with up to 9 decimals),
+            (this equals sed_eval's input for times written with up to 9 decimals,
+            if the index holds them exactly: ``pd.to_timedelta(3.513388, unit="s")``
+            truncates to 3.513387999 s),
             so ``0.3 / 0.1`` falls into segment 2, not 3,
             and a zero-length event off the grid activates one segment.
             ``None`` (default): exact integer binning
