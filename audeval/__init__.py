@@ -12,3 +12,4 @@ from audeval._accumulate import *  # noqa: F401,F403
 from audeval._diarization import *  # noqa: F401,F403
 from audeval._readers import *  # noqa: F401,F403
 from audeval._structure import *  # noqa: F401,F403
+from audeval._segments import *  # noqa: F401,F403

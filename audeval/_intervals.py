@@ -141,7 +141,7 @@ def merge(
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty.copy(), empty.copy()
     start_key, end_key = group_keys(n_groups, (group, start), (group, end))
-    order = np.lexsort((start_key,))
+    order = np.argsort(start_key)
     start_key, end_key = start_key[order], end_key[order]
     group, start, end = group[order], start[order], end[order]
     reach = np.maximum.accumulate(end_key)

@@ -60,7 +60,7 @@ def to_ns(
     elif isinstance(value, numbers.Real) and not isinstance(value, bool):
         if not np.isfinite(value):
             raise ValueError(f"{name} must be a finite number of seconds; got {value!r}.")
-        ns = int(pd.to_timedelta(float(value), unit="s").as_unit("ns").value)
+        ns = seconds_to_ns(value)
     else:
         raise TypeError(
             f"{name} must be a duration in seconds (float) or a pandas.Timedelta; "
@@ -69,6 +69,16 @@ def to_ns(
     if ns < 0:
         raise ValueError(f"{name} must not be negative; got {value!r}.")
     return ns
+
+
+def seconds_to_ns(seconds):
+    """Seconds (float or array) to int64 nanoseconds, rounded to the nearest.
+
+    ``pd.to_timedelta`` truncates: 3.513388 s would become 3513387999 ns.
+    """
+    if np.ndim(seconds) == 0:
+        return int(round(float(seconds) * NS_PER_SECOND))
+    return np.round(np.asarray(seconds, dtype=np.float64) * NS_PER_SECOND).astype(np.int64)
 
 
 def check_fraction(value: float | None, name: str) -> float | None:
@@ -294,20 +304,14 @@ def _durations_ns(
     values = series.to_numpy()
     if getattr(series.dtype, "kind", None) == "m":
         ns = pd.TimedeltaIndex(series).as_unit("ns").asi8
-    elif pd.api.types.is_numeric_dtype(series.dtype) or all(
-        isinstance(v, numbers.Real)
-        and not isinstance(v, (bool, np.timedelta64, datetime.timedelta))
-        for v in values
-    ):
+    elif pd.api.types.is_numeric_dtype(series.dtype):
         seconds = np.asarray(values, dtype=float)
-        ns = pd.to_timedelta(seconds, unit="s").as_unit("ns").asi8
-    else:
-        try:
-            ns = pd.to_timedelta(values).as_unit("ns").asi8
-        except (TypeError, ValueError):
-            raise TypeError(
-                "files_duration values must be durations (timedelta or seconds)."
-            ) from None
+        ns = np.where(np.isnan(seconds), NAT, seconds_to_ns(np.nan_to_num(seconds)))
+    else:  # objects: seconds and timedeltas may be mixed
+        ns = np.array(
+            [NAT if v is None or v is pd.NaT else to_ns(v, "files_duration") for v in values],
+            dtype=np.int64,
+        )
     ns = np.asarray(ns, dtype=np.int64)
     bad = (ns != NAT) & (ns < 0)
     if bad.any():

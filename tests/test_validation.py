@@ -182,3 +182,14 @@ def test_to_ns_exact():
     assert to_ns(None, "x") is None
     with pytest.raises(ValueError, match="x must be a finite number of seconds"):
         to_ns(float("inf"), "x")
+
+
+def test_seconds_are_rounded_to_the_nearest_nanosecond():
+    # pd.to_timedelta(3.513388, unit="s") truncates to 3513387999 ns
+    assert to_ns(3.513388, "x") == 3_513_388_000
+    inputs = check_inputs(GOOD, GOOD, files_duration={"f1": 3.513388, "f2": pd.Timedelta(3, unit="s")})
+    assert inputs.durations.tolist() == [3_513_388_000, 3_000_000_000]
+    inputs = check_inputs(GOOD, GOOD, files_duration=pd.Series({"f1": 2.5, "f2": np.nan}))
+    assert inputs.durations.tolist() == [2_500_000_000, NAT]
+    with pytest.raises(ValueError, match="files_duration must not be negative"):
+        check_inputs(GOOD, GOOD, files_duration={"f1": pd.Timedelta(1, unit="s"), "f2": -1.0})
