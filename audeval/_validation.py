@@ -293,7 +293,7 @@ def _durations_ns(
     if isinstance(files_duration, pd.Series):
         series = files_duration
     elif isinstance(files_duration, Mapping):
-        series = pd.Series(dict(files_duration), dtype=object)
+        series = pd.Series(dict(files_duration)).infer_objects()
     else:
         raise TypeError(
             "files_duration must be a mapping or a pandas.Series from file to duration; "
