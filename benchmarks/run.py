@@ -1,0 +1,1282 @@
+"""audeval against the reference toolkits on the same data, in one command.
+
+Run from the repository root (reference toolkits installed, e.g.
+``pip install -e ".[benchmark]"``; without them only audeval is timed)::
+
+    OPENBLAS_NUM_THREADS=1 python benchmarks/run.py --quick     # a few minutes
+    OPENBLAS_NUM_THREADS=1 python benchmarks/run.py             # full sizes, ~30 min
+
+Every (workload, size) runs in its own subprocess (``--in-process`` to run them
+in this process), so peak memory of one workload does not leak into the next.
+In it, the data are generated with a seed (``benchmarks/_data.py``), then
+
+* audeval is timed: median wall time and median CPU time
+  (``time.process_time``) of repeated runs (at least ``--repeat`` runs and
+  ``--min-time`` seconds), after one warm-up run; its peak memory is the
+  tracemalloc peak of one extra run (numpy allocations included);
+* every reference toolkit runs on the same data, in the same process:
+  if it would take more than ``--budget`` seconds, it runs on the first files
+  (or the first seconds of audio) only and its time is scaled linearly to the
+  whole workload (marked ``~`` and explained in the note; linear scaling
+  underestimates toolkits whose cost grows faster than linearly);
+* the numbers are compared: each reference against audeval on exactly the data
+  the reference saw (max absolute difference), and audeval against itself along
+  equivalent paths (statistics table vs Series, shards of files summed vs one shot).
+
+Ratios (``speed-up``) are reference CPU time / audeval CPU time:
+CPU time of this process is what a busy machine distorts least.
+Options: ``--quick``, ``--smoke`` (tiny sizes, for the tests),
+``--only events,segments``, ``--no-reference``, ``--budget``,
+``--json FILE``, ``--markdown FILE``, ``--plot FILE.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime
+import importlib.metadata
+import json
+import math
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+import warnings
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("MKL_NUM_THREADS", "1")
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+for path in (ROOT, HERE):
+    if path not in sys.path:
+        sys.path.insert(0, path)
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+import _data  # noqa: E402
+
+
+EVENT_OPTIONS = dict(onset_tolerance=0.2, offset_tolerance=0.2, duration_tolerance=0.5)
+RATE = 44100
+AGREE = 1e-9  # max absolute difference counted as agreement
+
+# sizes per mode; every size is a dict of generator arguments plus a label
+SIZES = {
+    "events": {
+        "smoke": [{"events": 300}],
+        "quick": [{"events": 1_000}, {"events": 10_000}, {"events": 10_000, "clip_seconds": 1000.0}],
+        "full": [{"events": n} for n in (1_000, 10_000, 100_000, 1_000_000)]
+        + [{"events": 10_000, "clip_seconds": 1000.0}],
+    },
+    "segments": {
+        "smoke": [{"hours": 0.2, "file_seconds": 360.0}],
+        "quick": [{"hours": 1}, {"hours": 10}],
+        "full": [{"hours": h} for h in (1, 10, 100, 1000)],
+    },
+    "structure": {
+        "smoke": [{"files": 5}],
+        "quick": [{"files": 10}, {"files": 100}, {"files": 1000, "sections": 50}],
+        "full": [{"files": 10}, {"files": 100}, {"files": 1000}, {"files": 1000, "sections": 50}],
+    },
+    "structure_long": {
+        "smoke": [{"seconds": 120.0, "sections": 200}],
+        "quick": [{"seconds": 360.0, "sections": 1_000}, {"seconds": 3600.0, "sections": 10_000}],
+        "full": [{"seconds": 360.0, "sections": 1_000}, {"seconds": 3600.0, "sections": 10_000}],
+    },
+    "diarization": {
+        "smoke": [{"files": 5}],
+        "quick": [{"files": 10}, {"files": 100}],
+        "full": [{"files": n} for n in (10, 100, 1000)],
+    },
+    "separation_si": {
+        "smoke": [{"seconds": 0.5, "rate": 8000, "sources": 3, "channels": 1}],
+        "quick": [{"seconds": 5.0}],
+        "full": [{"seconds": s} for s in (5.0, 10.0, 30.0)],
+    },
+    "separation_bss": {
+        "smoke": [{"seconds": 2.0, "rate": 8000, "sources": 2, "channels": 1}],
+        "quick": [{"seconds": 5.0}],
+        "full": [{"seconds": s} for s in (10.0, 30.0, 60.0)],
+    },
+}
+
+WORKLOAD_TITLES = {
+    "events": "Event-based metrics, DCASE-like 10 s clips (10 classes, 10 events per clip)",
+    "segments": "Segment-based metrics, broadcast-like 1 h files (music / speech / noise)",
+    "structure": "Structural segmentation, songs of 3-5 min (10-60 sections, or 50)",
+    "structure_long": "Structural segmentation, one long file",
+    "diarization": "Diarization and detection, conversations of 2-5 speakers (1-5 min)",
+    "separation_si": "Separation, scale-invariant family, 4 stereo sources, permutation-invariant",
+    "separation_bss": "Separation, BSS Eval v4 (1 s windows and hops), 4 stereo sources",
+}
+
+
+def size_label(workload: str, size: dict) -> str:
+    if workload == "events":
+        if "clip_seconds" in size:
+            return f"{size['events']:,} events, {size['clip_seconds']:g} s files"
+        return f"{size['events']:,} events"
+    if workload == "segments":
+        return f"{size['hours']:g} h"
+    if workload == "structure":
+        sections = size.get("sections", "10-60")
+        return f"{size['files']:,} files x {sections} sections"
+    if workload == "structure_long":
+        return f"{size['seconds'] / 60:g} min x {size['sections']:,} sections"
+    if workload == "diarization":
+        return f"{size['files']:,} files"
+    return f"{size['seconds']:g} s"
+
+
+# -------------------------------------------------------------------------
+# Measuring
+# -------------------------------------------------------------------------
+
+
+def _rss_reset() -> int | None:
+    """Reset the peak RSS of this process (Linux); returns the current RSS in bytes, or None."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        return _rss_field("VmRSS")
+    except OSError:
+        return None
+
+
+def _rss_field(name: str) -> int | None:
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith(name + ":"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return None
+
+
+def measure(function, *, repeat: int, min_time: float, max_time: float = 120.0, warmup: bool = True):
+    """Median wall and CPU seconds of repeated runs, and the last result.
+
+    After a warm-up run, runs until ``repeat`` runs and ``min_time`` seconds are done
+    (or ``max_time`` is spent); a warm-up run longer than ``max_time / 4`` is the only run.
+    Also the largest increase of the peak RSS over the RSS before a run (Linux),
+    which includes memory that tracemalloc does not see (C/C++ allocations).
+    """
+    walls, cpus, rss = [], [], []
+
+    def once():
+        before = _rss_reset()
+        w, c = time.perf_counter(), time.process_time()
+        out = function()
+        walls.append(time.perf_counter() - w)
+        cpus.append(time.process_time() - c)
+        peak = _rss_field("VmHWM")
+        if before is not None and peak is not None:
+            rss.append(peak - before)
+        return out
+
+    result = None
+    if warmup:
+        result = once()
+        if walls[0] <= max_time / 4:
+            walls.clear()
+            cpus.clear()
+    while len(walls) < repeat or sum(walls) < min_time:
+        result = once()
+        if sum(walls) > max_time:
+            break
+    return {"wall": statistics.median(walls), "cpu": statistics.median(cpus), "runs": len(walls),
+            "rss": max(rss) if rss else math.nan}, result
+
+
+def peak_memory(function) -> float:
+    """tracemalloc peak (bytes) of one run (Python and numpy allocations)."""
+    tracemalloc.start()
+    try:
+        function()
+        return float(tracemalloc.get_traced_memory()[1])
+    finally:
+        tracemalloc.stop()
+
+
+def max_abs_diff(a, b) -> float:
+    a = np.asarray(a, dtype=float).ravel()
+    b = np.asarray(b, dtype=float).ravel()
+    if a.shape != b.shape:
+        return math.inf
+    both_nan = np.isnan(a) & np.isnan(b)
+    same_inf = np.isinf(a) & (a == b)
+    diff = np.abs(a - b)
+    diff[both_nan | same_inf] = 0.0
+    return float(diff.max()) if len(diff) else 0.0
+
+
+class Context:
+    """Options and results of one worker (one workload at one size)."""
+
+    def __init__(self, workload, size, *, repeat, min_time, budget, hints, references):
+        self.workload = workload
+        self.size = size
+        self.repeat = repeat
+        self.min_time = min_time
+        self.budget = budget
+        self.hints = hints or {}
+        self.references = references
+        self.rows = []
+        self.checks = {}
+        self.rates = {}
+        self.main_cpu = None
+
+    def audeval(self, name, function, *, n_events=None, main=False, memory=True, note=""):
+        """Time an audeval call (and its peak memory); returns its result."""
+        timing, result = measure(function, repeat=self.repeat, min_time=self.min_time)
+        if memory and timing["cpu"] > 30:  # one more slow run under tracemalloc: RSS only
+            peak = math.nan
+            note = (note + "; " if note else "") + "memory: RSS increase only"
+        else:
+            peak = peak_memory(function) if memory else math.nan
+        worst = float(np.nanmax([peak, timing["rss"]])) if memory else math.nan
+        row = {
+            "implementation": "audeval",
+            "call": name,
+            "wall": timing["wall"],
+            "cpu": timing["cpu"],
+            "runs": timing["runs"],
+            "peak_mb": peak / 1e6,
+            "rss_mb": timing["rss"] / 1e6,
+            "bytes_per_event": worst / n_events if n_events else math.nan,
+            "main": main,
+            "note": note,
+        }
+        self.rows.append(row)
+        if main:
+            self.main_cpu = timing["cpu"]
+        return result
+
+    def reference(self, toolkit, name, prepare, n_units, *, unit="files", compare=None, loop=None, growth=1.0):
+        """Run a reference toolkit within the time budget, extrapolate, compare.
+
+        ``prepare(k)`` returns a callable that runs the toolkit on the first
+        ``k`` units (its preparation is not timed);
+        ``loop(k_max, budget)`` instead runs unit by unit until the budget is
+        spent and returns (wall, cpu, k_done, result) (for per-file APIs).
+        ``compare(k, result)`` returns the max abs difference to audeval on the same k units.
+        ``growth``: the exponent of the toolkit's cost in the number of units,
+        used to choose ``k`` from the previous size's (units, CPU seconds) so that
+        the run stays within the budget (the time is still scaled linearly).
+        """
+        if not self.references:
+            return None
+        key = f"{toolkit}:{name}"
+        try:
+            if loop is not None:
+                wall, cpu, k, result = loop(n_units, self.budget)
+                runs = 1
+            else:
+                previous = self.hints.get(key)
+                k = n_units
+                if previous is not None:
+                    k_before, cpu_before = previous
+                    if cpu_before * (n_units / k_before) ** growth > self.budget:
+                        k = k_before * (self.budget / max(cpu_before, 1e-9)) ** (1 / growth)
+                        k = max(1, min(int(k), n_units))
+                function = prepare(k)
+                timing, result = measure(function, repeat=1, min_time=0.0, warmup=False)
+                if timing["wall"] < 1.0:  # cheap: repeat for a median
+                    timing, result = measure(function, repeat=3, min_time=0.0, warmup=False)
+                wall, cpu, runs = timing["wall"], timing["cpu"], timing["runs"]
+        except ImportError as error:
+            self.rows.append(self._skipped(toolkit, name, f"not installed ({error.name})"))
+            return None
+        self.rates[key] = (k, cpu)
+        scale = n_units / k
+        difference = compare(k, result) if compare is not None else None
+        note = ""
+        if scale != 1:
+            note = (f"ran on {k:g} of {n_units:g} {unit} in {cpu:.1f} s CPU "
+                    f"(budget {self.budget:g} s), time scaled linearly x{scale:.3g}")
+            if growth > 1:
+                note += " (a lower bound: its cost grows faster than linearly)"
+        self.rows.append(
+            {
+                "implementation": toolkit,
+                "call": name,
+                "wall": wall * scale,
+                "cpu": cpu * scale,
+                "runs": runs,
+                "peak_mb": math.nan,
+                "bytes_per_event": math.nan,
+                "extrapolated": scale != 1,
+                "difference": difference,
+                "note": note,
+            }
+        )
+        return result
+
+    def skip(self, toolkit, name, note, *, cpu=math.nan, extrapolated=False):
+        if self.references:
+            row = self._skipped(toolkit, name, note)
+            row["cpu"] = row["wall"] = cpu
+            row["extrapolated"] = extrapolated
+            self.rows.append(row)
+
+    @staticmethod
+    def _skipped(toolkit, name, note):
+        return {"implementation": toolkit, "call": name, "wall": math.nan, "cpu": math.nan,
+                "runs": 0, "peak_mb": math.nan, "bytes_per_event": math.nan,
+                "skipped": True, "note": note}
+
+
+def subset_files(series: pd.Series, files) -> pd.Series:
+    return series[series.index.get_level_values("file").isin(files)]
+
+
+def first_files(truth, prediction, durations, k):
+    files = sorted(durations.index)[:k]
+    return subset_files(truth, files), subset_files(prediction, files), durations.loc[files]
+
+
+def per_file_groups(series: pd.Series):
+    """file -> (start s, end s, labels) arrays, one pass (for per-file reference APIs)."""
+    files = series.index.get_level_values("file").to_numpy()
+    start = series.index.get_level_values("start").to_numpy().astype("int64") / 1e9
+    end = series.index.get_level_values("end").to_numpy().astype("int64") / 1e9
+    labels = np.asarray(series.to_numpy(), dtype=object)
+    order = np.argsort(files, kind="stable")
+    files, start, end, labels = files[order], start[order], end[order], labels[order]
+    names, first = np.unique(files, return_index=True)
+    bounds = np.r_[first, len(files)]
+    return {
+        name: (start[a:b], end[a:b], labels[a:b])
+        for name, a, b in zip(names, bounds[:-1], bounds[1:])
+    }
+
+
+def loop_files(files, prepare, run_one, finish, budget):
+    """``run_one(prepare(file))`` file by file until ``budget`` CPU seconds, then ``finish()``.
+
+    Only ``run_one`` and ``finish`` are timed (``prepare`` converts the inputs).
+    """
+    wall = cpu = 0.0
+    done = 0
+    for file in files:
+        inputs = prepare(file)
+        w, c = time.perf_counter(), time.process_time()
+        run_one(inputs)
+        wall += time.perf_counter() - w
+        cpu += time.process_time() - c
+        done += 1
+        if cpu > budget:
+            break
+    w, c = time.perf_counter(), time.process_time()
+    result = finish()
+    return wall + time.perf_counter() - w, cpu + time.process_time() - c, done, result
+
+
+def shard_statistics(statistics_function, truth, prediction, durations, **options):
+    """Statistics of two disjoint halves of the files, summed."""
+    import audeval
+
+    files = sorted(durations.index)
+    half = len(files) // 2
+    tables = []
+    for part in (files[:half], files[half:]):
+        tables.append(
+            statistics_function(
+                subset_files(truth, part), subset_files(prediction, part),
+                files_duration=durations.loc[part], **options,
+            )
+        )
+    return audeval.sum_statistics(tables)
+
+
+# -------------------------------------------------------------------------
+# Workloads
+# -------------------------------------------------------------------------
+
+
+def work_events(ctx: Context):
+    import audeval
+
+    clip = ctx.size.get("clip_seconds", 10.0)
+    truth, prediction, durations = _data.dcase(ctx.size["events"], clip_seconds=clip, events_per_file=clip)
+    n_events = len(truth) + len(prediction)
+    ctx.info = {"truth": len(truth), "prediction": len(prediction), "files": len(durations), "n": ctx.size["events"]}
+    # the limit: sorting the truth, in this process
+    timing, _ = measure(lambda: truth.sort_index(), repeat=ctx.repeat, min_time=ctx.min_time)
+    ctx.rows.append({"implementation": "pandas", "call": "truth.sort_index() (the limit)",
+                     "wall": timing["wall"], "cpu": timing["cpu"], "runs": timing["runs"],
+                     "peak_mb": math.nan, "bytes_per_event": math.nan, "baseline": True, "note": ""})
+    options = dict(EVENT_OPTIONS, files_duration=durations)
+    f_opt = ctx.audeval("event_fscore (optimal)", lambda: audeval.event_fscore(truth, prediction, **options),
+                        n_events=n_events, main=True)
+    greedy = ctx.audeval(
+        "event_fscore_per_class (greedy)",
+        lambda: audeval.event_fscore_per_class(truth, prediction, matching="greedy", **options),
+        n_events=n_events,
+    )
+    if len(truth) <= 100_000:
+        ctx.audeval("event_report (optimal)", lambda: audeval.event_report(truth, prediction, **options),
+                    n_events=n_events, memory=False)
+    stats = audeval.event_statistics(truth, prediction, **options)
+    shards = shard_statistics(audeval.event_statistics, truth, prediction, durations, **EVENT_OPTIONS)
+    ctx.checks = {
+        "fscore from statistics table": abs(audeval.event_fscore(stats, None) - f_opt),
+        "fscore from two shards summed": abs(audeval.event_fscore(shards, None) - f_opt),
+    }
+    ctx.sanity = {"fscore": f_opt, "greedy micro <= optimal": bool(
+        audeval.event_fscore(truth, prediction, matching="greedy", **options) <= f_opt + 1e-12)}
+    n_files = len(durations)
+
+    def audmetric_prepare(k):
+        import audmetric
+
+        t, p, _ = first_files(truth, prediction, durations, k)
+        return lambda: audmetric.event_fscore_per_class(t, p, labels=_data.DCASE_LABELS, **EVENT_OPTIONS)
+
+    def audmetric_compare(k, result):
+        t, p, d = first_files(truth, prediction, durations, k)
+        ours = greedy if k == n_files else audeval.event_fscore_per_class(
+            t, p, _data.DCASE_LABELS, matching="greedy", files_duration=d, **EVENT_OPTIONS)
+        return max_abs_diff([ours[c] for c in _data.DCASE_LABELS], [result[c] for c in _data.DCASE_LABELS])
+
+    ctx.reference("audmetric", "event_fscore_per_class", audmetric_prepare, n_files,
+                  compare=audmetric_compare, growth=2.0)
+
+    def sed_eval_loop(n_units, budget):
+        import sed_eval
+
+        metrics = sed_eval.sound_event.EventBasedMetrics(
+            event_label_list=_data.DCASE_LABELS, t_collar=0.2, percentage_of_length=0.5,
+            event_matching_type="optimal",
+        )
+        groups = [per_file_groups(truth), per_file_groups(prediction)]
+        empty = (np.zeros(0), np.zeros(0), np.zeros(0, dtype=object))
+
+        def events(side, file):
+            s, e, lab = groups[side].get(file, empty)
+            order = np.lexsort((e, s))
+            return [{"event_onset": float(s[i]), "event_offset": float(e[i]),
+                     "event_label": lab[i], "filename": file} for i in order]
+
+        return loop_files(
+            sorted(durations.index), lambda file: (events(0, file), events(1, file)),
+            lambda lists: metrics.evaluate(*lists),
+            lambda: metrics.results_overall_metrics()["f_measure"]["f_measure"], budget)
+
+    def sed_eval_compare(k, result):
+        t, p, d = first_files(truth, prediction, durations, k)
+        ours = f_opt if k == n_files else audeval.event_fscore(t, p, files_duration=d, **EVENT_OPTIONS)
+        return abs(ours - result)
+
+    ctx.reference("sed_eval", "EventBasedMetrics (optimal)", None, n_files,
+                  compare=sed_eval_compare, loop=sed_eval_loop)
+
+
+def work_segments(ctx: Context):
+    import audeval
+
+    kwargs = {"file_seconds": ctx.size["file_seconds"]} if "file_seconds" in ctx.size else {}
+    truth, prediction, durations = _data.broadcast(ctx.size["hours"], **kwargs)
+    n_events = len(truth) + len(prediction)
+    ctx.info = {"truth": len(truth), "prediction": len(prediction), "files": len(durations),
+                "n": ctx.size["hours"]}
+    reports = {}
+    for compat in ("sed_eval", None):
+        for resolution in (1.0, 0.01):
+            name = f"segment_report({resolution:g} s{', compat=sed_eval' if compat else ''})"
+            reports[compat, resolution] = ctx.audeval(
+                name,
+                lambda: audeval.segment_report(truth, prediction, time_resolution=resolution,
+                                               files_duration=durations, compat=compat),
+                n_events=n_events, main=(compat is None and resolution == 1.0),
+            )
+    ctx.audeval("segment_report(exact time)",
+                lambda: audeval.segment_report(truth, prediction, time_resolution=None,
+                                               files_duration=durations), n_events=n_events)
+    micro = reports[None, 0.01].loc["micro"]
+    stats = audeval.segment_statistics(truth, prediction, time_resolution=0.01, files_duration=durations)
+    shards = shard_statistics(audeval.segment_statistics, truth, prediction, durations, time_resolution=0.01)
+    ctx.checks = {
+        "10 ms fscore from statistics table": abs(audeval.segment_fscore(stats) - micro["fscore"]),
+        "10 ms fscore from two shards summed": abs(audeval.segment_fscore(shards) - micro["fscore"]),
+        "10 ms error rate from two shards summed": abs(audeval.segment_error_rate(shards) - micro["error_rate"]),
+    }
+    ctx.sanity = {"fscore 1 s": float(reports[None, 1.0].loc["micro", "fscore"]),
+                  "fscore 10 ms": float(micro["fscore"])}
+    n_files = len(durations)
+    groups = {}
+
+    for resolution in (1.0, 0.01):
+
+        def sed_eval_loop(n_units, budget, resolution=resolution):
+            import sed_eval
+
+            if not groups:
+                groups.update(truth=per_file_groups(truth), prediction=per_file_groups(prediction))
+            metrics = sed_eval.sound_event.SegmentBasedMetrics(
+                event_label_list=_data.BROADCAST_LABELS, time_resolution=resolution)
+            empty = (np.zeros(0), np.zeros(0), np.zeros(0, dtype=object))
+
+            def events(side, file):
+                s, e, lab = groups[side].get(file, empty)
+                return [{"filename": file, "event_label": lab[i], "onset": float(s[i]),
+                         "offset": float(e[i])} for i in range(len(s))]
+
+            lengths = durations.dt.total_seconds()
+            files = sorted(durations.index)
+
+            def prepare(f):
+                return events("truth", f), events("prediction", f), float(lengths[f])
+
+            def run_one(inputs):
+                metrics.evaluate(inputs[0], inputs[1], evaluated_length_seconds=inputs[2])
+
+            def finish():
+                overall = metrics.results()["overall"]
+                return [overall["f_measure"]["f_measure"], overall["error_rate"]["error_rate"],
+                        overall["accuracy"]["accuracy"]]
+
+            return loop_files(files, prepare, run_one, finish, budget)
+
+        def sed_eval_compare(k, result, resolution=resolution):
+            if k == n_files:
+                micro = reports["sed_eval", resolution].loc["micro"]
+            else:
+                t, p, d = first_files(truth, prediction, durations, k)
+                micro = audeval.segment_report(t, p, time_resolution=resolution, files_duration=d,
+                                               compat="sed_eval").loc["micro"]
+            return max_abs_diff([micro["fscore"], micro["error_rate"], micro["accuracy"]], result)
+
+        ctx.reference("sed_eval", f"SegmentBasedMetrics({resolution:g} s)", None, n_files,
+                      compare=sed_eval_compare, loop=sed_eval_loop)
+
+
+def work_structure(ctx: Context, long: bool = False):
+    import audeval
+    from audeval._structure import MIR_EVAL_COLUMNS
+
+    if long:
+        truth, prediction, durations = _data.songs(
+            1, sections=ctx.size["sections"], seconds=ctx.size["seconds"])
+    else:
+        truth, prediction, durations = _data.songs(ctx.size["files"], sections=ctx.size.get("sections", (10, 60)))
+    n_events = len(truth) + len(prediction)
+    ctx.info = {"truth": len(truth), "prediction": len(prediction), "files": len(durations),
+                "n": ctx.size.get("files", ctx.size.get("sections"))}
+    report = ctx.audeval("structure_report", lambda: audeval.structure_report(truth, prediction),
+                         n_events=n_events, main=True)
+    compat = ctx.audeval("structure_report(compat=mir_eval)",
+                         lambda: audeval.structure_report(truth, prediction, compat="mir_eval"),
+                         n_events=n_events)
+    ctx.audeval("structure_report(frame_size=None)",
+                lambda: audeval.structure_report(truth, prediction, frame_size=None),
+                n_events=n_events, memory=False)
+    # equivalent paths: the report is per file, so a report on each half of the files
+    files = sorted(durations.index)
+    if len(files) > 1:
+        half = len(files) // 2
+        parts = [audeval.structure_report(subset_files(truth, p), subset_files(prediction, p))
+                 for p in (files[:half], files[half:])]
+        ctx.checks = {"report on two shards of files": max_abs_diff(
+            pd.concat(parts).loc[files].to_numpy(), report.loc[files].to_numpy())}
+    nmi = report["normalized_mutual_information"].mean()
+    ctx.checks["rand_index function vs report"] = abs(
+        audeval.rand_index(truth, prediction) - report["rand_index"].mean())
+    ctx.sanity = {"NMI mean": float(nmi),
+                  "max |default - compat| (frame grid)": max_abs_diff(report.to_numpy(), compat.to_numpy())}
+    n_files = len(durations)
+
+    def mir_eval_loop(n_units, budget):
+        import mir_eval
+
+        groups = [per_file_groups(truth), per_file_groups(prediction)]
+        results = []
+
+        def prepare(f):
+            (ts, te, tl), (ps, pe, pl) = groups[0][f], groups[1][f]
+            return np.c_[ts, te], list(tl), np.c_[ps, pe], list(pl)
+
+        def run_one(inputs):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                results.append(mir_eval.segment.evaluate(*inputs))
+
+        return loop_files(files, prepare, run_one, lambda: results, budget)
+
+    def mir_eval_compare(k, results):
+        ours = compat.loc[files[:k]]
+        worst = 0.0
+        for f, scores in zip(files[:k], results):
+            worst = max(worst, max_abs_diff([ours.loc[f, c] for c in MIR_EVAL_COLUMNS.values()],
+                                            [scores[key] for key in MIR_EVAL_COLUMNS]))
+        return worst
+
+    frames = durations.dt.total_seconds().max() / 0.1
+    if frames > 20_000:
+        largest = ctx.hints.get("mir_eval:segment.evaluate:frames")
+        if largest is not None:
+            small_frames, small_cpu = largest
+            estimate = small_cpu * (frames / small_frames) ** 2
+            ctx.skip("mir_eval", "segment.evaluate",
+                     f"not run: {frames:,.0f} frames, its frame-pair matrices need several GB; "
+                     f"~{estimate:.0f} s extrapolated quadratically from {small_frames:,.0f} frames",
+                     cpu=estimate, extrapolated=True)
+        else:
+            ctx.skip("mir_eval", "segment.evaluate",
+                     f"not run: {frames:,.0f} frames, its frame-pair matrices need several GB")
+        return
+    ctx.reference("mir_eval", "segment.evaluate", None, n_files, compare=mir_eval_compare, loop=mir_eval_loop)
+    row = ctx.rows[-1]
+    if long and row.get("implementation") == "mir_eval" and not row.get("skipped"):
+        ctx.rates["mir_eval:segment.evaluate:frames"] = (frames, row["cpu"])
+
+
+def work_diarization(ctx: Context):
+    import audeval
+
+    truth, prediction, durations = _data.conversations(ctx.size["files"])
+    n_events = len(truth) + len(prediction)
+    ctx.info = {"truth": len(truth), "prediction": len(prediction), "files": len(durations), "n": ctx.size["files"]}
+    der = ctx.audeval("diarization_error_rate (optimal, per file)",
+                      lambda: audeval.diarization_error_rate(truth, prediction, files_duration=durations),
+                      n_events=n_events, main=True)
+    report = ctx.audeval("diarization_report (+ JER)",
+                         lambda: audeval.diarization_report(truth, prediction, files_duration=durations),
+                         n_events=n_events, memory=False)
+    det = ctx.audeval("detection_error_rate",
+                      lambda: audeval.detection_error_rate(truth, prediction, files_duration=durations),
+                      n_events=n_events, memory=False)
+    stats = audeval.diarization_statistics(truth, prediction, files_duration=durations)
+    shards = shard_statistics(audeval.diarization_statistics, truth, prediction, durations)
+    ctx.checks = {
+        "DER from statistics table": abs(audeval.diarization_error_rate(stats) - der),
+        "DER from two shards summed": abs(audeval.diarization_error_rate(shards) - der),
+        "DER of report TOTAL row": abs(report.loc["TOTAL", "diarization_error_rate"] - der),
+    }
+    ctx.sanity = {"DER": der, "detection ER": det}
+    files = sorted(durations.index)
+    n_files = len(files)
+    annotations, groups = {}, []
+
+    def pyannote_loop(metric_name):
+        def loop(n_units, budget):
+            from pyannote.core import Annotation, Segment, Timeline
+            from pyannote.metrics import detection, diarization
+
+            metric = (diarization.DiarizationErrorRate() if metric_name == "der"
+                      else detection.DetectionErrorRate())
+            if not groups:
+                groups.extend([per_file_groups(truth), per_file_groups(prediction)])
+
+            def prepare(f):
+                if f not in annotations:
+                    pair = []
+                    for g in groups:
+                        a = Annotation(uri=f)
+                        s, e, lab = g.get(f, (np.zeros(0), np.zeros(0), []))
+                        for i in range(len(s)):
+                            a[Segment(float(s[i]), float(e[i])), i] = lab[i]
+                        pair.append(a)
+                    uem = Timeline([Segment(0.0, durations[f].total_seconds())], uri=f)
+                    annotations[f] = (pair[0], pair[1], uem)
+                return annotations[f]
+
+            def run_one(inputs):
+                metric(inputs[0], inputs[1], uem=inputs[2])
+
+            return loop_files(files, prepare, run_one, lambda: abs(metric), budget)
+        return loop
+
+    def compare(function):
+        def inner(k, result):
+            if k == n_files:
+                ours = der if function is audeval.diarization_error_rate else det
+            else:
+                t, p, d = first_files(truth, prediction, durations, k)
+                ours = function(t, p, files_duration=d)
+            return abs(ours - result)
+        return inner
+
+    ctx.reference("pyannote.metrics", "DiarizationErrorRate", None, n_files,
+                  compare=compare(audeval.diarization_error_rate), loop=pyannote_loop("der"))
+    ctx.reference("pyannote.metrics", "DetectionErrorRate", None, n_files,
+                  compare=compare(audeval.detection_error_rate), loop=pyannote_loop("det"))
+
+    def greedy(t, p):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # no files_duration, as audmetric
+            return audeval.diarization_error_rate(t, p, mapping="greedy", individual_file_mapping=False)
+
+    def audmetric_prepare(k):
+        import audmetric
+
+        t, p, _ = first_files(truth, prediction, durations, k)
+        return lambda: audmetric.diarization_error_rate(t, p)
+
+    def audmetric_compare(k, result):
+        t, p, _ = first_files(truth, prediction, durations, k)
+        return abs(greedy(t, p) - result)
+
+    ctx.reference("audmetric", "diarization_error_rate (greedy, global)", audmetric_prepare, n_files,
+                  compare=audmetric_compare, growth=2.0)
+
+
+def _separation_data(ctx):
+    rate = int(ctx.size.get("rate", RATE))
+    refs, est = _data.separation(ctx.size.get("sources", 4), ctx.size["seconds"], sampling_rate=rate,
+                                 channels=ctx.size.get("channels", 2))
+    ctx.info = {"samples": refs.shape[1], "sources": refs.shape[0], "channels": refs.shape[2],
+                "rate": rate, "n": ctx.size["seconds"]}
+    return refs, est, rate
+
+
+def work_separation_si(ctx: Context):
+    import audeval.separation as separation
+
+    refs, est, rate = _separation_data(ctx)
+    order = np.roll(np.arange(refs.shape[0]), 1)
+    shuffled = est[order]
+    ours = ctx.audeval("scale_invariant(permutation=True)",
+                       lambda: separation.scale_invariant(refs, shuffled, permutation=True), main=True)
+    plain = ctx.audeval("scale_invariant (matched order)", lambda: separation.scale_invariant(refs, est),
+                        memory=False)
+    ctx.checks = {"permutation found vs matched order": max(
+        max_abs_diff(ours[k], plain[k]) for k in ("si_sdr", "si_sir", "si_sar", "sd_sdr", "snr", "srr"))}
+    ctx.sanity = {"estimate order recovered": bool(
+        (np.asarray(ours["estimate"]) == np.argsort(order)).all()),
+        "median SI-SDR": float(np.median(ours["si_sdr"]))}
+    seconds = refs.shape[1] / rate
+    keys = {"SI-SDR": "si_sdr", "SI-SIR": "si_sir", "SI-SAR": "si_sar", "SD-SDR": "sd_sdr",
+            "SNR": "snr", "SRR": "srr"}
+
+    def prepare(k):
+        sys.path.insert(0, os.path.join(ROOT, "tests", "assets", "separation"))
+        try:
+            import make_golden
+        finally:
+            sys.path.pop(0)
+        try:
+            bss_eval, audio_signal, _ = make_golden.load_nussl()
+        except Exception as error:
+            raise ImportError("nussl", name="nussl") from error
+        n = int(round(k * rate))
+        r, e = refs[:, :n], shuffled[:, :n]
+
+        def run():
+            evaluator = bss_eval.BSSEvalScale([audio_signal(x.T) for x in r], [audio_signal(x.T) for x in e],
+                                              compute_permutation=True)
+            return evaluator.evaluate()
+        return run
+
+    def compare(k, theirs):
+        n = int(round(k * rate))
+        mine = ours if n >= refs.shape[1] else separation.scale_invariant(
+            refs[:, :n], shuffled[:, :n], permutation=True)
+        n_src = refs.shape[0]
+        return max(max_abs_diff(mine[key], [theirs[f"source_{j}"][name] for j in range(n_src)])
+                   for name, key in keys.items())
+
+    ctx.reference("nussl", "BSSEvalScale(compute_permutation=True)", prepare, seconds,
+                  unit="seconds of audio", compare=compare)
+
+
+def work_separation_bss(ctx: Context):
+    import audeval.separation as separation
+
+    refs, est, rate = _separation_data(ctx)
+    ours = ctx.audeval("bss_eval_v4(window=1 s, hop=1 s)",
+                       lambda: separation.bss_eval_v4(refs, est, sampling_rate=rate, window=1.0, hop=1.0),
+                       main=True)
+    ctx.checks = {}
+    if refs.shape[1] >= 2 * rate:
+        half = (refs.shape[1] // rate // 2) * rate
+        first = separation.bss_eval_v4(refs[:, :half], est[:, :half], sampling_rate=rate, window=1.0, hop=1.0)
+        n_windows = first["sdr"].shape[1]
+        ctx.checks["SDR of the first windows alone"] = max_abs_diff(first["sdr"], ours["sdr"][:, :n_windows])
+    ctx.sanity = {"median SDR": float(np.nanmedian(ours["sdr"]))}
+    seconds = refs.shape[1] / rate
+
+    def prepare(k):
+        import museval
+
+        n = int(round(k * rate))
+        r, e = refs[:, :n], est[:, :n]
+        return lambda: museval.evaluate(r, e, win=rate, hop=rate)
+
+    def compare(k, theirs):
+        n = int(round(k * rate))
+        mine = ours if n >= refs.shape[1] else separation.bss_eval_v4(
+            refs[:, :n], est[:, :n], sampling_rate=rate, window=1.0, hop=1.0)
+        # SDR is the target (1e-9 dB); the others are reported in the note
+        return max_abs_diff(mine["sdr"], theirs[0])
+
+    result = ctx.reference("museval", "evaluate (v4)", prepare, max(int(seconds), 1),
+                           unit="seconds of audio", compare=compare)
+    if result is not None:
+        row = ctx.rows[-1]
+        k = int(round(seconds)) if not row.get("extrapolated") else None
+        if k is not None:
+            others = {name: max_abs_diff(ours[name], theirs) for name, theirs in zip(("isr", "sir", "sar"), result[1:])}
+            row["note"] = (row["note"] + "; " if row["note"] else "") + "difference in dB: SDR (shown), " + ", ".join(
+                f"{k.upper()} {v:.1e}" for k, v in others.items())
+
+
+WORKLOADS = {
+    "events": work_events,
+    "segments": work_segments,
+    "structure": work_structure,
+    "structure_long": lambda ctx: work_structure(ctx, long=True),
+    "diarization": work_diarization,
+    "separation_si": work_separation_si,
+    "separation_bss": work_separation_bss,
+}
+
+
+def run_worker(workload, size, *, repeat, min_time, budget, hints, references) -> dict:
+    ctx = Context(workload, size, repeat=repeat, min_time=min_time, budget=budget,
+                  hints=hints, references=references)
+    ctx.info, ctx.sanity = {}, {}
+    begin = time.perf_counter()
+    WORKLOADS[workload](ctx)
+    for row in ctx.rows:
+        if row["implementation"] not in ("audeval", "pandas") and ctx.main_cpu:
+            row["speedup"] = row["cpu"] / ctx.main_cpu
+    return {
+        "workload": workload,
+        "size": size,
+        "label": size_label(workload, size),
+        "info": ctx.info,
+        "rows": ctx.rows,
+        "checks": ctx.checks,
+        "sanity": ctx.sanity,
+        "rates": ctx.rates,
+        "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "seconds": time.perf_counter() - begin,
+    }
+
+
+# -------------------------------------------------------------------------
+# Reporting
+# -------------------------------------------------------------------------
+
+
+def versions() -> dict:
+    out = {"python": platform.python_version()}
+    for name in ("audeval", "numpy", "pandas", "scipy", "audmetric", "sed_eval", "mir_eval",
+                 "pyannote.metrics", "museval", "nussl"):
+        try:
+            out[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            out[name] = None
+    return out
+
+
+def machine() -> dict:
+    memory = None
+    with contextlib.suppress(OSError, ValueError):
+        with open("/proc/meminfo") as f:
+            memory = int(f.readline().split()[1]) / 1024**2
+    cpu = platform.processor() or platform.machine()
+    with contextlib.suppress(OSError):
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    return {"cpu": cpu, "cores": os.cpu_count(), "memory_gb": memory, "system": platform.platform(),
+            "OPENBLAS_NUM_THREADS": os.environ.get("OPENBLAS_NUM_THREADS")}
+
+
+def fmt_time(seconds) -> str:
+    if seconds is None or not np.isfinite(seconds):
+        return "-"
+    if seconds < 1e-2:
+        return f"{seconds * 1000:.2f} ms"
+    if seconds < 1:
+        return f"{seconds * 1000:.0f} ms"
+    if seconds < 100:
+        return f"{seconds:.2f} s"
+    return f"{seconds:,.0f} s"
+
+
+def fmt_diff(value) -> str:
+    if value is None:
+        return ""
+    mark = "ok" if value <= AGREE else "DIFFERS"
+    return f"{value:.1e} ({mark})"
+
+
+def results_table(results: list[dict]) -> list[str]:
+    lines = []
+    by_workload = {}
+    for result in results:
+        by_workload.setdefault(result["workload"], []).append(result)
+    for workload, items in by_workload.items():
+        lines += ["", f"### {WORKLOAD_TITLES[workload]}", ""]
+        lines.append("| size | data | implementation | call | CPU | wall | runs | peak: tracemalloc / RSS increase "
+                     "| bytes / event | speed-up (CPU) | max abs diff | note |")
+        lines.append("|---|---|---|---|---:|---:|---:|---:|---:|---:|---|---|")
+        for result in items:
+            info = result["info"]
+            if "truth" in info:
+                data = f"{info['truth']:,} + {info['prediction']:,} rows, {info['files']:,} files"
+            else:
+                data = f"{info['sources']} x {info['samples']:,} x {info['channels']} at {info['rate']} Hz"
+            for row in result["rows"]:
+                mark = "~" if row.get("extrapolated") else ""
+                speed = f"{mark}{row['speedup']:,.0f}x" if np.isfinite(row.get("speedup", math.nan)) else ""
+                peak = ""
+                if np.isfinite(row.get("rss_mb", math.nan)):
+                    peak = f"{row['peak_mb']:.1f} / {row.get('rss_mb', math.nan):.1f} MB"
+                per = f"{row['bytes_per_event']:.0f}" if np.isfinite(row["bytes_per_event"]) else ""
+                lines.append(
+                    f"| {result['label']} | {data} | {row['implementation']} | {row['call']} | "
+                    f"{mark}{fmt_time(row['cpu'])} | {mark}{fmt_time(row['wall'])} | {row['runs']} | {peak} | "
+                    f"{per} | {speed} | {fmt_diff(row.get('difference'))} | {row['note']} |"
+                )
+            checks = "; ".join(f"{k}: {fmt_diff(v)}" for k, v in result["checks"].items())
+            sanity = "; ".join(
+                f"{k}: {v:.4g}" if isinstance(v, float) else f"{k}: {v}" for k, v in result["sanity"].items())
+            lines.append(f"| {result['label']} | | audeval | equivalent paths | | | | | | | "
+                         f"{checks} | {sanity}; worker max RSS {result['maxrss_mb']:.0f} MB |")
+    return lines
+
+
+def find(results, workload, label=None, implementation="audeval", call=None, main=False):
+    for result in results:
+        if result["workload"] != workload or (label is not None and result["label"] != label):
+            continue
+        for row in result["rows"]:
+            if row["implementation"] != implementation:
+                continue
+            if call is not None and not row["call"].startswith(call):
+                continue
+            if main and not row.get("main"):
+                continue
+            return result, row
+    return None, None
+
+
+def peak_of(row) -> float:
+    """The larger of the tracemalloc peak and the RSS increase (MB)."""
+    return float(np.nanmax([row["peak_mb"], row.get("rss_mb", math.nan)]))
+
+
+def largest(results, workload):
+    items = [r for r in results if r["workload"] == workload]
+    return items[-1]["label"] if items else None
+
+
+def targets_table(results: list[dict], mode: str) -> list[str]:
+    """One row per target of SPEC section 9, with the measured value."""
+    rows = []
+
+    def add(workload_desc, target, measured, met, note=""):
+        status = {True: "met", False: "NOT met", None: "not measured"}[met]
+        rows.append(f"| {workload_desc} | {target} | {measured} | {status} | {note} |")
+
+    # events vs sort_index
+    label = "1,000,000 events" if mode == "full" else largest(results, "events")
+    res, ours = find(results, "events", label, main=True)
+    _, base = find(results, "events", label, implementation="pandas")
+    if ours and base:
+        ratio = ours["cpu"] / base["cpu"]
+        wall_ratio = ours["wall"] / base["wall"]
+        _, greedy = find(results, "events", label, call="event_fscore_per_class (greedy)")
+        add(f"event metrics, {label} per side, {res['info']['files']:,} files", "<= 3x truth.sort_index()",
+            f"{ratio:.1f}x (CPU: {fmt_time(ours['cpu'])} vs {fmt_time(base['cpu'])}; wall {wall_ratio:.1f}x)",
+            ratio <= 3, f"optimal matching; greedy matching: {greedy['cpu'] / base['cpu']:.1f}x ({fmt_time(greedy['cpu'])})")
+    else:
+        add("event metrics, 1M + 1M events, 100k files", "<= 3x truth.sort_index()", "-", None)
+    # events vs references at 10k
+    for label, shape in (("10,000 events", "10 s clips"), ("10,000 events, 1000 s files", "10 files of 1000 s")):
+        for toolkit in ("audmetric", "sed_eval"):
+            res, row = find(results, "events", label, implementation=toolkit)
+            if res is None:
+                continue
+            _, ours = find(results, "events", label, main=True)
+            if row and np.isfinite(row.get("speedup", math.nan)):
+                mark = "~" if row.get("extrapolated") else ""
+                add(f"event metrics, 10k events ({shape}), vs {toolkit}", ">= 1000x faster",
+                    f"{mark}{row['speedup']:,.0f}x ({mark}{fmt_time(row['cpu'])} vs {fmt_time(ours['cpu'])})",
+                    row["speedup"] >= 1000,
+                    (row["note"] + "; " if row["note"] else "") + "agreement " + fmt_diff(row.get("difference")))
+            else:
+                add(f"event metrics, 10k events ({shape}), vs {toolkit}", ">= 1000x faster", "-", None,
+                    row["note"] if row else "")
+    # segments
+    label = "1000 h" if mode == "full" else largest(results, "segments")
+    res, one = find(results, "segments", label, call="segment_report(1 s)")
+    _, ten = find(results, "segments", label, call="segment_report(0.01 s)")
+    _, one_c = find(results, "segments", label, call="segment_report(1 s, compat")
+    _, ten_c = find(results, "segments", label, call="segment_report(0.01 s, compat")
+    if one and ten:
+        r1, r2 = ten["cpu"] / one["cpu"], ten_c["cpu"] / one_c["cpu"]
+        add(f"segment metrics, {label} ({res['info']['files']:,} files), 10 ms vs 1 s", "time independent of resolution",
+            f"10 ms / 1 s = {r1:.2f} (compat=sed_eval: {r2:.2f}); {fmt_time(one['cpu'])} / {fmt_time(ten['cpu'])}",
+            max(r1, r2) <= 1.5, "met when the ratio is <= 1.5")
+    for resolution, ours in (("1 s", one_c), ("0.01 s", ten_c)):
+        _, row = find(results, "segments", label, implementation="sed_eval", call=f"SegmentBasedMetrics({resolution})")
+        if row and np.isfinite(row.get("speedup", math.nan)):
+            mark = "~" if row.get("extrapolated") else ""
+            speed = row["cpu"] / ours["cpu"]
+            add(f"segment metrics, {label}, {resolution}, vs sed_eval", ">= 100x faster",
+                f"{mark}{speed:,.0f}x ({mark}{fmt_time(row['cpu'])} vs {fmt_time(ours['cpu'])}, compat=sed_eval)",
+                speed >= 100, (row["note"] + "; " if row["note"] else "") + "agreement " + fmt_diff(row.get("difference")))
+        else:
+            add(f"segment metrics, {label}, {resolution}, vs sed_eval", ">= 100x faster", "-", None)
+    # structure
+    label = "1,000 files x 50 sections"
+    res, row = find(results, "structure", label, main=True)
+    if row:
+        add("structure, 1000 files x 50 segments", "<= 1 s",
+            f"{fmt_time(row['cpu'])} CPU, {fmt_time(row['wall'])} wall, peak {peak_of(row):.0f} MB",
+            row["cpu"] <= 1.0)
+    else:
+        add("structure, 1000 files x 50 segments", "<= 1 s", "-", None)
+    label = "60 min x 10,000 sections"
+    res, row = find(results, "structure_long", label, main=True)
+    if row:
+        add("structure, one 1 h file x 10k segments", "<= 0.5 s and <= 300 MB",
+            f"{fmt_time(row['cpu'])} CPU, {fmt_time(row['wall'])} wall, peak {peak_of(row):.0f} MB",
+            row["cpu"] <= 0.5 and peak_of(row) <= 300)
+    else:
+        add("structure, one 1 h file x 10k segments", "<= 0.5 s and <= 300 MB", "-", None)
+    # diarization
+    label = "1,000 files" if mode == "full" else largest(results, "diarization")
+    res, row = find(results, "diarization", label, implementation="pyannote.metrics", call="DiarizationErrorRate")
+    if row and np.isfinite(row.get("speedup", math.nan)):
+        mark = "~" if row.get("extrapolated") else ""
+        add(f"diarization, {label}, vs pyannote.metrics", ">= 100x faster",
+            f"{mark}{row['speedup']:,.0f}x ({fmt_time(row['cpu'])} vs {fmt_time(row['cpu'] / row['speedup'])})",
+            row["speedup"] >= 100, "agreement " + fmt_diff(row.get("difference")))
+    else:
+        add(f"diarization, {label}, vs pyannote.metrics", ">= 100x faster", "-", None, row["note"] if row else "")
+    # separation
+    label = largest(results, "separation_si")
+    res, row = find(results, "separation_si", label, implementation="nussl")
+    if row and np.isfinite(row.get("speedup", math.nan)):
+        mark = "~" if row.get("extrapolated") else ""
+        add(f"separation SI family, {label}, vs nussl", ">= 50x faster",
+            f"{mark}{row['speedup']:,.0f}x ({fmt_time(row['cpu'])} vs {fmt_time(row['cpu'] / row['speedup'])})",
+            row["speedup"] >= 50, "agreement " + fmt_diff(row.get("difference")))
+    else:
+        add(f"separation SI family, {label}, vs nussl", ">= 50x faster", "-", None, row["note"] if row else "")
+    label = largest(results, "separation_bss")
+    res, row = find(results, "separation_bss", label, implementation="museval")
+    if row and np.isfinite(row.get("speedup", math.nan)):
+        mark = "~" if row.get("extrapolated") else ""
+        add(f"separation BSS Eval v4, {label}, vs museval", ">= 2.5x faster",
+            f"{mark}{row['speedup']:.1f}x ({fmt_time(row['cpu'])} vs {fmt_time(row['cpu'] / row['speedup'])})",
+            row["speedup"] >= 2.5, row["note"])
+        # agreement at the largest size measured fully
+        diffs = [r2.get("difference") for r in results if r["workload"] == "separation_bss"
+                 for r2 in r["rows"] if r2["implementation"] == "museval" and r2.get("difference") is not None]
+        worst = max(diffs) if diffs else None
+        add("separation BSS Eval v4, SDR vs museval", "agree to 1e-9 dB",
+            f"max abs difference {worst:.1e} dB" if worst is not None else "-",
+            None if worst is None else worst <= 1e-9, "over all sizes run")
+    else:
+        add(f"separation BSS Eval v4, {label}, vs museval", ">= 2.5x faster", "-", None, row["note"] if row else "")
+    # memory
+    worst, where = 0.0, None
+    for result in results:
+        if result["workload"].startswith("separation"):
+            continue
+        for row in result["rows"]:
+            if row["implementation"] == "audeval" and np.isfinite(row["bytes_per_event"]):
+                if row["bytes_per_event"] > worst and result["info"].get("truth", 0) >= 1000:
+                    worst, where = row["bytes_per_event"], f"{result['workload']}, {result['label']}, {row['call']}"
+    if where:
+        add("memory: peak per event (all label workloads, >= 1000 rows)", "<= 1 KB per event",
+            f"worst {worst:.0f} bytes ({where})", worst <= 1024)
+    return ["| workload | target | measured | status | note |", "|---|---|---|---|---|"] + rows
+
+
+def growth_table(results: list[dict]) -> list[str]:
+    """audeval's main call: how cost grows with size."""
+    lines = ["| workload | size | rows (truth + prediction) | audeval CPU | per 1000 rows |", "|---|---|---:|---:|---:|"]
+    for result in results:
+        info = result["info"]
+        if "truth" not in info:
+            continue
+        for row in result["rows"]:
+            if row.get("main"):
+                n = info["truth"] + info["prediction"]
+                lines.append(f"| {result['workload']} | {result['label']} | {n:,} | {fmt_time(row['cpu'])} | "
+                             f"{fmt_time(row['cpu'] / n * 1000)} |")
+    return lines
+
+
+def plot(results: list[dict], path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    panels = [("events", "truth events per side", "events"), ("segments", "hours of audio (1 h files)", "segments"),
+              ("diarization", "files (1-5 min)", "diarization"), ("separation_bss", "seconds of audio", "separation_bss")]
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.8))
+    for ax, (workload, xlabel, _) in zip(axes, panels):
+        items = [r for r in results if r["workload"] == workload and "sections" not in r["size"]]
+        series = {}
+        for r in items:
+            x = r["info"]["n"]
+            for row in r["rows"]:
+                if not np.isfinite(row["cpu"]):
+                    continue
+                name = f"{row['implementation']}: {row['call']}"
+                series.setdefault(name, []).append((x, row["cpu"], row.get("extrapolated", False)))
+        for name, points in series.items():
+            xs, ys, ex = zip(*points)
+            style = "--" if not name.startswith(("audeval", "pandas")) else "-"
+            line, = ax.plot(xs, ys, style, marker="o", label=name, linewidth=1.2, markersize=3)
+            for x, y, e in points:
+                if e:
+                    ax.plot([x], [y], marker="o", markerfacecolor="white", color=line.get_color(), markersize=5)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel(xlabel)
+        ax.set_title(workload)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=5.5, loc="upper left")
+    axes[0].set_ylabel("CPU seconds (open: extrapolated)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+# -------------------------------------------------------------------------
+# Driver
+# -------------------------------------------------------------------------
+
+
+def spawn(workload, size, args, hints) -> dict:
+    spec = json.dumps({"workload": workload, "size": size, "hints": hints, "repeat": args.repeat,
+                       "min_time": args.min_time, "budget": args.budget, "references": not args.no_reference})
+    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker", spec],
+                         capture_output=True, text=True, check=False)
+    if out.returncode != 0:
+        sys.stderr.write(out.stderr)
+        raise RuntimeError(f"worker {workload} {size} failed with exit code {out.returncode}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None) -> list[dict]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--quick", action="store_true", help="small sizes, a few minutes")
+    mode.add_argument("--smoke", action="store_true", help="tiny sizes (tests)")
+    parser.add_argument("--only", default=None, help="comma-separated workloads: " + ", ".join(WORKLOADS))
+    parser.add_argument("--no-reference", action="store_true", help="time audeval only")
+    parser.add_argument("--budget", type=float, default=None,
+                        help="CPU seconds a reference may take per size before it runs on a share "
+                             "(default 60, --quick 10)")
+    parser.add_argument("--repeat", type=int, default=None, help="min. runs of audeval (default 5, --smoke 1)")
+    parser.add_argument("--min-time", type=float, default=None, help="min. total seconds of audeval runs (default 1)")
+    parser.add_argument("--in-process", action="store_true", help="no subprocess per workload")
+    parser.add_argument("--json", default=None, help="write all results to this file")
+    parser.add_argument("--markdown", default=None, help="write the tables to this file")
+    parser.add_argument("--plot", default=None, help="write a plot of cost against size (needs matplotlib)")
+    parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+
+    if args.worker:
+        spec = json.loads(args.worker)
+        result = run_worker(spec["workload"], spec["size"], repeat=spec["repeat"], min_time=spec["min_time"],
+                            budget=spec["budget"], hints=spec["hints"], references=spec["references"])
+        print(json.dumps(result, default=float))
+        return [result]
+
+    mode = "smoke" if args.smoke else "quick" if args.quick else "full"
+    if args.budget is None:
+        args.budget = {"smoke": 5.0, "quick": 10.0, "full": 60.0}[mode]
+    if args.repeat is None:
+        args.repeat = 1 if mode == "smoke" else 5
+    if args.min_time is None:
+        args.min_time = 0.0 if mode == "smoke" else 1.0
+    names = list(WORKLOADS) if args.only is None else args.only.split(",")
+    unknown = set(names) - set(WORKLOADS)
+    if unknown:
+        parser.error(f"unknown workloads: {sorted(unknown)}")
+
+    started = datetime.datetime.now()
+    load_before = os.getloadavg()
+    header = {
+        "command": " ".join(["python", "benchmarks/run.py"] + list(sys.argv[1:] if argv is None else argv)),
+        "mode": mode, "machine": machine(), "versions": versions(), "budget": args.budget,
+        "started": started.isoformat(timespec="seconds"),
+    }
+    print(f"# audeval benchmarks ({mode})", flush=True)
+    print(f"{header['machine']['cpu']}, {header['machine']['cores']} cores, "
+          f"{header['machine']['memory_gb'] or 0:.0f} GB, OPENBLAS_NUM_THREADS={os.environ['OPENBLAS_NUM_THREADS']}, "
+          f"load average {load_before[0]:.1f}", flush=True)
+    print(", ".join(f"{k} {v}" for k, v in header["versions"].items() if v), flush=True)
+    results, hints, loads = [], {}, []
+    for workload in names:
+        for size in SIZES[workload][mode]:
+            begin = time.perf_counter()
+            loads.append(os.getloadavg()[0])
+            if args.in_process:
+                result = run_worker(workload, size, repeat=args.repeat, min_time=args.min_time,
+                                    budget=args.budget, hints=hints, references=not args.no_reference)
+            else:
+                result = spawn(workload, size, args, hints)
+            hints.update(result["rates"])
+            results.append(result)
+            main_row = next((r for r in result["rows"] if r.get("main")), None)
+            refs = ", ".join(
+                f"{r['implementation']} {'~' if r.get('extrapolated') else ''}{r.get('speedup', math.nan):,.0f}x"
+                for r in result["rows"] if np.isfinite(r.get("speedup", math.nan)))
+            print(f"{workload:15s} {result['label']:32s} audeval {fmt_time(main_row['cpu'] if main_row else None):>9s} CPU"
+                  f"  [{time.perf_counter() - begin:5.0f} s]  {refs}", flush=True)
+    header["load_average"] = {"min": min(loads), "max": max(loads + [os.getloadavg()[0]])}
+    header["minutes"] = (datetime.datetime.now() - started).total_seconds() / 60
+    lines = [
+        f"Command: `{header['command']}` ({mode} sizes), {header['started']}, {header['minutes']:.1f} min.",
+        f"Machine: {header['machine']['cpu']}, {header['machine']['cores']} cores, "
+        f"{header['machine']['memory_gb'] or 0:.0f} GB; OPENBLAS_NUM_THREADS={os.environ['OPENBLAS_NUM_THREADS']}; "
+        f"load average (1 min) {header['load_average']['min']:.1f}-{header['load_average']['max']:.1f} during the run.",
+        "Versions: " + ", ".join(f"{k} {v}" for k, v in header["versions"].items() if v) + ".",
+        f"Reference budget: {args.budget:g} CPU s per size ('~': ran on a share, time scaled linearly).",
+        "",
+        "## SPEC section 9 targets",
+        "",
+        *([] if mode == "full" else [
+            f"({mode} sizes: the targets are defined at the SPEC's sizes; rows at smaller sizes are indicative.)", ""]),
+        *targets_table(results, mode),
+        "",
+        "## How audeval's cost grows (main call of each workload)",
+        "",
+        *growth_table(results),
+        "",
+        "## All measurements",
+        *results_table(results),
+    ]
+    text = "\n".join(lines)
+    print()
+    print(text, flush=True)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(text + "\n")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"header": header, "results": results}, f, indent=1, default=float)
+    if args.plot:
+        try:
+            plot(results, args.plot)
+        except ImportError:
+            print("matplotlib is not installed: no plot", file=sys.stderr)
+    return results
+
+
+if __name__ == "__main__":
+    main()
