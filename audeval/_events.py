@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from audeval import _scores
-from audeval._intervals import window_join
+from audeval._intervals import group_keys, window_join
 from audeval._matching import greedy_matching, lexicographic_matching
 from audeval import _tables
 from audeval._tables import check_statistics, per_label, statistics_frame
@@ -134,9 +134,25 @@ def candidate_pairs(
     return t, p
 
 
-def _ranks(file: np.ndarray, start: np.ndarray, end: np.ndarray, position: np.ndarray) -> np.ndarray:
-    """Rank of every event in (file, start, end, row) order."""
-    order = np.lexsort((position, end, start, file))
+def _ranks(
+    n_files: int, file: np.ndarray, start: np.ndarray, end: np.ndarray, position: np.ndarray
+) -> np.ndarray:
+    """Rank of every event in (file, start, end, row) order.
+
+    One stable sort on a (file, start) key;
+    only runs of equal keys are sorted again by (end, row).
+    """
+    (key,) = group_keys(max(n_files, 1), (file, start))
+    order = np.argsort(key, kind="stable")
+    sorted_key = key[order]
+    tie = np.zeros(len(order), dtype=bool)
+    if len(order) > 1:
+        equal = sorted_key[1:] == sorted_key[:-1]
+        tie[1:] |= equal
+        tie[:-1] |= equal
+    if tie.any():
+        sub = order[tie]
+        order[tie] = sub[np.lexsort((position[sub], end[sub], key[sub]))]
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order), dtype=np.int64)
     return rank
@@ -169,23 +185,31 @@ def match_events(inputs: Inputs, tol: Tolerances, matching: str) -> EventMatch:
     n_truth, n_pred = len(truth), len(pred)
     n_labels = max(inputs.n_labels, 1)
     n_groups = inputs.n_files * n_labels
-    same_group = (truth.file * n_labels + truth.label, pred.file * n_labels + pred.label)
-    same = candidate_pairs(
-        n_groups, same_group[0], truth.start, truth.end, same_group[1], pred.start, pred.end, tol
-    )
     if matching == "optimal":
-        # all other-label pairs of a file: which events are left over
-        # is decided together with the matches
+        # one join per file gives both kinds of pairs; which events are left
+        # over for substitutions is decided together with the matches
         t, p = candidate_pairs(
             max(inputs.n_files, 1), truth.file, truth.start, truth.end, pred.file, pred.start, pred.end, tol
         )
-        other = truth.label[t] != pred.label[p]
-        match, substitution = lexicographic_matching(n_truth, n_pred, same, (t[other], p[other]))
+        same = truth.label[t] == pred.label[p]
+        match, substitution = lexicographic_matching(
+            n_truth, n_pred, (t[same], p[same]), (t[~same], p[~same])
+        )
         return EventMatch(inputs, match, substitution)
 
+    same = candidate_pairs(
+        n_groups,
+        truth.file * n_labels + truth.label,
+        truth.start,
+        truth.end,
+        pred.file * n_labels + pred.label,
+        pred.start,
+        pred.end,
+        tol,
+    )
     # greedy: first fit for matches, then first fit among the leftovers
-    truth_rank = _ranks(truth.file, truth.start, truth.end, truth.position)
-    pred_rank = _ranks(pred.file, pred.start, pred.end, pred.position)
+    truth_rank = _ranks(inputs.n_files, truth.file, truth.start, truth.end, truth.position)
+    pred_rank = _ranks(inputs.n_files, pred.file, pred.start, pred.end, pred.position)
     match = greedy_matching(n_truth, n_pred, *same, truth_rank, pred_rank)
     left_t = np.flatnonzero(match < 0)
     used = np.zeros(n_pred, dtype=bool)

@@ -38,17 +38,14 @@ def maximum_matching(
     match = np.full(n_truth, -1, dtype=np.int64)
     if len(truth) == 0:
         return match
-    # Only the events that appear in a pair enter the graph
-    rows, row_codes = np.unique(truth, return_inverse=True)
-    cols, col_codes = np.unique(prediction, return_inverse=True)
     graph = scipy.sparse.csr_matrix(
-        (np.ones(len(truth), dtype=np.int8), (row_codes, col_codes)),
-        shape=(len(rows), len(cols)),
+        (np.ones(len(truth), dtype=np.int8), (truth, prediction)),
+        shape=(n_truth, n_prediction),
     )
-    matched = scipy.sparse.csgraph.maximum_bipartite_matching(graph, perm_type="column")
-    ok = matched >= 0
-    match[rows[ok]] = cols[matched[ok]]
-    return match
+    return np.asarray(
+        scipy.sparse.csgraph.maximum_bipartite_matching(graph, perm_type="column"),
+        dtype=np.int64,
+    )
 
 
 def greedy_matching(
