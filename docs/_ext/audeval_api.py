@@ -1,0 +1,138 @@
+"""The API reference of audeval, generated from the package itself.
+
+``.. audeval-api:: <group>`` documents every public name of a group
+with an overview table (autosummary) and one autodoc entry per name.
+The names come from the package at build time
+(``dir(audeval)``, ``audeval.separation.__all__``, ``audeval.plot.__all__``),
+so a new public function shows up without editing the docs:
+a name of a module that no group claims is listed by ``.. audeval-api:: other``.
+No files are written into the source tree.
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+
+from docutils import nodes
+from docutils.statemachine import StringList
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util.nodes import nested_parse_with_titles
+
+
+# group: (the modules whose public names it shows, in this order)
+GROUPS = {
+    "events": ("audeval._events",),
+    "segments": ("audeval._segments",),
+    "structure": ("audeval._structure",),
+    "diarization": ("audeval._diarization",),
+    "statistics": ("audeval._accumulate", "audeval._bootstrap", "audeval._dask"),
+    "readers": ("audeval._readers", "audeval._example"),
+}
+# sub-packages with their own page (their names are ``<package>.<name>``)
+PACKAGES = {
+    "separation": "audeval.separation",
+    "plot": "audeval.plot",
+}
+
+
+def top_level_names() -> list[str]:
+    """Public names of ``audeval`` (not sub-modules, not ``__version__``)."""
+    import audeval
+
+    return sorted(
+        name
+        for name in dir(audeval)
+        if not name.startswith("_") and not isinstance(getattr(audeval, name), types.ModuleType)
+    )
+
+
+def home_module(obj: object) -> str:
+    """The module an object is defined in (the family it belongs to)."""
+    return getattr(obj, "__module__", "") or ""
+
+
+def group_names(group: str) -> tuple[str, list[str]]:
+    """``(current module, names)`` of a group, in definition order within each module."""
+    import importlib
+
+    import audeval
+
+    if group in PACKAGES:
+        package = importlib.import_module(PACKAGES[group])
+        names = list(getattr(package, "__all__", None) or [
+            n for n in dir(package) if not n.startswith("_")
+        ])
+        return PACKAGES[group], names
+    names = top_level_names()
+    if group == "other":
+        claimed = {m for modules in GROUPS.values() for m in modules}
+        return "audeval", [n for n in names if home_module(getattr(audeval, n)) not in claimed]
+    if group not in GROUPS:
+        raise ValueError(f"unknown API group {group!r}; known: {sorted(GROUPS) + sorted(PACKAGES)}")
+    out = []
+    for module in GROUPS[group]:
+        chosen = [n for n in names if home_module(getattr(audeval, n)) == module]
+        out.extend(sorted(chosen, key=lambda n: _source_line(getattr(audeval, n))))
+    return "audeval", out
+
+
+def _source_line(obj: object) -> int:
+    try:
+        return inspect.getsourcelines(obj)[1]
+    except (OSError, TypeError):
+        return 0
+
+
+def all_documented_names() -> list[str]:
+    """Fully qualified names the reference documents (used by the tests)."""
+    out = []
+    for group in [*GROUPS, "other", *PACKAGES]:
+        module, names = group_names(group)
+        out.extend(f"{module}.{n}" for n in names)
+    return out
+
+
+def _entry(module: str, name: str) -> list[str]:
+    import importlib
+
+    obj = getattr(importlib.import_module(module), name)
+    if inspect.isclass(obj):
+        if issubclass(obj, Warning):
+            return [f".. autoexception:: {name}", ""]
+        return [f".. autoclass:: {name}", "   :members:", ""]
+    if callable(obj):
+        return [f".. autofunction:: {name}", ""]
+    return [f".. autodata:: {name}", ""]
+
+
+class AudevalApi(SphinxDirective):
+    """``.. audeval-api:: group``: overview table and entries of a group."""
+
+    required_arguments = 1
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        group = self.arguments[0]
+        module, names = group_names(group)
+        if not names:
+            return []
+        lines = [f".. currentmodule:: {module}", ""]
+        if group == "other":
+            lines += ["Other", "-----", ""]
+        lines += [".. autosummary::", "   :nosignatures:", ""]
+        lines += [f"   {name}" for name in names]
+        lines.append("")
+        for name in names:
+            lines += _entry(module, name)
+        source = self.get_source_info()[0] or "<audeval-api>"
+        content = StringList(lines, source=source)
+        node = nodes.section() if group == "other" else nodes.container()
+        node.document = self.state.document
+        nested_parse_with_titles(self.state, content, node)
+        return node.children
+
+
+def setup(app):
+    app.add_directive("audeval-api", AudevalApi)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
