@@ -1118,38 +1118,44 @@ def growth_table(results: list[dict]) -> list[str]:
 
 
 def plot(results: list[dict], path: str) -> None:
+    """CPU time against size per workload, log-log; open markers: extrapolated."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    panels = [("events", "truth events per side", "events"), ("segments", "hours of audio (1 h files)", "segments"),
-              ("diarization", "files (1-5 min)", "diarization"), ("separation_bss", "seconds of audio", "separation_bss")]
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.8))
-    for ax, (workload, xlabel, _) in zip(axes, panels):
-        items = [r for r in results if r["workload"] == workload and "sections" not in r["size"]]
+    panels = [
+        (("events",), "truth events (10 s clips)", "event-based"),
+        (("segments",), "hours of audio (1 h files)", "segment-based (1 s and 10 ms)"),
+        (("structure",), "songs (10-60 sections)", "structure"),
+        (("diarization",), "files (1-5 min)", "diarization / detection"),
+        (("separation_si", "separation_bss"), "seconds of audio (4 stereo sources)", "separation"),
+    ]
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.0 * len(panels), 4.2))
+    for ax, (workloads, xlabel, title) in zip(axes, panels):
         series = {}
-        for r in items:
-            x = r["info"]["n"]
+        for r in results:
+            if r["workload"] not in workloads or "sections" in r["size"] or "clip_seconds" in r["size"]:
+                continue
             for row in r["rows"]:
                 if not np.isfinite(row["cpu"]):
                     continue
                 name = f"{row['implementation']}: {row['call']}"
-                series.setdefault(name, []).append((x, row["cpu"], row.get("extrapolated", False)))
+                series.setdefault(name, []).append((r["info"]["n"], row["cpu"], row.get("extrapolated", False)))
         for name, points in series.items():
-            xs, ys, ex = zip(*points)
-            style = "--" if not name.startswith(("audeval", "pandas")) else "-"
-            line, = ax.plot(xs, ys, style, marker="o", label=name, linewidth=1.2, markersize=3)
-            for x, y, e in points:
-                if e:
-                    ax.plot([x], [y], marker="o", markerfacecolor="white", color=line.get_color(), markersize=5)
+            xs, ys, _ = zip(*points)
+            ours = name.startswith(("audeval", "pandas"))
+            (line,) = ax.plot(xs, ys, "-" if ours else "--", marker="o", label=name, linewidth=1.2, markersize=3)
+            for x, y, extrapolated in points:
+                if extrapolated:
+                    ax.plot([x], [y], "o", markerfacecolor="white", color=line.get_color(), markersize=6)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel(xlabel)
-        ax.set_title(workload)
+        ax.set_title(title, fontsize=10)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=5.5, loc="upper left")
-    axes[0].set_ylabel("CPU seconds (open: extrapolated)")
+    axes[0].set_ylabel("CPU seconds (open marker: extrapolated)")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
@@ -1186,6 +1192,8 @@ def main(argv=None) -> list[dict]:
     parser.add_argument("--json", default=None, help="write all results to this file")
     parser.add_argument("--markdown", default=None, help="write the tables to this file")
     parser.add_argument("--plot", default=None, help="write a plot of cost against size (needs matplotlib)")
+    parser.add_argument("--from-json", default=None,
+                        help="re-render the tables (and --plot) of a saved --json file, without running")
     parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
@@ -1195,6 +1203,18 @@ def main(argv=None) -> list[dict]:
                             budget=spec["budget"], hints=spec["hints"], references=spec["references"])
         print(json.dumps(result, default=float))
         return [result]
+
+    if args.from_json:
+        with open(args.from_json) as f:
+            saved = json.load(f)
+        text = report(saved["header"], saved["results"])
+        print(text)
+        if args.markdown:
+            with open(args.markdown, "w") as f:
+                f.write(text + "\n")
+        if args.plot:
+            plot(saved["results"], args.plot)
+        return saved["results"]
 
     mode = "smoke" if args.smoke else "quick" if args.quick else "full"
     if args.budget is None:
@@ -1240,28 +1260,7 @@ def main(argv=None) -> list[dict]:
                   f"  [{time.perf_counter() - begin:5.0f} s]  {refs}", flush=True)
     header["load_average"] = {"min": min(loads), "max": max(loads + [os.getloadavg()[0]])}
     header["minutes"] = (datetime.datetime.now() - started).total_seconds() / 60
-    lines = [
-        f"Command: `{header['command']}` ({mode} sizes), {header['started']}, {header['minutes']:.1f} min.",
-        f"Machine: {header['machine']['cpu']}, {header['machine']['cores']} cores, "
-        f"{header['machine']['memory_gb'] or 0:.0f} GB; OPENBLAS_NUM_THREADS={os.environ['OPENBLAS_NUM_THREADS']}; "
-        f"load average (1 min) {header['load_average']['min']:.1f}-{header['load_average']['max']:.1f} during the run.",
-        "Versions: " + ", ".join(f"{k} {v}" for k, v in header["versions"].items() if v) + ".",
-        f"Reference budget: {args.budget:g} CPU s per size ('~': ran on a share, time scaled linearly).",
-        "",
-        "## SPEC section 9 targets",
-        "",
-        *([] if mode == "full" else [
-            f"({mode} sizes: the targets are defined at the SPEC's sizes; rows at smaller sizes are indicative.)", ""]),
-        *targets_table(results, mode),
-        "",
-        "## How audeval's cost grows (main call of each workload)",
-        "",
-        *growth_table(results),
-        "",
-        "## All measurements",
-        *results_table(results),
-    ]
-    text = "\n".join(lines)
+    text = report(header, results)
     print()
     print(text, flush=True)
     if args.markdown:
@@ -1276,6 +1275,33 @@ def main(argv=None) -> list[dict]:
         except ImportError:
             print("matplotlib is not installed: no plot", file=sys.stderr)
     return results
+
+
+def report(header: dict, results: list[dict]) -> str:
+    """The Markdown report: run details, SPEC targets, growth, all measurements."""
+    mode = header["mode"]
+    lines = [
+        f"Command: `{header['command']}` ({mode} sizes), {header['started']}, {header['minutes']:.1f} min.",
+        f"Machine: {header['machine']['cpu']}, {header['machine']['cores']} cores, "
+        f"{header['machine']['memory_gb'] or 0:.0f} GB; OPENBLAS_NUM_THREADS={header['machine']['OPENBLAS_NUM_THREADS']}; "
+        f"load average (1 min) {header['load_average']['min']:.1f}-{header['load_average']['max']:.1f} during the run.",
+        "Versions: " + ", ".join(f"{k} {v}" for k, v in header["versions"].items() if v) + ".",
+        f"Reference budget: {header['budget']:g} CPU s per size ('~': ran on a share, time scaled linearly).",
+        "",
+        "## SPEC section 9 targets",
+        "",
+        *([] if mode == "full" else [
+            f"({mode} sizes: the targets are defined at the SPEC's sizes; rows at smaller sizes are indicative.)", ""]),
+        *targets_table(results, mode),
+        "",
+        "## How audeval's cost grows (main call of each workload)",
+        "",
+        *growth_table(results),
+        "",
+        "## All measurements",
+        *results_table(results),
+    ]
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":
