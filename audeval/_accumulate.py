@@ -426,14 +426,15 @@ def sum_statistics(tables: Iterable[pd.DataFrame]) -> pd.DataFrame:
         raise ValueError(f"statistics tables must have an index level 'file'; got {names}.")
 
     # union of the values of every level
-    levels: dict[str, list] = {}
+    levels: dict[str, list | pd.Index] = {}
     categorical: dict[str, bool] = {}
     for i, name in enumerate(names):
-        lists = [_level_values(t, i) for t in tables]
         categorical[name] = name == "label" or any(_is_categorical(t, i) for t in tables)
         if not categorical[name]:
-            levels[name] = _sortable_union(lists, sort=True)
-        elif all(values == lists[0] for values in lists):
+            levels[name] = _index_union([_level_index(t, i) for t in tables])
+            continue
+        lists = [list(_level_index(t, i)) for t in tables]
+        if all(values == lists[0] for values in lists):
             levels[name] = lists[0]
         else:
             levels[name] = _sortable_union(lists, sort=all(_is_sorted(v) for v in lists))
@@ -460,9 +461,10 @@ def sum_statistics(tables: Iterable[pd.DataFrame]) -> pd.DataFrame:
     if dense:
         out_keys = np.arange(int(np.prod(shape, dtype=np.int64)), dtype=np.int64)
         inverse = all_keys
+        repeated = bool(len(all_keys)) and np.bincount(all_keys, minlength=len(out_keys)).max() > 1
     else:
         out_keys, inverse = np.unique(all_keys, return_inverse=True)
-    repeated = len(np.unique(inverse)) != len(inverse)
+        repeated = len(out_keys) != len(all_keys)
 
     # sums, in int64 (nanoseconds for timedeltas) or float64
     storage = {}
@@ -547,19 +549,31 @@ def _is_categorical(table: pd.DataFrame, level: int) -> bool:
     return isinstance(values.dtype, pd.CategoricalDtype)
 
 
-def _level_values(table: pd.DataFrame, level: int) -> list:
+def _level_index(table: pd.DataFrame, level: int) -> pd.Index:
     """Values of a level: categories in order, else the used values in level order."""
     index = table.index
     if isinstance(index, pd.MultiIndex):
         values = index.levels[level]
         if isinstance(values.dtype, pd.CategoricalDtype):
-            return list(values.categories)
+            return pd.Index(values.categories)
         codes = np.asarray(index.codes[level])
-        used = np.unique(codes[codes >= 0])
-        return list(values[used])
+        used = np.bincount(codes[codes >= 0], minlength=len(values)) > 0
+        return values[used]
     if isinstance(index.dtype, pd.CategoricalDtype):
-        return list(index.categories)
-    return list(pd.unique(index.dropna()))
+        return pd.Index(index.categories)
+    return pd.Index(pd.unique(index.dropna()))
+
+
+def _index_union(indexes: list[pd.Index]) -> pd.Index:
+    """Union of the values, sorted where they can be ordered."""
+    if not indexes:
+        return pd.Index([])
+    values = np.concatenate([np.asarray(ix, dtype=object) for ix in indexes])
+    union = pd.Index(pd.unique(values))
+    try:
+        return union.sort_values()
+    except TypeError:
+        return union
 
 
 def _sum_dtype(dtypes: list) -> np.dtype:
@@ -604,9 +618,14 @@ def _codes_into(index: pd.Index, level: int, target: pd.Index) -> np.ndarray:
     return target.get_indexer(values).astype(np.int64)
 
 
-def _typed(values: list, tables: list[pd.DataFrame], name: str) -> pd.Index:
+def _typed(values, tables: list[pd.DataFrame], name: str) -> pd.Index:
     """Level values with the dtype of the tables' level where they agree."""
-    dtypes = {t.index.get_level_values(name).dtype for t in tables if len(t)}
+    position = list(tables[0].index.names).index(name)
+    dtypes = {
+        (t.index.levels[position] if isinstance(t.index, pd.MultiIndex) else t.index).dtype
+        for t in tables
+        if len(t)
+    }
     if len(dtypes) == 1:
         try:
             return pd.Index(values, dtype=dtypes.pop())

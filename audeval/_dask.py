@@ -178,14 +178,20 @@ def _aligned(truth, prediction):
         prediction = _with_divisions(prediction, "prediction")
     if by_file and truth.known_divisions and prediction.known_divisions:
         if tuple(truth.divisions) != tuple(prediction.divisions):
+            # the inner divisions of the side with more partitions, the outer bounds of both
+            ours = truth.divisions if truth.npartitions >= prediction.npartitions else prediction.divisions
             try:
-                divisions = tuple(sorted(set(truth.divisions) | set(prediction.divisions)))
+                low = min(truth.divisions[0], prediction.divisions[0])
+                high = max(truth.divisions[-1], prediction.divisions[-1])
             except TypeError:
                 raise ValueError(
                     "the file divisions of truth and prediction cannot be ordered together."
                 ) from None
-            truth = truth.repartition(divisions=divisions, force=True)
-            prediction = prediction.repartition(divisions=divisions, force=True)
+            divisions = (low, *ours[1:-1], high)
+            if tuple(truth.divisions) != divisions:
+                truth = truth.repartition(divisions=divisions, force=True)
+            if tuple(prediction.divisions) != divisions:
+                prediction = prediction.repartition(divisions=divisions, force=True)
     elif truth.npartitions != prediction.npartitions:
         raise ValueError(
             f"truth has {truth.npartitions} partitions and prediction {prediction.npartitions}: "
