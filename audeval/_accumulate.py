@@ -370,10 +370,12 @@ def sum_statistics(tables: Iterable[pd.DataFrame]) -> pd.DataFrame:
     of the statistics function called on all files at once
     (with the same ``labels`` or with ``labels=None``).
     Plain pandas gives the same sums
-    (``pd.concat(tables).groupby(level=["file", "label"]).sum()``
-    or ``a.add(b, fill_value=0)``),
+    (``pd.concat(tables)``, ``pd.concat(tables).groupby(level=["file", "label"]).sum()``
+    or ``a.add(b, fill_value=0)``)
     and every metric accepts those as well,
-    but may change dtypes and the label order.
+    but only when all tables were computed with the same ``labels``
+    (else segment tables lack the true negatives of the missing labels),
+    and pandas may change dtypes and the label order.
 
     Args:
         tables: statistics tables of one family

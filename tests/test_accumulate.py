@@ -216,7 +216,11 @@ def test_metrics_cover_the_families():
             for n in module.__all__
             if family_of(getattr(module, n)).name == family and not n.endswith("_statistics")
         }
-        assert names == {n for n, _ in metrics}
+        listed = {n for n, _ in metrics}
+        assert names == listed, (
+            f"{family} metrics {sorted(names - listed)} are not in METRICS "
+            f"(or {sorted(listed - names)} are gone): update tests/test_accumulate.py"
+        )
 
 
 # -------------------------------------------------------------------------
