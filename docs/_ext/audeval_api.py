@@ -15,6 +15,7 @@ import inspect
 import types
 
 from docutils import nodes
+from docutils.parsers.rst import directives
 from docutils.statemachine import StringList
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import nested_parse_with_titles
@@ -93,6 +94,18 @@ def all_documented_names() -> list[str]:
     return out
 
 
+def _overview(group: str) -> list[str]:
+    """The module docstrings of a group without their summary lines."""
+    import importlib
+
+    lines = []
+    for name in GROUPS.get(group, ()):
+        doc = inspect.getdoc(importlib.import_module(name)) or ""
+        body = doc.split("\n\n", 1)[1] if "\n\n" in doc else ""
+        lines += body.splitlines() + [""]
+    return lines
+
+
 def _entry(module: str, name: str) -> list[str]:
     import importlib
 
@@ -111,6 +124,7 @@ class AudevalApi(SphinxDirective):
 
     required_arguments = 1
     has_content = False
+    option_spec = {"overview": directives.flag}
 
     def run(self) -> list[nodes.Node]:
         group = self.arguments[0]
@@ -118,6 +132,8 @@ class AudevalApi(SphinxDirective):
         if not names:
             return []
         lines = [f".. currentmodule:: {module}", ""]
+        if "overview" in self.options:
+            lines += _overview(group)
         if group == "other":
             lines += ["Other", "-----", ""]
         lines += [".. autosummary::", "   :nosignatures:", ""]
