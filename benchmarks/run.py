@@ -186,9 +186,11 @@ def measure(function, *, repeat: int, min_time: float, max_time: float = 120.0, 
     result = None
     if warmup:
         result = once()
-        if walls[0] <= max_time / 4:
-            walls.clear()
-            cpus.clear()
+        if walls[0] > max_time / 4:  # slow: the warm-up run is the measurement
+            return {"wall": walls[0], "cpu": cpus[0], "runs": 1,
+                    "rss": max(rss) if rss else math.nan}, result
+        walls.clear()
+        cpus.clear()
     while len(walls) < repeat or sum(walls) < min_time:
         result = once()
         if sum(walls) > max_time:
