@@ -92,7 +92,7 @@ class _Rows:
 def _seconds_to_timedelta(seconds: Sequence[float]) -> pd.TimedeltaIndex:
     """Seconds (NaN for NaT) rounded to integer nanoseconds."""
     values = np.asarray(seconds, dtype=float)
-    return pd.to_timedelta(values, unit="s").as_unit("ns")
+    return pd.to_timedelta(np.round(values * 1e9), unit="ns").as_unit("ns")
 
 
 def _where(path: PathLike, line: int | None) -> str:

@@ -1262,7 +1262,7 @@ def diarization_timeline(
         for p, lane in zip(unmapped, blocks[-1].lanes):
             lane_of[("prediction", n_labels + p)] = lane
 
-    r_file, r_start, r_end = region
+    r_file, r_start, r_end = region.intervals
     in_region = r_file == f
     region_end = int(r_end[in_region].max()) if in_region.any() else 0
     duration = int(inputs.durations[f])
