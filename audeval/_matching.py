@@ -28,6 +28,9 @@ import scipy.sparse
 import scipy.sparse.csgraph
 
 
+BATCH_SIZE = 2000  # truth events per LAPJVsp call (whole components)
+
+
 def maximum_matching(
     n_truth: int,
     n_prediction: int,
@@ -146,24 +149,56 @@ def lexicographic_matching(
     local_t[hard_t] = np.arange(len(hard_t))
     local_p = np.full(n_prediction, -1, dtype=np.int64)
     local_p[hard_p] = np.arange(len(hard_p))
-    in_hard = local_t[same_t] >= 0
-    n_t, n_p = len(hard_t), len(hard_p)
-    big = float(n_t + 2)
-    weight_rows = np.concatenate([local_t[same_t[in_hard]], local_t[other_t], np.arange(n_t)])
-    weight_cols = np.concatenate(
-        [local_p[same_p[in_hard]], local_p[other_p], n_p + np.arange(n_t)]
-    )
-    weights = np.concatenate(
-        [np.full(int(in_hard.sum()), big), np.full(len(other_t), 2.0), np.ones(n_t)]
-    )
-    biadjacency = scipy.sparse.csr_matrix(
-        (weights, (weight_rows, weight_cols)), shape=(n_t, n_p + n_t)
-    )
-    row, col = scipy.sparse.csgraph.min_weight_full_bipartite_matching(biadjacency, maximize=True)
-    chosen = np.asarray(biadjacency[row, col]).ravel()
+    # scipy's LAPJVsp touches arrays of the whole graph per augmentation,
+    # so components are solved in batches of whole components of bounded size
     match[hard_t] = -1
-    is_match = chosen == big
-    is_substitution = chosen == 2.0
-    match[hard_t[row[is_match]]] = hard_p[col[is_match]]
-    substitution[hard_t[row[is_substitution]]] = hard_p[col[is_substitution]]
+    comp_t = component[hard_t]
+    weight_rows = np.concatenate([local_t[same_t[local_t[same_t] >= 0]], local_t[other_t]])
+    weight_cols = np.concatenate([local_p[same_p[local_t[same_t] >= 0]], local_p[other_p]])
+    is_same = np.concatenate(
+        [np.ones(int((local_t[same_t] >= 0).sum()), bool), np.zeros(len(other_t), bool)]
+    )
+    # batch id per component: cumulative truth count in component order
+    order = np.argsort(comp_t, kind="stable")
+    sizes = np.bincount(comp_t, minlength=len(hard))
+    batch_of_component = np.cumsum(sizes) // BATCH_SIZE
+    batch_t = batch_of_component[comp_t]
+    batch_p = batch_of_component[component[n_truth + hard_p]]
+    edge_batch = batch_t[weight_rows]
+    edge_order = np.argsort(edge_batch, kind="stable")
+    t_order = np.argsort(batch_t, kind="stable")
+    p_order = np.argsort(batch_p, kind="stable")
+    batches = np.unique(batch_t)
+    edge_bounds = np.searchsorted(edge_batch[edge_order], np.append(batches, batches[-1] + 1))
+    t_bounds = np.searchsorted(batch_t[t_order], np.append(batches, batches[-1] + 1))
+    p_bounds = np.searchsorted(batch_p[p_order], np.append(batches, batches[-1] + 1))
+    del order
+    for k in range(len(batches)):
+        rows_k = t_order[t_bounds[k] : t_bounds[k + 1]]
+        cols_k = p_order[p_bounds[k] : p_bounds[k + 1]]
+        edges = edge_order[edge_bounds[k] : edge_bounds[k + 1]]
+        row_map = np.full(len(hard_t), -1, dtype=np.int64)
+        row_map[rows_k] = np.arange(len(rows_k))
+        col_map = np.full(len(hard_p), -1, dtype=np.int64)
+        col_map[cols_k] = np.arange(len(cols_k))
+        n_t, n_p = len(rows_k), len(cols_k)
+        big = float(n_t + 2)
+        biadjacency = scipy.sparse.csr_matrix(
+            (
+                np.concatenate([np.where(is_same[edges], big, 2.0), np.ones(n_t)]),
+                (
+                    np.concatenate([row_map[weight_rows[edges]], np.arange(n_t)]),
+                    np.concatenate([col_map[weight_cols[edges]], n_p + np.arange(n_t)]),
+                ),
+            ),
+            shape=(n_t, n_p + n_t),
+        )
+        row, col = scipy.sparse.csgraph.min_weight_full_bipartite_matching(
+            biadjacency, maximize=True
+        )
+        chosen = np.asarray(biadjacency[row, col]).ravel()
+        is_match = chosen == big
+        is_substitution = chosen == 2.0
+        match[hard_t[rows_k[row[is_match]]]] = hard_p[cols_k[col[is_match]]]
+        substitution[hard_t[rows_k[row[is_substitution]]]] = hard_p[cols_k[col[is_substitution]]]
     return match, substitution
