@@ -1133,6 +1133,22 @@ def targets_table(results: list[dict], mode: str) -> list[str]:
     return ["| workload | target | measured | status | note |", "|---|---|---|---|---|"] + rows
 
 
+def limit_table(results: list[dict]) -> list[str]:
+    """Event metrics against the limit, truth.sort_index() in the same process (CPU time)."""
+    lines = ["| size | files | truth.sort_index() | optimal | ratio | greedy | ratio |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for result in results:
+        if result["workload"] != "events" or not result["rows"]:
+            continue
+        rows = {row["call"]: row for row in result["rows"]}
+        base = rows["truth.sort_index() (the limit)"]["cpu"]
+        optimal = rows["event_fscore (optimal)"]["cpu"]
+        greedy = rows["event_fscore_per_class (greedy)"]["cpu"]
+        lines.append(f"| {result['label']} | {result['info']['files']:,} | {fmt_time(base)} | {fmt_time(optimal)} | "
+                     f"{optimal / base:.1f}x | {fmt_time(greedy)} | {greedy / base:.1f}x |")
+    return lines
+
+
 def growth_table(results: list[dict]) -> list[str]:
     """audeval's main call: how cost grows with size."""
     lines = ["| workload | size | rows (truth + prediction) | audeval CPU | per 1000 rows |", "|---|---|---:|---:|---:|"]
@@ -1334,6 +1350,10 @@ def report(header: dict, results: list[dict]) -> str:
         *([] if mode == "full" else [
             f"({mode} sizes: the targets are defined at the SPEC's sizes; rows at smaller sizes are indicative.)", ""]),
         *targets_table(results, mode),
+        "",
+        "## The limit: event metrics against truth.sort_index() (CPU time, same process)",
+        "",
+        *limit_table(results),
         "",
         "## How audeval's cost grows (main call of each workload)",
         "",
