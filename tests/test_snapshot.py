@@ -1,0 +1,165 @@
+"""Guardrail: the public API and the label-family numbers equal the snapshot.
+
+The snapshot (``tests/assets/snapshot/*.json``) was written by
+``tests/assets/snapshot/make_snapshot.py`` from commit 4bb1e93,
+before the family-protocol refactor.
+An intended change is listed below with its reason; everything else must stay.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import json
+import math
+import os
+
+import pytest
+
+HERE = os.path.join(os.path.dirname(__file__), "assets", "snapshot")
+
+# qualified name (e.g. "audeval.event_fscore") -> why its signature changed
+SIGNATURE_CHANGES: dict[str, str] = {}
+
+# entry key (see ``make_snapshot.key``) or a function name (all its entries)
+# -> why its result changed
+OUTPUT_CHANGES: dict[str, str] = {}
+
+RTOL = 1e-12
+ATOL = 1e-14  # only absorbs a 0 that became a rounding residue (or back)
+
+
+def _load_generator():
+    spec = importlib.util.spec_from_file_location(
+        "audeval_make_snapshot", os.path.join(HERE, "make_snapshot.py")
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+snapshot = _load_generator()
+
+
+@functools.lru_cache(maxsize=1)
+def _stored() -> dict:
+    with open(snapshot.OUTPUTS) as fp:
+        return json.load(fp)
+
+
+@functools.lru_cache(maxsize=None)
+def _case(name: str) -> dict:
+    return snapshot.build_case(_stored()["cases"][name])
+
+
+def _functions() -> list[str]:
+    return sorted({entry["function"] for entry in _stored()["entries"].values()})
+
+
+def _changed(key: str, function: str) -> bool:
+    return key in OUTPUT_CHANGES or function in OUTPUT_CHANGES
+
+
+def _is_float(value) -> bool:
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)) or (
+        isinstance(value, dict) and set(value) == {"float"}
+    )
+
+
+def _as_float(value) -> float:
+    return float(value["float"]) if isinstance(value, dict) else float(value)
+
+
+def _compare(expected, actual, where: str, out: list[str]) -> None:
+    """Append a description of every difference of two encoded results to ``out``."""
+    if _is_float(expected) and _is_float(actual):
+        if isinstance(expected, int) and isinstance(actual, int):
+            if expected != actual:
+                out.append(f"{where}: {actual} != {expected}")
+            return
+        e, a = _as_float(expected), _as_float(actual)
+        same = (math.isnan(e) and math.isnan(a)) or e == a
+        if not same and math.isfinite(e) and math.isfinite(a):
+            same = abs(a - e) <= ATOL + RTOL * abs(e)
+        if not same:
+            out.append(f"{where}: {a!r} != {e!r}")
+        return
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        if set(expected) != set(actual):
+            out.append(f"{where}: fields {sorted(actual)} != {sorted(expected)}")
+            return
+        for field in expected:
+            _compare(expected[field], actual[field], f"{where}.{field}", out)
+        return
+    if isinstance(expected, list) and isinstance(actual, list):
+        if len(expected) != len(actual):
+            out.append(f"{where}: length {len(actual)} != {len(expected)}: {actual!r:.200}")
+            return
+        for i, (e, a) in enumerate(zip(expected, actual)):
+            _compare(e, a, f"{where}[{i}]", out)
+        return
+    if type(expected) is not type(actual) or expected != actual:
+        out.append(f"{where}: {actual!r:.200} != {expected!r:.200}")
+
+
+def test_compare_helper():
+    out = []
+    _compare({"float": "nan"}, {"float": "nan"}, "a", out)
+    _compare(0.5, 0.5 * (1 + 1e-14), "b", out)
+    _compare(0.0, 1e-17, "c", out)
+    _compare([1, "x", True], [1, "x", True], "d", out)
+    assert out == []
+    _compare(0.5, 0.5 * (1 + 1e-9), "e", out)
+    _compare({"float": "nan"}, 0.0, "f", out)
+    _compare(3, 4, "g", out)
+    _compare(True, 1, "h", out)
+    _compare([1, 2], [1], "i", out)
+    _compare({"error": "ValueError"}, 0.5, "j", out)
+    assert [line.split(":")[0] for line in out] == ["e", "f", "g", "h", "i", "j"]
+
+
+def test_signatures():
+    with open(snapshot.SIGNATURES) as fp:
+        stored = json.load(fp)
+    current = snapshot.signatures()
+    problems = []
+    for name, signature in stored.items():
+        if name in SIGNATURE_CHANGES:
+            continue
+        if name not in current:
+            problems.append(f"{name}: removed from the public API")
+        elif current[name] != signature:
+            problems.append(f"{name}: {current[name]} != {signature}")
+    assert not problems, "\n".join(problems)
+
+
+def test_changes_name_known_entries():
+    with open(snapshot.SIGNATURES) as fp:
+        names = set(json.load(fp))
+    assert set(SIGNATURE_CHANGES) <= names
+    entries = _stored()["entries"]
+    functions = set(_functions())
+    unknown = [k for k in OUTPUT_CHANGES if k not in entries and k not in functions]
+    assert not unknown
+
+
+def test_grid_matches_snapshot():
+    """The stored entries are what the generator's grid asks for."""
+    keys = [snapshot.key(name, case, options) for name, case, options in snapshot.grid()]
+    assert keys == list(_stored()["entries"])
+
+
+@pytest.mark.parametrize("function", _functions())
+def test_outputs(function):
+    problems = []
+    for key, entry in _stored()["entries"].items():
+        if entry["function"] != function or _changed(key, function):
+            continue
+        data = _case(entry["case"]) if entry["case"] else None
+        actual = snapshot.outcome(function, entry["options"], data)
+        # round trip through JSON, as the stored result did
+        actual = json.loads(json.dumps(actual))
+        found = []
+        _compare(entry["result"], actual, "result", found)
+        problems += [f"{key}\n    {line}" for line in found[:3]]
+    assert not problems, f"{len(problems)} difference(s):\n" + "\n".join(problems[:10])
