@@ -6,10 +6,109 @@ source separation lives in :mod:`audeval.separation`.
 
 __version__ = "0.1.0"
 
-# One line per metric family; each private module lists its public names in __all__.
-from audeval._events import *  # noqa: F401,F403
-from audeval._accumulate import *  # noqa: F401,F403
-from audeval._diarization import *  # noqa: F401,F403
-from audeval._readers import *  # noqa: F401,F403
-from audeval._structure import *  # noqa: F401,F403
-from audeval._segments import *  # noqa: F401,F403
+from audeval._accumulate import Accumulator
+from audeval._bootstrap import BootstrapResult
+from audeval._bootstrap import BootstrapWarning
+from audeval._bootstrap import bootstrap
+from audeval._dask import dask_statistics
+from audeval._diarization import detection_error_rate
+from audeval._diarization import detection_report
+from audeval._diarization import detection_statistics
+from audeval._diarization import diarization_error_rate
+from audeval._diarization import diarization_report
+from audeval._diarization import diarization_statistics
+from audeval._diarization import identification_error_rate
+from audeval._diarization import jaccard_error_rate
+from audeval._events import event_confusion_matrix
+from audeval._events import event_error_rate
+from audeval._events import event_error_rate_per_class
+from audeval._events import event_fscore
+from audeval._events import event_fscore_per_class
+from audeval._events import event_precision_per_class
+from audeval._events import event_recall_per_class
+from audeval._events import event_report
+from audeval._events import event_statistics
+from audeval._events import event_unweighted_average_fscore
+from audeval._example import example_data
+from audeval._example import example_files
+from audeval._readers import read_annotations
+from audeval._readers import read_audformat_csv
+from audeval._readers import read_database
+from audeval._readers import read_files_duration
+from audeval._readers import read_lab
+from audeval._readers import read_rttm
+from audeval._readers import read_tsv
+from audeval._segments import segment_accuracy
+from audeval._segments import segment_error_rate
+from audeval._segments import segment_error_rate_per_class
+from audeval._segments import segment_fscore
+from audeval._segments import segment_fscore_per_class
+from audeval._segments import segment_precision_per_class
+from audeval._segments import segment_recall_per_class
+from audeval._segments import segment_report
+from audeval._segments import segment_statistics
+from audeval._structure import adjusted_rand_index
+from audeval._structure import boundary_detection
+from audeval._structure import boundary_deviation
+from audeval._structure import mutual_information
+from audeval._structure import normalized_conditional_entropy
+from audeval._structure import pairwise_clustering
+from audeval._structure import rand_index
+from audeval._structure import structure_report
+from audeval._structure import v_measure
+from audeval._sum import sum_statistics
+
+
+__all__ = [
+    "Accumulator",
+    "BootstrapResult",
+    "BootstrapWarning",
+    "adjusted_rand_index",
+    "bootstrap",
+    "boundary_detection",
+    "boundary_deviation",
+    "dask_statistics",
+    "detection_error_rate",
+    "detection_report",
+    "detection_statistics",
+    "diarization_error_rate",
+    "diarization_report",
+    "diarization_statistics",
+    "event_confusion_matrix",
+    "event_error_rate",
+    "event_error_rate_per_class",
+    "event_fscore",
+    "event_fscore_per_class",
+    "event_precision_per_class",
+    "event_recall_per_class",
+    "event_report",
+    "event_statistics",
+    "event_unweighted_average_fscore",
+    "example_data",
+    "example_files",
+    "identification_error_rate",
+    "jaccard_error_rate",
+    "mutual_information",
+    "normalized_conditional_entropy",
+    "pairwise_clustering",
+    "rand_index",
+    "read_annotations",
+    "read_audformat_csv",
+    "read_database",
+    "read_files_duration",
+    "read_lab",
+    "read_rttm",
+    "read_tsv",
+    "segment_accuracy",
+    "segment_error_rate",
+    "segment_error_rate_per_class",
+    "segment_fscore",
+    "segment_fscore_per_class",
+    "segment_precision_per_class",
+    "segment_recall_per_class",
+    "segment_report",
+    "segment_statistics",
+    "structure_report",
+    "sum_statistics",
+    "v_measure",
+]

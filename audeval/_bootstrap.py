@@ -14,6 +14,7 @@ only the (cheap) reduction of a few rows per resample is a loop.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+import copy
 import dataclasses
 import numbers
 import warnings
@@ -21,7 +22,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from audeval._accumulate import compute_statistics, family_of, select_labels, split_options
+from audeval._registry import family_of, reduce, split_options, statistics_of
 from audeval._intervals import expand_ranges
 from audeval._tables import label_index
 
@@ -155,6 +156,7 @@ class _Pooled:
 
     def __init__(self, stats: pd.DataFrame):
         self.columns = _check_columns(stats)
+        self.attrs = stats.attrs
         self.dtypes = {c: stats[c].dtype for c in self.columns}
         names = list(stats.index.names)
         file_codes, files = pd.factorize(stats.index.get_level_values("file"))
@@ -198,10 +200,12 @@ class _Pooled:
         n_rows, n_columns = len(self.rows), len(self.columns)
         for flat in sums:
             block = flat.reshape(n_rows, n_columns)
-            yield pd.DataFrame(
+            table = pd.DataFrame(
                 {c: _restore(block[:, k], self.dtypes[c]) for k, c in enumerate(self.columns)},
                 index=self.rows,
             )
+            table.attrs = copy.deepcopy(self.attrs)
+            yield table
 
 
 class _Multiset:
@@ -242,7 +246,9 @@ class _Multiset:
                 )
             else:
                 new_index = files.take(new_file)
-            yield pd.DataFrame({c: v[rows] for c, v in self.values.items()}, index=new_index)
+            table = pd.DataFrame({c: v[rows] for c, v in self.values.items()}, index=new_index)
+            table.attrs = copy.deepcopy(self.stats.attrs)
+            yield table
 
 
 # -------------------------------------------------------------------------
@@ -361,17 +367,10 @@ def bootstrap(
     rng = _generator(seed)
     fam = family_of(metric, family)
     statistics_options, metric_options = split_options(fam, metric, options)
-    if prediction is None and isinstance(truth, pd.DataFrame):
-        stats = select_labels(truth, labels)
-    elif prediction is None:
-        raise TypeError(
-            "prediction is None: pass a prediction Series, "
-            "or a statistics DataFrame in place of truth."
-        )
-    else:
-        stats = compute_statistics(fam, truth, prediction, labels, statistics_options)
+    stats = statistics_of(fam, truth, prediction, labels, statistics_options, metric)
+    labels = None if labels is None else list(labels)
 
-    value = metric(stats, None, **metric_options)
+    value = reduce(metric, stats, labels, metric_options, fam)
     template = _to_array(value)
     if fam.pooled and list(stats.index.names) in (["file", "label"], ["file"]):
         resamples = _Pooled(stats)
@@ -406,7 +405,7 @@ def bootstrap(
         size = min(chunk, n_boot - done)
         counts = resample_counts(n_files, size, rng)
         for k, table in enumerate(resamples.tables(counts)):
-            replicate = _to_array(metric(table, None, **metric_options))
+            replicate = _to_array(reduce(metric, table, labels, metric_options, fam))
             if replicate.shape != template.shape:
                 raise ValueError(
                     "the metric returned values of different shapes for resamples; "

@@ -332,7 +332,7 @@ class Data:
 
 def _load(args: argparse.Namespace) -> Data:
     """Read truth, prediction and durations as the arguments say."""
-    from audeval._readers import example_files
+    from audeval._example import example_files
     from audeval._readers import read_files_duration
 
     files_duration_path = args.files_duration
@@ -875,7 +875,7 @@ def _separation(args: argparse.Namespace) -> Result:
 
 
 def _example(args: argparse.Namespace) -> Result | str:
-    from audeval._readers import example_files
+    from audeval._example import example_files
 
     paths = example_files()
     if args.path:

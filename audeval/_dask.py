@@ -15,7 +15,9 @@ import sys
 import numpy as np
 import pandas as pd
 
-from audeval._accumulate import call_statistics, sum_statistics
+from audeval._registry import family_of
+from audeval._sum import sum_statistics
+from audeval._validation import NAT, seconds_to_ns
 
 
 LEVELS = ("file", "start", "end")
@@ -53,7 +55,10 @@ def _times(values, name: str, what: str) -> pd.TimedeltaIndex:
     if pd.api.types.is_timedelta64_dtype(values.dtype):
         return pd.TimedeltaIndex(values)
     if pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(values.dtype):
-        return pd.TimedeltaIndex(pd.to_timedelta(values.to_numpy(dtype=np.float64), unit="s"))
+        # the one seconds -> ns rule (round to the nearest; pandas truncates)
+        seconds = values.to_numpy(dtype=np.float64)
+        ns = np.where(np.isnan(seconds), NAT, seconds_to_ns(np.nan_to_num(seconds)))
+        return pd.TimedeltaIndex(ns.astype("m8[ns]"))
     raise TypeError(
         f"{name}: the column '{what}' must hold timedeltas or seconds; got dtype {values.dtype}."
     )
@@ -116,9 +121,8 @@ def to_series(part: pd.DataFrame | pd.Series, name: str, column: object | None =
     return pd.Series(values, index=index, name=value)
 
 
-def _partition_statistics(function, truth, prediction, labels, column, options) -> pd.DataFrame:
-    return call_statistics(
-        function,
+def _partition_statistics(family, truth, prediction, labels, column, options) -> pd.DataFrame:
+    return family.compute(
         to_series(truth, "truth", column),
         to_series(prediction, "prediction", column),
         labels,
@@ -317,13 +321,19 @@ def dask_statistics(
         raise TypeError(
             f"statistics must be a statistics function; got {type(statistics).__name__}."
         )
+    family = family_of(statistics)
+    if statistics is not family.statistics:
+        raise TypeError(
+            f"statistics must be a statistics function such as {family.statistics.__name__}; "
+            f"got {statistics.__name__}."
+        )
     _check_collection(truth, "truth", dd)
     _check_collection(prediction, "prediction", dd)
     truth_parts, prediction_parts = _aligned(truth, prediction)
     shared = dask.delayed(options, traverse=False)
-    function = dask.delayed(statistics, traverse=False)
+    declared = dask.delayed(family, traverse=False)
     tasks = [
-        dask.delayed(_partition_statistics, pure=True)(function, t, p, labels, column, shared)
+        dask.delayed(_partition_statistics, pure=True)(declared, t, p, labels, column, shared)
         for t, p in zip(truth_parts, prediction_parts)
     ]
     tables = list(dask.compute(*tasks))

@@ -25,6 +25,8 @@ from audeval._intervals import group_keys, window_join
 from audeval._matching import greedy_matching, lexicographic_matching
 from audeval import _tables
 from audeval._tables import check_statistics, per_label, statistics_frame
+from audeval._options import Default, as_timedelta, check_bool, check_choice, check_duration, value_of
+from audeval._protocol import Family, resolve, stamp
 from audeval._validation import Inputs, check_fraction, check_inputs, check_option, to_ns
 
 
@@ -74,9 +76,9 @@ def tolerances(
     duration_tolerance: float | None,
 ) -> Tolerances:
     """Check and convert the three tolerances once."""
-    onset = to_ns(onset_tolerance, "onset_tolerance")
-    offset = to_ns(offset_tolerance, "offset_tolerance")
-    duration = check_fraction(duration_tolerance, "duration_tolerance")
+    onset = check_duration(onset_tolerance, "onset_tolerance")
+    offset = check_duration(offset_tolerance, "offset_tolerance")
+    duration = check_fraction(value_of(duration_tolerance), "duration_tolerance")
     if onset is None and offset is None and duration is None:
         raise ValueError(
             "onset_tolerance, offset_tolerance and duration_tolerance are all None: "
@@ -291,10 +293,10 @@ def event_statistics(
     prediction: pd.Series,
     labels: Sequence[object] | None = None,
     *,
-    onset_tolerance: Tolerance = 0.0,
-    offset_tolerance: Tolerance = 0.0,
-    duration_tolerance: float | None = None,
-    matching: str = "optimal",
+    onset_tolerance: Tolerance = Default(0.0),
+    offset_tolerance: Tolerance = Default(0.0),
+    duration_tolerance: float | None = Default(None),
+    matching: str = Default("optimal"),
     files_duration: Mapping | pd.Series | None = None,
     confusion: bool = False,
 ) -> pd.DataFrame:
@@ -379,7 +381,15 @@ def event_statistics(
              b            1             0   0   0   1            1             0
 
     """
-    check_option(matching, "matching", MATCHINGS)
+    recorded = normalise(
+        {
+            "onset_tolerance": onset_tolerance,
+            "offset_tolerance": offset_tolerance,
+            "duration_tolerance": duration_tolerance,
+            "matching": matching,
+            "confusion": confusion,
+        }
+    )
     tol = tolerances(onset_tolerance, offset_tolerance, duration_tolerance)
     inputs = check_inputs(
         truth,
@@ -388,7 +398,25 @@ def event_statistics(
         files_duration=files_duration,
         require_end=True,
     )
-    return statistics_of_match(match_events(inputs, tol, matching), confusion=confusion)
+    match = match_events(inputs, tol, recorded["matching"])
+    table = statistics_of_match(match, confusion=recorded["confusion"])
+    return stamp(table, "event", recorded)
+
+
+OPTIONS = ("onset_tolerance", "offset_tolerance", "duration_tolerance", "matching", "confusion")
+"""Options of :func:`event_statistics` that its table records."""
+
+
+def normalise(options: Mapping[str, object]) -> dict:
+    """Check the given event statistics options; durations as int ns (what a table records)."""
+    checks = {
+        "onset_tolerance": lambda v: as_timedelta(check_duration(v, "onset_tolerance")),
+        "offset_tolerance": lambda v: as_timedelta(check_duration(v, "offset_tolerance")),
+        "duration_tolerance": lambda v: check_fraction(value_of(v), "duration_tolerance"),
+        "matching": lambda v: check_choice(v, "matching", MATCHINGS),
+        "confusion": lambda v: check_bool(v, "confusion"),
+    }
+    return {name: checks[name](value) for name, value in options.items() if name in checks}
 
 
 # -------------------------------------------------------------------------
@@ -397,40 +425,15 @@ def event_statistics(
 
 
 def _statistics(
-    truth,
-    prediction,
-    labels,
-    onset_tolerance,
-    offset_tolerance,
-    duration_tolerance,
-    matching,
-    files_duration,
-    confusion: bool = False,
+    metric, truth, prediction, labels, call: Mapping[str, object]
 ) -> pd.DataFrame:
-    """The statistics table: computed, or given in place of ``truth``."""
-    if prediction is None and isinstance(truth, pd.DataFrame):
-        stats = check_statistics(truth, COLUMNS)
-        if confusion:
-            check_statistics(stats, confusion_columns(_labels_of_stats(stats)))
-        if labels is not None:
-            stats = _tables.select_labels(stats, labels)
-        return stats
-    if prediction is None:
-        raise TypeError(
-            "prediction is None: pass a prediction Series, "
-            "or a statistics DataFrame in place of truth."
-        )
-    return event_statistics(
-        truth,
-        prediction,
-        labels,
-        onset_tolerance=onset_tolerance,
-        offset_tolerance=offset_tolerance,
-        duration_tolerance=duration_tolerance,
-        matching=matching,
-        files_duration=files_duration,
-        confusion=confusion,
-    )
+    """The statistics table of a metric call: computed from Series, or given (the family gate).
+
+    ``call`` holds the metric's arguments; the statistics options among them
+    are checked against a given table's (see :func:`audeval._protocol.resolve`).
+    """
+    options = {name: call[name] for name in (*OPTIONS, "files_duration") if name in call}
+    return resolve(FAMILY, truth, prediction, labels, options, metric=metric, select=_tables.select_labels)
 
 
 def _labels_of_stats(stats: pd.DataFrame) -> list:
@@ -574,10 +577,10 @@ def event_precision_per_class(
     labels: Sequence[object] | None = None,
     *,
     zero_division: float = 0.0,
-    onset_tolerance: Tolerance = 0.0,
-    offset_tolerance: Tolerance = 0.0,
-    duration_tolerance: float | None = None,
-    matching: str = "optimal",
+    onset_tolerance: Tolerance = Default(0.0),
+    offset_tolerance: Tolerance = Default(0.0),
+    duration_tolerance: float | None = Default(None),
+    matching: str = Default("optimal"),
     files_duration: Mapping | pd.Series | None = None,
 ) -> dict[object, float]:
     r"""Event-based precision per class.
@@ -604,8 +607,7 @@ def event_precision_per_class(
 
     """
     zero_division = _scores.check_zero_division(zero_division)
-    options = (onset_tolerance, offset_tolerance, duration_tolerance, matching, files_duration)
-    stats = _statistics(truth, prediction, labels, *options)
+    stats = _statistics(event_precision_per_class, truth, prediction, labels, locals())
     table = class_wise(stats, zero_division, False)
     return _as_dict(table.index, table["precision"])
 
@@ -617,10 +619,10 @@ def event_recall_per_class(
     labels: Sequence[object] | None = None,
     *,
     zero_division: float = 0.0,
-    onset_tolerance: Tolerance = 0.0,
-    offset_tolerance: Tolerance = 0.0,
-    duration_tolerance: float | None = None,
-    matching: str = "optimal",
+    onset_tolerance: Tolerance = Default(0.0),
+    offset_tolerance: Tolerance = Default(0.0),
+    duration_tolerance: float | None = Default(None),
+    matching: str = Default("optimal"),
     files_duration: Mapping | pd.Series | None = None,
 ) -> dict[object, float]:
     r"""Event-based recall per class.
@@ -644,8 +646,7 @@ def event_recall_per_class(
 
     """
     zero_division = _scores.check_zero_division(zero_division)
-    options = (onset_tolerance, offset_tolerance, duration_tolerance, matching, files_duration)
-    stats = _statistics(truth, prediction, labels, *options)
+    stats = _statistics(event_recall_per_class, truth, prediction, labels, locals())
     table = class_wise(stats, zero_division, False)
     return _as_dict(table.index, table["recall"])
 
@@ -658,10 +659,10 @@ def event_fscore_per_class(
     *,
     zero_division: float = 0.0,
     propagate_nans: bool = False,
-    onset_tolerance: Tolerance = 0.0,
-    offset_tolerance: Tolerance = 0.0,
-    duration_tolerance: float | None = None,
-    matching: str = "optimal",
+    onset_tolerance: Tolerance = Default(0.0),
+    offset_tolerance: Tolerance = Default(0.0),
+    duration_tolerance: float | None = Default(None),
+    matching: str = Default("optimal"),
     files_duration: Mapping | pd.Series | None = None,
 ) -> dict[object, float]:
     r"""Event-based F-score per class.
@@ -691,8 +692,7 @@ def event_fscore_per_class(
 
     """
     zero_division = _scores.check_zero_division(zero_division)
-    options = (onset_tolerance, offset_tolerance, duration_tolerance, matching, files_duration)
-    stats = _statistics(truth, prediction, labels, *options)
+    stats = _statistics(event_fscore_per_class, truth, prediction, labels, locals())
     table = class_wise(stats, zero_division, propagate_nans)
     return _as_dict(table.index, table["fscore"])
 
@@ -705,10 +705,10 @@ def event_unweighted_average_fscore(
     *,
     zero_division: float = 0.0,
     propagate_nans: bool = False,
-    onset_tolerance: Tolerance = 0.0,
-    offset_tolerance: Tolerance = 0.0,
-    duration_tolerance: float | None = None,
-    matching: str = "optimal",
+    onset_tolerance: Tolerance = Default(0.0),
+    offset_tolerance: Tolerance = Default(0.0),
+    duration_tolerance: float | None = Default(None),
+    matching: str = Default("optimal"),
     files_duration: Mapping | pd.Series | None = None,
 ) -> float:
     r"""Event-based unweighted average (macro) F-score.
@@ -762,10 +762,10 @@ def event_fscore(
     average: str = "micro",
     zero_division: float = 0.0,
     propagate_nans: bool = False,
-    onset_tolerance: Tolerance = 0.0,
-    offset_tolerance: Tolerance = 0.0,
-    duration_tolerance: float | None = None,
-    matching: str = "optimal",
+    onset_tolerance: Tolerance = Default(0.0),
+    offset_tolerance: Tolerance = Default(0.0),
+    duration_tolerance: float | None = Default(None),
+    matching: str = Default("optimal"),
     files_duration: Mapping | pd.Series | None = None,
 ) -> float:
     r"""Event-based F-score over all classes.
@@ -801,8 +801,7 @@ def event_fscore(
     """
     _scores.check_average(average)
     zero_division = _scores.check_zero_division(zero_division)
-    options = (onset_tolerance, offset_tolerance, duration_tolerance, matching, files_duration)
-    stats = _statistics(truth, prediction, labels, *options)
+    stats = _statistics(event_fscore, truth, prediction, labels, locals())
     if average == "macro":
         return _scores.macro(class_wise(stats, zero_division, propagate_nans)["fscore"])
     totals = stats[["n_truth", "n_prediction", "tp"]].sum()
@@ -823,10 +822,10 @@ def event_error_rate(
     labels: Sequence[object] | None = None,
     *,
     zero_division: float = 0.0,
-    onset_tolerance: Tolerance = 0.0,
-    offset_tolerance: Tolerance = 0.0,
-    duration_tolerance: float | None = None,
-    matching: str = "optimal",
+    onset_tolerance: Tolerance = Default(0.0),
+    offset_tolerance: Tolerance = Default(0.0),
+    duration_tolerance: float | None = Default(None),
+    matching: str = Default("optimal"),
     files_duration: Mapping | pd.Series | None = None,
 ) -> float:
     r"""Sound-event error rate (sed_eval's overall event-based ER).
@@ -857,8 +856,7 @@ def event_error_rate(
 
     """
     zero_division = _scores.check_zero_division(zero_division)
-    options = (onset_tolerance, offset_tolerance, duration_tolerance, matching, files_duration)
-    stats = _statistics(truth, prediction, labels, *options)
+    stats = _statistics(event_error_rate, truth, prediction, labels, locals())
     return float(overall(stats[COLUMNS].sum(), zero_division)["error_rate"])
 
 
@@ -869,10 +867,10 @@ def event_error_rate_per_class(
     labels: Sequence[object] | None = None,
     *,
     zero_division: float = 0.0,
-    onset_tolerance: Tolerance = 0.0,
-    offset_tolerance: Tolerance = 0.0,
-    duration_tolerance: float | None = None,
-    matching: str = "optimal",
+    onset_tolerance: Tolerance = Default(0.0),
+    offset_tolerance: Tolerance = Default(0.0),
+    duration_tolerance: float | None = Default(None),
+    matching: str = Default("optimal"),
     files_duration: Mapping | pd.Series | None = None,
 ) -> dict[object, float]:
     r"""Event-based error rate per class (sed_eval class-wise ER).
@@ -899,8 +897,7 @@ def event_error_rate_per_class(
 
     """
     zero_division = _scores.check_zero_division(zero_division)
-    options = (onset_tolerance, offset_tolerance, duration_tolerance, matching, files_duration)
-    stats = _statistics(truth, prediction, labels, *options)
+    stats = _statistics(event_error_rate_per_class, truth, prediction, labels, locals())
     table = class_wise(stats, zero_division, False)
     return _as_dict(table.index, table["error_rate"])
 
@@ -911,11 +908,11 @@ def event_confusion_matrix(
     prediction: pd.Series | None,
     labels: Sequence[object] | None = None,
     *,
-    onset_tolerance: Tolerance = 0.0,
-    offset_tolerance: Tolerance = 0.0,
-    duration_tolerance: float | None = None,
+    onset_tolerance: Tolerance = Default(0.0),
+    offset_tolerance: Tolerance = Default(0.0),
+    duration_tolerance: float | None = Default(None),
     normalize: bool = False,
-    matching: str = "optimal",
+    matching: str = Default("optimal"),
     files_duration: Mapping | pd.Series | None = None,
 ) -> list[list[int | float]]:
     r"""Event-based confusion matrix with a "no event" row and column.
@@ -943,8 +940,8 @@ def event_confusion_matrix(
         [[1, 1, 0], [0, 0, 1], [0, 1, 0]]
 
     """
-    options = (onset_tolerance, offset_tolerance, duration_tolerance, matching, files_duration)
-    stats = _statistics(truth, prediction, labels, *options, confusion=True)
+    stats = _statistics(event_confusion_matrix, truth, prediction, labels, locals())
+    check_statistics(stats, confusion_columns(_labels_of_stats(stats)))
     summed = per_label(stats)
     label_list = list(summed.index)
     n = len(label_list)
@@ -970,10 +967,10 @@ def event_report(
     per_file: bool = False,
     zero_division: float = 0.0,
     propagate_nans: bool = False,
-    onset_tolerance: Tolerance = 0.0,
-    offset_tolerance: Tolerance = 0.0,
-    duration_tolerance: float | None = None,
-    matching: str = "optimal",
+    onset_tolerance: Tolerance = Default(0.0),
+    offset_tolerance: Tolerance = Default(0.0),
+    duration_tolerance: float | None = Default(None),
+    matching: str = Default("optimal"),
     files_duration: Mapping | pd.Series | None = None,
 ) -> pd.DataFrame:
     r"""Event-based report: counts and metrics per label, micro and macro rows.
@@ -1016,8 +1013,7 @@ def event_report(
 
     """
     zero_division = _scores.check_zero_division(zero_division)
-    options = (onset_tolerance, offset_tolerance, duration_tolerance, matching, files_duration)
-    stats = _statistics(truth, prediction, labels, *options)
+    stats = _statistics(event_report, truth, prediction, labels, locals())
     if per_file:
         files = _tables.per_file(stats[COLUMNS])
         rows = pd.DataFrame(overall(files, zero_division, propagate_nans), index=files.index)
@@ -1065,3 +1061,28 @@ __all__ = [
     "event_statistics",
     "event_unweighted_average_fscore",
 ]
+
+
+FAMILY = Family(
+    name="event",
+    statistics=event_statistics,
+    index=("file", "label"),
+    options=OPTIONS,
+    metrics=(
+        event_precision_per_class,
+        event_recall_per_class,
+        event_fscore_per_class,
+        event_unweighted_average_fscore,
+        event_fscore,
+        event_error_rate,
+        event_error_rate_per_class,
+        event_confusion_matrix,
+        event_report,
+    ),
+    cross_label=(event_error_rate, event_confusion_matrix, event_report),
+    report=event_report,
+    columns=tuple(COLUMNS),
+    requires=((event_confusion_matrix, {"confusion": True}),),
+    normalise=normalise,
+)
+"""The event family's one declaration (read by the registry)."""

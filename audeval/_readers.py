@@ -36,8 +36,6 @@ import audformat
 import numpy as np
 import pandas as pd
 
-from audeval._example import example_data
-from audeval._example import example_files
 
 
 PathLike = str | os.PathLike
@@ -866,8 +864,9 @@ def read_annotations(
         ValueError: on malformed input (with file name and line number)
 
     Examples:
-        >>> truth, prediction, durations = example_data()
-        >>> read_annotations(example_files()["truth"]).equals(truth)
+        >>> import audeval
+        >>> truth, prediction, durations = audeval.example_data()
+        >>> read_annotations(audeval.example_files()["truth"]).equals(truth)
         True
 
     """
@@ -914,8 +913,6 @@ def _guess_format(path: str) -> str:
 
 
 __all__ = [
-    "example_data",
-    "example_files",
     "read_annotations",
     "read_audformat_csv",
     "read_database",

@@ -21,6 +21,7 @@ import warnings
 
 import numpy as np
 
+from audeval import _options
 from audeval._validation import check_option
 
 
@@ -41,11 +42,8 @@ def divide(numerator, denominator, zero_division: float = np.nan) -> np.ndarray:
 
 
 def check_zero_division(value: float) -> float:
-    """``zero_division`` must be a float (NaN allowed)."""
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        raise TypeError(f"zero_division must be a float; got {value!r}.") from None
+    """``zero_division``: 0.0, 1.0 or NaN (the options layer's rule)."""
+    return _options.check_zero_division(value)
 
 
 def fscore(precision, recall, *, beta: float = 1.0, propagate_nans: bool = False) -> np.ndarray:

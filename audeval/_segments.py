@@ -50,9 +50,12 @@ from audeval._scores import check_average
 from audeval._scores import check_zero_division
 from audeval._scores import divide
 from audeval._scores import fscore
+from audeval._options import Default, as_timedelta, check_bool, check_choice, value_of
+from audeval._protocol import Family, resolve, stamp
 from audeval._tables import check_statistics
 from audeval._tables import label_index
 from audeval._tables import labels_of
+from audeval._tables import select_labels
 from audeval._tables import statistics_frame
 from audeval._validation import NS_PER_SECOND
 from audeval._validation import Inputs
@@ -446,31 +449,11 @@ def _counts_from_table(stats: pd.DataFrame) -> _Counts:
     )
 
 
-def _counts(
-    truth,
-    prediction,
-    labels,
-    time_resolution,
-    files_duration,
-    compat,
-) -> _Counts:
-    """Counts from Series (through the validation gate) or from a statistics table."""
-    if isinstance(truth, pd.DataFrame) and prediction is None:
-        if labels is not None or files_duration is not None:
-            raise ValueError(
-                "labels and files_duration cannot be combined with a statistics table; "
-                "pass them to segment_statistics()."
-            )
-        return _counts_from_table(truth)
-    inputs = check_inputs(
-        truth,
-        prediction,
-        labels=labels,
-        files_duration=files_duration,
-        require_end=True,
-        allow_filewise=True,
-    )
-    return _counts_from_inputs(inputs, time_resolution, compat)
+def _counts(metric, truth, prediction, labels, call: Mapping[str, object]) -> _Counts:
+    """Counts of a metric call: from Series, or from a given table (the family gate)."""
+    options = {name: call[name] for name in (*OPTIONS, "files_duration") if name in call}
+    table = resolve(FAMILY, truth, prediction, labels, options, metric=metric, select=select_labels)
+    return _counts_from_table(table)
 
 
 def segment_statistics(
@@ -478,9 +461,9 @@ def segment_statistics(
     prediction: pd.Series,
     labels: Sequence[object] | None = None,
     *,
-    time_resolution: float | pd.Timedelta | None = 1.0,
+    time_resolution: float | pd.Timedelta | None = Default(1.0),
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = None,
+    compat: str | None = Default(None),
 ) -> pd.DataFrame:
     r"""Additive segment statistics per file and label.
 
@@ -586,6 +569,7 @@ def segment_statistics(
             "truth must be a pandas.Series; segment_statistics computes the table, "
             "the other segment_* functions accept one."
         )
+    recorded = normalise({"time_resolution": time_resolution, "compat": compat})
     inputs = check_inputs(
         truth,
         prediction,
@@ -594,8 +578,23 @@ def segment_statistics(
         require_end=True,
         allow_filewise=True,
     )
-    counts = _counts_from_inputs(inputs, time_resolution, compat)
-    return _counts_frame(counts, inputs)
+    counts = _counts_from_inputs(inputs, value_of(time_resolution), value_of(compat))
+    return stamp(_counts_frame(counts, inputs), "segment", recorded)
+
+
+OPTIONS = ("time_resolution", "compat")
+"""Options of :func:`segment_statistics` that its table records."""
+
+
+def normalise(options: Mapping[str, object]) -> dict:
+    """Check the given segment options; the resolution as ``pd.Timedelta`` (what a table records)."""
+    out = {}
+    if "compat" in options:
+        out["compat"] = check_choice(options["compat"], "compat", COMPAT)
+    if "time_resolution" in options:
+        r_ns, _ = _check_resolution(value_of(options["time_resolution"]), out.get("compat"))
+        out["time_resolution"] = as_timedelta(r_ns)
+    return out
 
 
 # -------------------------------------------------------------------------
@@ -697,12 +696,6 @@ def _per_class(counts: _Counts, name: str, zero_division, propagate_nans=False) 
     return pd.Series(classwise[name], index=label_index(counts.labels), name=name)
 
 
-def _check_bool(value, name: str) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False; got {value!r}.")
-    return bool(value)
-
-
 _ARGS_DOC = """truth: ground truth Series (audformat segmented or filewise index),
             or a statistics table from :func:`segment_statistics`
             (then ``prediction=None``; ``time_resolution`` and ``compat`` are ignored)
@@ -721,9 +714,9 @@ def segment_precision_per_class(
     prediction: pd.Series | None = None,
     labels: Sequence[object] | None = None,
     *,
-    time_resolution: float | pd.Timedelta | None = 1.0,
+    time_resolution: float | pd.Timedelta | None = Default(1.0),
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = None,
+    compat: str | None = Default(None),
     zero_division: float = 0.0,
 ) -> pd.Series:
     r"""Segment-based precision per label.
@@ -756,7 +749,7 @@ def segment_precision_per_class(
 
     """
     zero_division = check_zero_division(zero_division)
-    counts = _counts(truth, prediction, labels, time_resolution, files_duration, compat)
+    counts = _counts(segment_precision_per_class, truth, prediction, labels, locals())
     return _per_class(counts, "precision", zero_division)
 
 
@@ -765,9 +758,9 @@ def segment_recall_per_class(
     prediction: pd.Series | None = None,
     labels: Sequence[object] | None = None,
     *,
-    time_resolution: float | pd.Timedelta | None = 1.0,
+    time_resolution: float | pd.Timedelta | None = Default(1.0),
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = None,
+    compat: str | None = Default(None),
     zero_division: float = 0.0,
 ) -> pd.Series:
     r"""Segment-based recall per label.
@@ -800,7 +793,7 @@ def segment_recall_per_class(
 
     """
     zero_division = check_zero_division(zero_division)
-    counts = _counts(truth, prediction, labels, time_resolution, files_duration, compat)
+    counts = _counts(segment_recall_per_class, truth, prediction, labels, locals())
     return _per_class(counts, "recall", zero_division)
 
 
@@ -809,9 +802,9 @@ def segment_fscore_per_class(
     prediction: pd.Series | None = None,
     labels: Sequence[object] | None = None,
     *,
-    time_resolution: float | pd.Timedelta | None = 1.0,
+    time_resolution: float | pd.Timedelta | None = Default(1.0),
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = None,
+    compat: str | None = Default(None),
     zero_division: float = 0.0,
     propagate_nans: bool = False,
 ) -> pd.Series:
@@ -847,8 +840,8 @@ def segment_fscore_per_class(
 
     """
     zero_division = check_zero_division(zero_division)
-    propagate_nans = _check_bool(propagate_nans, "propagate_nans")
-    counts = _counts(truth, prediction, labels, time_resolution, files_duration, compat)
+    propagate_nans = check_bool(propagate_nans, "propagate_nans")
+    counts = _counts(segment_fscore_per_class, truth, prediction, labels, locals())
     return _per_class(counts, "fscore", zero_division, propagate_nans)
 
 
@@ -857,9 +850,9 @@ def segment_fscore(
     prediction: pd.Series | None = None,
     labels: Sequence[object] | None = None,
     *,
-    time_resolution: float | pd.Timedelta | None = 1.0,
+    time_resolution: float | pd.Timedelta | None = Default(1.0),
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = None,
+    compat: str | None = Default(None),
     average: str = "micro",
     zero_division: float = 0.0,
     propagate_nans: bool = False,
@@ -903,8 +896,8 @@ def segment_fscore(
     """
     average = check_average(average)
     zero_division = check_zero_division(zero_division)
-    propagate_nans = _check_bool(propagate_nans, "propagate_nans")
-    counts = _counts(truth, prediction, labels, time_resolution, files_duration, compat)
+    propagate_nans = check_bool(propagate_nans, "propagate_nans")
+    counts = _counts(segment_fscore, truth, prediction, labels, locals())
     _, micro, macro = _overall(counts, zero_division, propagate_nans)
     return float((micro if average == "micro" else macro)["fscore"])
 
@@ -914,9 +907,9 @@ def segment_error_rate(
     prediction: pd.Series | None = None,
     labels: Sequence[object] | None = None,
     *,
-    time_resolution: float | pd.Timedelta | None = 1.0,
+    time_resolution: float | pd.Timedelta | None = Default(1.0),
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = None,
+    compat: str | None = Default(None),
     zero_division: float = 0.0,
 ) -> float:
     r"""Segment-based error rate (DCASE's overall ER).
@@ -960,7 +953,7 @@ def segment_error_rate(
 
     """
     zero_division = check_zero_division(zero_division)
-    counts = _counts(truth, prediction, labels, time_resolution, files_duration, compat)
+    counts = _counts(segment_error_rate, truth, prediction, labels, locals())
     _, micro, _ = _overall(counts, zero_division, False)
     return float(micro["error_rate"])
 
@@ -970,9 +963,9 @@ def segment_error_rate_per_class(
     prediction: pd.Series | None = None,
     labels: Sequence[object] | None = None,
     *,
-    time_resolution: float | pd.Timedelta | None = 1.0,
+    time_resolution: float | pd.Timedelta | None = Default(1.0),
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = None,
+    compat: str | None = Default(None),
     zero_division: float = 0.0,
 ) -> pd.Series:
     r"""Segment-based error rate per label (sed_eval's class-wise ER).
@@ -1007,7 +1000,7 @@ def segment_error_rate_per_class(
 
     """
     zero_division = check_zero_division(zero_division)
-    counts = _counts(truth, prediction, labels, time_resolution, files_duration, compat)
+    counts = _counts(segment_error_rate_per_class, truth, prediction, labels, locals())
     return _per_class(counts, "error_rate", zero_division)
 
 
@@ -1016,9 +1009,9 @@ def segment_accuracy(
     prediction: pd.Series | None = None,
     labels: Sequence[object] | None = None,
     *,
-    time_resolution: float | pd.Timedelta | None = 1.0,
+    time_resolution: float | pd.Timedelta | None = Default(1.0),
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = None,
+    compat: str | None = Default(None),
     zero_division: float = 0.0,
 ) -> float:
     r"""Segment-based accuracy (MIREX 2018, sed_eval overall accuracy).
@@ -1054,7 +1047,7 @@ def segment_accuracy(
 
     """
     zero_division = check_zero_division(zero_division)
-    counts = _counts(truth, prediction, labels, time_resolution, files_duration, compat)
+    counts = _counts(segment_accuracy, truth, prediction, labels, locals())
     _, micro, _ = _overall(counts, zero_division, False)
     return float(micro["accuracy"])
 
@@ -1064,9 +1057,9 @@ def segment_report(
     prediction: pd.Series | None = None,
     labels: Sequence[object] | None = None,
     *,
-    time_resolution: float | pd.Timedelta | None = 1.0,
+    time_resolution: float | pd.Timedelta | None = Default(1.0),
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = None,
+    compat: str | None = Default(None),
     zero_division: float = 0.0,
     propagate_nans: bool = False,
     per_file: bool = False,
@@ -1130,9 +1123,9 @@ def segment_report(
 
     """
     zero_division = check_zero_division(zero_division)
-    propagate_nans = _check_bool(propagate_nans, "propagate_nans")
-    per_file = _check_bool(per_file, "per_file")
-    counts = _counts(truth, prediction, labels, time_resolution, files_duration, compat)
+    propagate_nans = check_bool(propagate_nans, "propagate_nans")
+    per_file = check_bool(per_file, "per_file")
+    counts = _counts(segment_report, truth, prediction, labels, locals())
     if per_file:
         classwise, micro, macro = _scores(
             counts.tp,
@@ -1179,3 +1172,48 @@ for _function in (
 ):
     _function.__doc__ = _function.__doc__.replace("{args}", _ARGS_DOC)
 del _function
+
+
+def fill_true_negatives(storage: dict, present: np.ndarray, shape: tuple[int, int]) -> None:
+    """Sum rule of segment tables: a row missing from a shard is all true negatives.
+
+    Every row of a file has the same ``tp + fp + fn + tn``
+    (its number of segments or its duration),
+    and a label that a shard did not know was inactive in truth and prediction.
+    The per-file ``substitutions`` stay in the row of the file's first label.
+    """
+    n_files, n_labels = shape
+    if "substitutions" in storage and n_labels:
+        per_file = storage["substitutions"].reshape(n_files, n_labels).sum(axis=1)
+        storage["substitutions"][:] = 0
+        storage["substitutions"].reshape(n_files, n_labels)[:, 0] = per_file
+    if present.all():
+        return
+    total = sum(storage[c] for c in ("tp", "fp", "fn", "tn")).reshape(n_files, n_labels)
+    per_file = np.where(present.reshape(n_files, n_labels), total, 0).max(axis=1)
+    missing = ~present
+    storage["tn"][missing] = np.repeat(per_file, n_labels)[missing]
+
+
+FAMILY = Family(
+    name="segment",
+    statistics=segment_statistics,
+    index=("file", "label"),
+    options=OPTIONS,
+    metrics=(
+        segment_precision_per_class,
+        segment_recall_per_class,
+        segment_fscore_per_class,
+        segment_fscore,
+        segment_error_rate,
+        segment_error_rate_per_class,
+        segment_accuracy,
+        segment_report,
+    ),
+    cross_label=(segment_error_rate, segment_report),
+    report=segment_report,
+    columns=COLUMNS,
+    fill_missing=fill_true_negatives,
+    normalise=normalise,
+)
+"""The segment family's one declaration (read by the registry)."""

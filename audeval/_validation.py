@@ -143,6 +143,8 @@ class Inputs:
     files: pd.Index
     labels: list
     durations: np.ndarray  # ns per file from files_duration, NAT where unknown
+    latest: np.ndarray | None = None
+    """Latest end (or start) per file over all rows of both inputs, before ``labels`` selects."""
 
     @property
     def n_files(self) -> int:
@@ -383,6 +385,7 @@ def check_inputs(
     durations = _durations_ns(files_duration, files)
 
     sides = []
+    latest = np.zeros(len(files), dtype=np.int64)
     for raw, codes, uniques in (
         (raw_truth, truth_codes, truth_uniques),
         (raw_prediction, pred_codes, pred_uniques),
@@ -416,6 +419,9 @@ def check_inputs(
                     f"{raw.name} has rows starting after the duration of their file: "
                     f"{_show(raw.series, show)}"
                 )
+        if len(file):
+            # a file's length is a property of the file, not of the labels selected
+            np.maximum.at(latest, file, np.where(end == NAT, raw.start, end))
         keep = label >= 0
         position = np.flatnonzero(keep) if not keep.all() else np.arange(len(label))
         sides.append(
@@ -427,14 +433,17 @@ def check_inputs(
                 position.astype(np.int64),
             )
         )
-    return Inputs(sides[0], sides[1], files, label_list, durations)
+    return Inputs(sides[0], sides[1], files, label_list, durations, latest)
 
 
 def file_extent(inputs: Inputs) -> np.ndarray:
     """Evaluated length per file (ns): ``files_duration``, else the latest end.
 
-    The fallback is sed_eval's rule: the latest end in truth or prediction.
+    The fallback is sed_eval's rule: the latest end in truth or prediction,
+    over all rows (also those of labels not selected).
     """
+    if inputs.latest is not None:
+        return np.where(inputs.durations == NAT, inputs.latest, inputs.durations)
     latest = np.zeros(inputs.n_files, dtype=np.int64)
     for side in (inputs.truth, inputs.prediction):
         ends = np.where(side.end == NAT, side.start, side.end)

@@ -408,10 +408,11 @@ def test_match_conditions_hold_for_every_pair(truth, pred, options, matching):
 
 
 def test_statistics_table_with_a_label_subset():
-    """``labels`` on a table selects rows; on Series it drops rows before matching.
+    """``labels`` on a table selects rows only where that gives the direct call's number.
 
-    Per-class counts agree; substitutions with labels outside the selection
-    stay substitutions in the table (its matching saw every label).
+    Per-class counts do not depend on other labels: rows are selected.
+    Substitutions cross labels: ``labels`` must go to the statistics function
+    (SPEC section 2: the same number on every path, or an error).
     """
     truth = series([("f1", 0.0, 1.0, "a"), ("f1", 2.0, 3.0, "b"), ("f2", 0.0, 1.0, "c")])
     pred = series([("f1", 0.0, 1.0, "a"), ("f1", 2.0, 3.0, "a"), ("f2", 0.0, 1.0, "c")])
@@ -420,9 +421,12 @@ def test_statistics_table_with_a_label_subset():
         assert audeval.event_fscore_per_class(stats, None, labels) == audeval.event_fscore_per_class(
             truth, pred, labels, **ONSET_OFFSET
         )
-        cm = audeval.event_confusion_matrix(stats, None, labels)
-        assert len(cm) == len(labels) + 1
-    assert audeval.event_confusion_matrix(stats, None, ["c", "a"]) == [[1, 0, 0], [0, 1, 0], [0, 0, 0]]
+        for metric in (audeval.event_confusion_matrix, audeval.event_error_rate, audeval.event_report):
+            with pytest.raises(ValueError, match="pass labels to event_statistics"):
+                metric(stats, None, labels)
+        selected = audeval.event_statistics(truth, pred, labels, confusion=True, **ONSET_OFFSET)
+        for metric in (audeval.event_confusion_matrix, audeval.event_error_rate):
+            assert metric(selected, None, labels) == metric(truth, pred, labels, **ONSET_OFFSET)
     # on Series, "b" is dropped first: the second "a" becomes an insertion
     assert audeval.event_confusion_matrix(truth, pred, ["c", "a"], **ONSET_OFFSET) == [
         [1, 0, 0],

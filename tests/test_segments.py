@@ -407,8 +407,16 @@ def test_errors():
     with pytest.raises(TypeError, match="prediction"):
         seg.segment_fscore(truth)
     stats = seg.segment_statistics(truth, truth)
-    with pytest.raises(ValueError, match="labels"):
-        seg.segment_fscore(stats, labels=["a"])
+    # labels on a table: the direct call's number, or an error saying where to pass them
+    assert seg.segment_fscore(stats, labels=["a"]) == seg.segment_fscore(truth, truth, labels=["a"])
+    two = series([("f", 0, 1, "a"), ("f", 0.5, 2, "b")])
+    stats_two = seg.segment_statistics(two, truth)
+    for metric in (seg.segment_error_rate, seg.segment_report):
+        with pytest.raises(ValueError, match="pass labels to segment_statistics"):
+            metric(stats_two, labels=["a"])
+    assert seg.segment_fscore(stats_two, labels=["a"]) == seg.segment_fscore(two, truth, labels=["a"])
+    with pytest.raises(ValueError, match="time_resolution=1 s, but time_resolution=0.5 s"):
+        seg.segment_fscore(stats, time_resolution=0.5)
     with pytest.raises(ValueError, match="columns"):
         seg.segment_fscore(stats.drop(columns="tn"))
     with pytest.raises(TypeError, match="Series"):

@@ -1,0 +1,225 @@
+"""The one registry of metric families (SPEC section 2).
+
+Each family declares itself once (a :class:`audeval._protocol.Family` named ``FAMILY``
+at the end of its module); this module lists them, one line each.
+``sum_statistics``, ``Accumulator``, ``bootstrap``, ``dask_statistics``,
+the CLI, the plots and the API docs find a metric's family, its statistics function,
+the options that go there and its table schema here, and nowhere else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+import inspect
+
+import pandas as pd
+
+from audeval import _diarization
+from audeval import _events
+from audeval import _segments
+from audeval import _structure
+from audeval._protocol import Family, resolve, table_family
+from audeval._tables import select_labels
+
+
+def _declared(module) -> tuple[Family, ...]:
+    families = getattr(module, "FAMILIES", None)
+    if families is not None:
+        return tuple(families)
+    family = getattr(module, "FAMILY", None)
+    if family is not None:
+        return (family,)
+    return _PROVISIONAL.get(module.__name__, ())
+
+
+# Declarations of families whose modules do not declare themselves yet.
+_PROVISIONAL = {
+    "audeval._diarization": (
+        Family(
+            name="detection",
+            statistics=_diarization.detection_statistics,
+            index=("file",),
+            options=("collar", "skip_overlap"),
+            metrics=(_diarization.detection_error_rate, _diarization.detection_report),
+            report=_diarization.detection_report,
+        ),
+        Family(
+            name="diarization",
+            statistics=_diarization.diarization_statistics,
+            index=("file", "truth", "prediction"),
+            options=("collar", "skip_overlap"),
+            metrics=(
+                _diarization.diarization_error_rate,
+                _diarization.identification_error_rate,
+                _diarization.jaccard_error_rate,
+                _diarization.diarization_report,
+            ),
+            report=_diarization.diarization_report,
+            pooled=False,
+            takes_labels=False,
+        ),
+    ),
+}
+
+
+FAMILIES: dict[str, Family] = {
+    family.name: family
+    for module in (_events, _segments, _diarization, _structure)
+    for family in _declared(module)
+}
+"""Every registered family by name."""
+
+_BY_METRIC: dict[Callable, Family] = {}
+for _family in FAMILIES.values():
+    for _function in (*_family.metrics, _family.statistics):
+        _BY_METRIC.setdefault(_function, _family)
+del _family, _function
+
+
+def family_named(name: str) -> Family:
+    """A family by name, else ``ValueError`` listing the names."""
+    if name not in FAMILIES:
+        raise ValueError(f"family must be one of {sorted(FAMILIES)}; got {name!r}.")
+    return FAMILIES[name]
+
+
+def family_of(metric: Callable | str, family: str | None = None) -> Family:
+    """The family of a registered metric (or of a family name).
+
+    ``family`` names the family of a function that is not registered
+    (a user's own reduction ``f(table, None, **options)``).
+    """
+    if family is not None:
+        return family_named(family)
+    if isinstance(metric, str):
+        if metric not in FAMILIES:
+            raise ValueError(
+                f"metric must be a metric function or a family name {sorted(FAMILIES)}; "
+                f"got {metric!r}."
+            )
+        return FAMILIES[metric]
+    if not callable(metric):
+        raise TypeError(f"metric must be a metric function; got {type(metric).__name__}.")
+    try:
+        return _BY_METRIC[metric]
+    except (KeyError, TypeError):
+        name = getattr(metric, "__name__", repr(metric))
+        raise ValueError(
+            f"cannot tell the metric family of {name}: it is not a registered metric of audeval; "
+            f"pass family= one of {sorted(FAMILIES)} for a function of a statistics table."
+        ) from None
+
+
+def family_of_table(table: pd.DataFrame) -> Family | None:
+    """The family a statistics table records (``None``: not recorded)."""
+    name = table_family(table)
+    return None if name is None else family_named(name)
+
+
+_POSITIONAL = {"truth", "prediction", "labels"}
+
+
+def split_options(
+    family: Family,
+    metric: Callable | None,
+    options: Mapping[str, object],
+) -> tuple[dict, dict]:
+    """Options of the statistics function and options of the metric, as declared.
+
+    The family's declared statistics options (and ``files_duration``) go to the
+    statistics function; every other option goes to the metric.
+    """
+    bad = sorted(set(options) & _POSITIONAL)
+    if bad:
+        raise TypeError(f"{bad} are arguments, not options.")
+    names = {*family.options, "files_duration"}
+    statistics = {**family.required_options(metric)}
+    statistics.update({k: v for k, v in options.items() if k in names})
+    rest = {k: v for k, v in options.items() if k not in names}
+    if rest and metric is None:
+        raise TypeError(
+            f"unknown options {sorted(rest)} for {family.statistics.__name__}; "
+            "give a metric to use them."
+        )
+    unknown = sorted(set(rest) - _keywords(metric)) if rest else []
+    if unknown:
+        name = getattr(metric, "__name__", repr(metric))
+        raise TypeError(f"unknown options {unknown} for {name} and {family.statistics.__name__}.")
+    return statistics, rest
+
+
+def _keywords(function: Callable) -> set[str] | frozenset:
+    """Keyword names a function accepts (everything, if it takes ``**kwargs``)."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return _ANY
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
+        return _ANY
+    return {p.name for p in parameters}
+
+
+class _Any(frozenset):
+    def __rsub__(self, other):
+        return set()
+
+
+_ANY = _Any()
+
+
+def statistics_of(
+    family: Family,
+    truth: object,
+    prediction: object,
+    labels: Sequence[object] | None,
+    statistics_options: Mapping[str, object],
+    metric: Callable | None = None,
+) -> pd.DataFrame:
+    """The family's statistics of Series, or a given table checked by the family gate."""
+    select = select_labels if "label" in family.index else None
+    return resolve(
+        family, truth, prediction, labels, statistics_options, metric=metric, select=select
+    )
+
+
+def reduce(
+    metric: Callable,
+    table: pd.DataFrame,
+    labels: Sequence[object] | None,
+    metric_options: Mapping[str, object],
+    family: Family,
+) -> object:
+    """``metric(table, None[, labels], **metric_options)``: the metric of a (summed) table."""
+    if labels is not None and family.takes_labels and metric in family.metrics:
+        return metric(table, None, labels, **metric_options)
+    return metric(table, None, **metric_options)
+
+
+def empty_statistics(
+    family: Family,
+    labels: Sequence[object] | None,
+    statistics_options: Mapping[str, object],
+) -> pd.DataFrame:
+    """The family's table of no files (its columns and index levels)."""
+    index = pd.MultiIndex.from_arrays(
+        [
+            pd.Index([], dtype=object),
+            pd.TimedeltaIndex([], dtype="timedelta64[ns]"),
+            pd.TimedeltaIndex([], dtype="timedelta64[ns]"),
+        ],
+        names=["file", "start", "end"],
+    )
+    empty = pd.Series([], index=index, dtype=object)
+    return family.compute(empty, empty, labels, statistics_options)
+
+
+__all__ = [
+    "FAMILIES",
+    "empty_statistics",
+    "family_named",
+    "family_of",
+    "family_of_table",
+    "reduce",
+    "split_options",
+    "statistics_of",
+]

@@ -1,0 +1,381 @@
+"""Sum statistics tables: tables of disjoint sets of whole files give the table of their union.
+
+Generic over families: the family a table records (``attrs``, see
+:mod:`audeval._protocol`) says how a row missing from one shard is filled
+(its declared ``fill_missing``); tables of different families,
+or made with different options, do not add up and raise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import pandas as pd
+
+from audeval._protocol import stamp, table_family, table_options
+from audeval._registry import family_named
+from audeval._tables import label_index
+
+
+def _sortable_union(lists: list[list], *, sort: bool) -> list:
+    """Union in first-seen order, sorted if ``sort`` and the values can be ordered."""
+    seen: dict = {}
+    for values in lists:
+        for value in values:
+            seen.setdefault(value, None)
+    union = list(seen)
+    if sort:
+        try:
+            union = sorted(union)
+        except TypeError:
+            pass
+    return union
+
+
+def _is_sorted(values: list) -> bool:
+    try:
+        return all(a <= b for a, b in zip(values, values[1:]))
+    except TypeError:
+        return False
+
+
+def _order_columns(columns: list[str], labels: list) -> list[str]:
+    """Columns named ``<prefix><label>`` follow the label order within their prefix."""
+    names = [str(label) for label in labels]
+    key: dict[str, tuple[str, int]] = {}
+    for column in columns:
+        if not isinstance(column, str):
+            continue
+        for position, name in sorted(enumerate(names), key=lambda x: -len(x[1])):
+            if name and column.endswith(name) and len(column) > len(name):
+                key[column] = (column[: -len(name)], position)
+                break
+    prefixes = {}
+    for column, (prefix, _) in key.items():
+        prefixes.setdefault(prefix, []).append(column)
+    # only prefixes shared by several label columns (or matching every label) are label blocks
+    blocks = {p: cs for p, cs in prefixes.items() if len(cs) > 1 or len(names) == 1}
+    out: list[str] = []
+    done: set[str] = set()
+    for column in columns:
+        if column in done:
+            continue
+        block = key.get(column, (None,))[0] if isinstance(column, str) else None
+        if block in blocks:
+            for member in sorted(blocks[block], key=lambda c: key[c][1]):
+                out.append(member)
+                done.add(member)
+        else:
+            out.append(column)
+            done.add(column)
+    return out
+
+
+def sum_statistics(tables: Iterable[pd.DataFrame]) -> pd.DataFrame:
+    r"""Sum statistics tables; tables of disjoint whole files give the table of their union.
+
+    Rows with the same index (``file``, ``label``) are added,
+    the result covers the union of files and labels
+    on the dense ``(file, label)`` grid (missing rows count as 0),
+    and integer columns stay integer.
+    Files are sorted where they can be ordered;
+    labels keep their order when all tables share it,
+    else the sorted union (the order of ``labels=None``).
+    Columns named after labels
+    (like ``substituted_by_<label>``)
+    are filled with 0 where a table lacks them.
+    A row missing from a table means the label was not seen in its files:
+    all its counts are 0,
+    unless the table's family declares another rule
+    (segment tables: ``tn`` = the file's number of segments,
+    the label was inactive in every segment of the file).
+    The result records the family and options of the tables;
+    tables of different families or options raise ``ValueError``.
+
+    For tables of *disjoint* sets of whole files
+    the result is identical to the table
+    of the statistics function called on all files at once
+    (with the same ``labels`` or with ``labels=None``).
+    Plain pandas gives the same sums
+    (``pd.concat(tables)``, ``pd.concat(tables).groupby(level=["file", "label"]).sum()``
+    or ``a.add(b, fill_value=0)``)
+    and every metric accepts those as well,
+    but only when all tables were computed with the same ``labels``
+    (else segment tables lack the true negatives of the missing labels),
+    and pandas may change dtypes and the label order.
+
+    Args:
+        tables: statistics tables of one family
+
+    Returns:
+        summed statistics table
+
+    Raises:
+        TypeError: if a table is not a DataFrame
+        ValueError: if no table is given,
+            the tables differ in their index levels,
+            their families or their options
+
+    Examples:
+        >>> import audformat
+        >>> import audeval
+        >>> def events(files, starts, ends, labels):
+        ...     index = audformat.segmented_index(files, starts, ends)
+        ...     return pd.Series(labels, index=index)
+        >>> truth = events(["f1", "f2"], [0.0, 0.0], [1.0, 1.0], ["a", "b"])
+        >>> prediction = events(["f1", "f2"], [0.0, 5.0], [1.0, 6.0], ["a", "b"])
+        >>> shards = [
+        ...     audeval.event_statistics(truth.loc[[f]], prediction.loc[[f]])
+        ...     for f in ["f1", "f2"]
+        ... ]
+        >>> stats = audeval.sum_statistics(shards)
+        >>> stats.equals(audeval.event_statistics(truth, prediction))
+        True
+        >>> audeval.event_fscore(stats, None, average="macro")
+        0.5
+
+    """
+    tables, names, family, options = _check_tables(tables)
+    levels, categorical = _union_levels(tables, names)
+    columns = _sortable_union([list(t.columns) for t in tables], sort=False)
+    if "label" in levels:
+        columns = _order_columns(columns, levels["label"])
+    dense = names == ["file", "label"]
+    shift = 0 if dense else 1
+    shape = [len(levels[name]) + shift for name in names]
+    keys = _row_keys(tables, names, levels, shape, shift, dense)
+    all_keys = np.concatenate(keys) if keys else np.zeros(0, dtype=np.int64)
+    if dense:
+        out_keys = np.arange(int(np.prod(shape, dtype=np.int64)), dtype=np.int64)
+        inverse = all_keys
+    else:
+        out_keys, inverse = np.unique(all_keys, return_inverse=True)
+    storage, dtypes = _sums(tables, keys, columns, inverse, len(out_keys))
+    if dense and family is not None and family.fill_missing is not None:
+        present = np.zeros(len(out_keys), dtype=bool)
+        present[all_keys] = True
+        family.fill_missing(storage, present, tuple(shape))
+    data = {
+        column: out.view(dtypes[column]) if dtypes[column].kind == "m" else out
+        for column, out in storage.items()
+    }
+    index = _summed_index(tables, names, levels, categorical, out_keys, shape, shift)
+    out = pd.DataFrame(data, index=index, columns=pd.Index(columns))
+    if family is not None:
+        stamp(out, family.name, options)
+    return out
+
+
+def _check_tables(tables) -> tuple[list[pd.DataFrame], list, object, dict]:
+    """The tables as a list, their index levels, their family and options."""
+    if isinstance(tables, pd.DataFrame):
+        tables = [tables]
+    tables = list(tables)
+    if not tables:
+        raise ValueError("tables is empty: pass at least one statistics table.")
+    for table in tables:
+        if not isinstance(table, pd.DataFrame):
+            raise TypeError(
+                f"tables must hold statistics DataFrames; got {type(table).__name__}."
+            )
+    names = list(tables[0].index.names)
+    for table in tables[1:]:
+        if list(table.index.names) != names:
+            raise ValueError(
+                "the statistics tables have different index levels: "
+                f"{names} and {list(table.index.names)}."
+            )
+    if "file" not in names:
+        raise ValueError(f"statistics tables must have an index level 'file'; got {names}.")
+    families = sorted({table_family(t) for t in tables} - {None})
+    if len(families) > 1:
+        raise ValueError(
+            f"tables of different families cannot be summed: {families}; "
+            "sum the tables of each family separately."
+        )
+    family = family_named(families[0]) if families else None
+    options: dict = {}
+    for table in tables:
+        if table_family(table) is None:
+            continue
+        recorded = table_options(table)
+        if options and not _same(options, recorded):
+            raise ValueError(
+                "the statistics tables were made with different options: "
+                f"{options} and {recorded}; sum only tables made with the same options."
+            )
+        options = recorded
+    return tables, names, family, options
+
+
+def _same(a: dict, b: dict) -> bool:
+    if a.keys() != b.keys():
+        return False
+    return all((a[k] is None and b[k] is None) or (a[k] is not None and a[k] == b[k]) for k in a)
+
+
+def _union_levels(tables: list[pd.DataFrame], names: list) -> tuple[dict, dict]:
+    """The union of the values of every index level (categorical levels keep their order)."""
+    levels: dict[str, list | pd.Index] = {}
+    categorical: dict[str, bool] = {}
+    for i, name in enumerate(names):
+        categorical[name] = name == "label" or any(_is_categorical(t, i) for t in tables)
+        if not categorical[name]:
+            levels[name] = _index_union([_level_index(t, i) for t in tables])
+            continue
+        lists = [list(_level_index(t, i)) for t in tables]
+        if all(values == lists[0] for values in lists):
+            levels[name] = lists[0]
+        else:
+            levels[name] = _sortable_union(lists, sort=all(_is_sorted(v) for v in lists))
+    return levels, categorical
+
+
+def _row_keys(tables, names, levels, shape, shift, dense) -> list[np.ndarray]:
+    """One int64 key per row, in C order of the levels (missing values first)."""
+    targets = [pd.Index(levels[name], dtype=object) for name in names]
+    keys = []
+    for table in tables:
+        key = np.zeros(len(table), dtype=np.int64)
+        for i, n in enumerate(shape):
+            codes = _codes_into(table.index, i, targets[i])
+            if dense and (codes < 0).any():
+                raise ValueError("statistics tables must not have missing file or label values.")
+            key = key * n + codes + shift
+        keys.append(key)
+    return keys
+
+
+def _sums(tables, keys, columns, inverse, n_out) -> tuple[dict, dict]:
+    """Column sums per output row, in int64 (ns for timedeltas) or float64."""
+    repeated = bool(len(inverse)) and np.bincount(inverse, minlength=n_out).max() > 1
+    storage = {}
+    dtypes = {}
+    for column in columns:
+        present = [t[column].dtype for t in tables if column in t.columns]
+        dtype = dtypes[column] = _sum_dtype(present)
+        out = np.zeros(n_out, dtype=_storage(dtype))
+        offset = 0
+        for table, key in zip(tables, keys):
+            if column in table.columns and len(table):
+                values = _as_storage(table[column].to_numpy(), dtype)
+                where = inverse[offset : offset + len(key)]
+                if repeated:
+                    np.add.at(out, where, values)
+                else:
+                    out[where] += values
+            offset += len(key)
+        storage[column] = out
+    return storage, dtypes
+
+
+def _summed_index(tables, names, levels, categorical, out_keys, shape, shift) -> pd.Index:
+    if len(out_keys):
+        codes = [c - shift for c in np.unravel_index(out_keys, shape)]
+    else:
+        codes = [np.zeros(0, dtype=np.int64) for _ in names]
+    index_levels = []
+    for name in names:
+        if categorical[name]:
+            index_levels.append(label_index(levels[name]).rename(name))
+        else:
+            index_levels.append(pd.Index(_typed(levels[name], tables, name), name=name))
+    if len(names) == 1:
+        return pd.Index(index_levels[0].take(codes[0]), name=names[0])
+    return pd.MultiIndex(
+        levels=index_levels, codes=list(codes), names=names, verify_integrity=False
+    )
+
+
+def _is_categorical(table: pd.DataFrame, level: int) -> bool:
+    index = table.index
+    values = index.levels[level] if isinstance(index, pd.MultiIndex) else index
+    return isinstance(values.dtype, pd.CategoricalDtype)
+
+
+def _level_index(table: pd.DataFrame, level: int) -> pd.Index:
+    """Values of a level: categories in order, else the used values in level order."""
+    index = table.index
+    if isinstance(index, pd.MultiIndex):
+        values = index.levels[level]
+        if isinstance(values.dtype, pd.CategoricalDtype):
+            return pd.Index(values.categories)
+        codes = np.asarray(index.codes[level])
+        used = np.bincount(codes[codes >= 0], minlength=len(values)) > 0
+        return values[used]
+    if isinstance(index.dtype, pd.CategoricalDtype):
+        return pd.Index(index.categories)
+    return pd.Index(pd.unique(index.dropna()))
+
+
+def _index_union(indexes: list[pd.Index]) -> pd.Index:
+    """Union of the values, sorted where they can be ordered."""
+    if not indexes:
+        return pd.Index([])
+    values = np.concatenate([np.asarray(ix, dtype=object) for ix in indexes])
+    union = pd.Index(pd.unique(values))
+    try:
+        return union.sort_values()
+    except TypeError:
+        return union
+
+
+def _sum_dtype(dtypes: list) -> np.dtype:
+    dtypes = [np.dtype(d) if not isinstance(d, np.dtype) else d for d in dtypes]
+    if any(d.kind == "m" for d in dtypes):
+        if not all(d.kind == "m" for d in dtypes):
+            raise ValueError(
+                "statistics tables mix durations (timedelta) and counts in one column; "
+                "sum only tables computed with the same options."
+            )
+        return np.dtype("m8[ns]")
+    if not dtypes:
+        return np.dtype(np.int64)
+    dtype = np.result_type(*dtypes)
+    if dtype.kind == "b":
+        return np.dtype(np.int64)
+    if dtype.kind not in "iuf":
+        raise ValueError(f"statistics columns must be numeric or timedelta; got {dtype}.")
+    return dtype
+
+
+def _storage(dtype: np.dtype) -> np.dtype:
+    return np.dtype(np.int64) if dtype.kind == "m" else dtype
+
+
+def _as_storage(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    if dtype.kind == "m":
+        return np.asarray(values).astype("m8[ns]").view(np.int64)
+    return np.asarray(values).astype(dtype, copy=False)
+
+
+def _codes_into(index: pd.Index, level: int, target: pd.Index) -> np.ndarray:
+    """Position of every row's level value in ``target`` (-1 for missing values)."""
+    if isinstance(index, pd.MultiIndex):
+        values = index.levels[level]
+        if isinstance(values.dtype, pd.CategoricalDtype):
+            values = pd.Index(np.asarray(values, dtype=object))
+        mapping = np.append(target.get_indexer(pd.Index(values, dtype=object)), -1)
+        codes = np.asarray(index.codes[level], dtype=np.int64)
+        return mapping[codes].astype(np.int64)
+    values = pd.Index(np.asarray(index, dtype=object), dtype=object)
+    return target.get_indexer(values).astype(np.int64)
+
+
+def _typed(values, tables: list[pd.DataFrame], name: str) -> pd.Index:
+    """Level values with the dtype of the tables' level where they agree."""
+    position = list(tables[0].index.names).index(name)
+    dtypes = {
+        (t.index.levels[position] if isinstance(t.index, pd.MultiIndex) else t.index).dtype
+        for t in tables
+        if len(t)
+    }
+    if len(dtypes) == 1:
+        try:
+            return pd.Index(values, dtype=dtypes.pop())
+        except (TypeError, ValueError):
+            pass
+    return pd.Index(values)
+
+
