@@ -8,6 +8,7 @@ An intended change is listed below with its reason; everything else must stay.
 
 from __future__ import annotations
 
+import fnmatch
 import functools
 import importlib.util
 import json
@@ -23,7 +24,14 @@ SIGNATURE_CHANGES: dict[str, str] = {}
 
 # entry key (see ``make_snapshot.key``) or a function name (all its entries)
 # -> why its result changed
-OUTPUT_CHANGES: dict[str, str] = {}
+OUTPUT_CHANGES: dict[str, str] = {
+    # fnmatch patterns are allowed
+    'segment_*|*|*"files_duration": false, "labels": "subset"*': (
+        "issue 18 item 3: without files_duration a file's length is the latest end over all "
+        "rows of both inputs, not only the rows of the labels selected, so true negatives "
+        "(tn, accuracy, specificity) no longer change with the other labels selected"
+    ),
+}
 
 RTOL = 1e-12
 ATOL = 1e-14  # only absorbs a 0 that became a rounding residue (or back)
@@ -57,7 +65,7 @@ def _functions() -> list[str]:
 
 
 def _changed(key: str, function: str) -> bool:
-    return key in OUTPUT_CHANGES or function in OUTPUT_CHANGES
+    return any(fnmatch.fnmatchcase(key, p) or p == function for p in OUTPUT_CHANGES)
 
 
 def _is_float(value) -> bool:
@@ -139,7 +147,11 @@ def test_changes_name_known_entries():
     assert set(SIGNATURE_CHANGES) <= names
     entries = _stored()["entries"]
     functions = set(_functions())
-    unknown = [k for k in OUTPUT_CHANGES if k not in entries and k not in functions]
+    unknown = [
+        k
+        for k in OUTPUT_CHANGES
+        if k not in functions and not any(fnmatch.fnmatchcase(e, k) for e in entries)
+    ]
     assert not unknown
 
 
