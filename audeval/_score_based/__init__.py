@@ -1,0 +1,13 @@
+"""Score-based sound event detection (SPEC section 10): PSDS, curves and AUROC from score tables.
+
+Modules by concern: :mod:`.inputs` (the gate for score tables),
+:mod:`.deltas` (detections at every threshold as change points),
+:mod:`.intersection` (DTC/GTC/CTTC), :mod:`.statistics` (the additive table),
+:mod:`.psd` (PSD-ROC, PSDS), :mod:`.curves` (precision/recall/F, AP),
+:mod:`.family` (the family declaration).
+"""
+
+from audeval._score_based.psd import PSDS1, PSDS2, psd_roc, psds
+from audeval._score_based.statistics import score_statistics
+
+__all__ = ["PSDS1", "PSDS2", "psd_roc", "psds", "score_statistics"]

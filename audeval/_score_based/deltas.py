@@ -1,0 +1,133 @@
+"""Detections at every threshold as change points ("deltas", Ebbers et al., ICASSP 2022).
+
+For one class of one file with frame scores :math:`s_1, \\dots, s_n`,
+the detections at threshold :math:`\\theta` are the maximal runs of frames
+with :math:`s_k \\ge \\theta`.
+A run :math:`[a, z]` is a detection exactly for
+
+.. math::
+
+    \\max(s_{a-1}, s_{z+1}) < \\theta \\le \\min_{a \\le k \\le z} s_k
+
+(:math:`s_0 = s_{n+1} = -\\infty`):
+it is *born* when the threshold falls to its minimum score
+and *dies* (merges into a longer run) when it falls to the larger
+of its two neighbouring scores.
+These runs are the nodes of the min-Cartesian tree of the scores:
+frame :math:`k` spans from its nearest strictly smaller score on the left
+to the nearest strictly smaller on the right,
+so there are at most :math:`n` of them, found here for all files and classes
+at once by pointer jumping (:math:`O(n \\log n)`, vectorised).
+Any statistic that is a sum over detections
+then changes only at births and deaths: +value at the birth level,
+-value at the death level.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+
+@dataclasses.dataclass(frozen=True)
+class Nodes:
+    """Every run that is a detection at some threshold.
+
+    ``group`` is ``label * n_files + file``;
+    ``first``/``last`` index frames (rows of the score table);
+    the run is a detection for ``death < threshold <= birth``
+    (``death = -inf``: it never merges).
+    """
+
+    group: np.ndarray
+    first: np.ndarray
+    last: np.ndarray
+    birth: np.ndarray
+    death: np.ndarray
+
+
+def nearest_smaller(values: np.ndarray, new_group: np.ndarray, *, strict: bool = True) -> np.ndarray:
+    """Index of the nearest value to the left that is smaller (``len(values)``: none).
+
+    ``new_group[k]`` marks the first element of a group; groups do not see each other.
+    ``strict=False`` finds the nearest value that is smaller or equal.
+    Pointer jumping: a pointer only skips values not smaller than the value
+    of the element it starts from, so every round keeps it valid,
+    and runs of skipped values double in length each round.
+    """
+    m = len(values)
+    ext = np.append(values, -np.inf)
+    left = np.arange(-1, m, dtype=np.int64)
+    left[:m][new_group] = m
+    left[m] = m
+
+    def blocked(index):
+        found = ext[left[index]]
+        return found >= values[index] if strict else found > values[index]
+
+    todo = np.flatnonzero(blocked(np.arange(m)))
+    while len(todo):
+        left[todo] = left[left[todo]]
+        todo = todo[blocked(todo)]
+    return left[:m]
+
+
+def nodes(scores: np.ndarray, frame_file: np.ndarray, n_files: int) -> Nodes:
+    """The detection runs of every file and class (see the module docstring)."""
+    n, n_labels = scores.shape
+    values = np.ascontiguousarray(scores.T).ravel()
+    file = np.tile(frame_file, n_labels)
+    label = np.repeat(np.arange(n_labels, dtype=np.int64), n)
+    group = label * n_files + file
+    m = len(values)
+    if m == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return Nodes(empty, empty, empty, np.zeros(0), np.zeros(0))
+    start_of_group = np.ones(m, dtype=bool)
+    start_of_group[1:] = group[1:] != group[:-1]
+    end_of_group = np.ones(m, dtype=bool)
+    end_of_group[:-1] = start_of_group[1:]
+    left = nearest_smaller(values, start_of_group)
+    left_equal = nearest_smaller(values, start_of_group, strict=False)
+    right = nearest_smaller(values[::-1], end_of_group[::-1])
+    right = np.where(right == m, m, m - 1 - right)[::-1]
+    # one node per run: its leftmost minimum (no equal value between it and ``left``)
+    keep = left == left_equal
+    k = np.flatnonzero(keep)
+    ext = np.append(values, -np.inf)
+    first = np.where(left[k] == m, 0, left[k] + 1)
+    first = np.where(left[k] == m, _group_first(start_of_group)[k], first)
+    last = np.where(right[k] == m, _group_last(end_of_group)[k], right[k] - 1)
+    death = np.maximum(ext[left[k]], ext[right[k]])
+    return Nodes(group[k], first % n, last % n, values[k], death)
+
+
+def _group_first(start_of_group: np.ndarray) -> np.ndarray:
+    """Index of the first element of each element's group."""
+    index = np.where(start_of_group, np.arange(len(start_of_group)), 0)
+    return np.maximum.accumulate(index)
+
+
+def _group_last(end_of_group: np.ndarray) -> np.ndarray:
+    """Index of the last element of each element's group."""
+    m = len(end_of_group)
+    index = np.where(end_of_group, np.arange(m), m)
+    return np.minimum.accumulate(index[::-1])[::-1]
+
+
+def level_deltas(
+    group: np.ndarray,
+    level: np.ndarray,
+    values: dict[str, np.ndarray],
+) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+    """Sum ``values`` per ``(group, level)``; rows sorted by group, level descending."""
+    if len(group) == 0:
+        return group, level, {k: v[:0] for k, v in values.items()}
+    order = np.lexsort((-level, group))
+    group, level = group[order], level[order]
+    new = np.ones(len(group), dtype=bool)
+    new[1:] = (group[1:] != group[:-1]) | (level[1:] != level[:-1])
+    first = np.flatnonzero(new)
+    out = {k: np.add.reduceat(v[order], first) for k, v in values.items()}
+    return group[first], level[first], out

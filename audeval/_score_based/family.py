@@ -1,0 +1,18 @@
+"""The score family's one declaration (read by the registry)."""
+
+from __future__ import annotations
+
+from audeval._protocol import Family
+from audeval._score_based.psd import psd_roc, psds
+from audeval._score_based.statistics import STATISTICS_OPTIONS, normalise, score_statistics
+
+FAMILY = Family(
+    name="score",
+    statistics=score_statistics,
+    index=("file", "label", "threshold"),
+    options=STATISTICS_OPTIONS,
+    metrics=(psds, psd_roc),
+    columns=("tp", "fp", "n_truth", "truth_duration", "duration"),
+    normalise=normalise,
+)
+"""The score family (index ``(file, label, threshold)``)."""

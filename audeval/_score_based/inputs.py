@@ -1,0 +1,193 @@
+"""The gate for score tables (SPEC section 10).
+
+A score table is a DataFrame on an audformat segmented index
+(``file``, ``start``, ``end``) of frames,
+one float column per class.
+Per file the frames must be consecutive
+(the end of a frame is the start of the next) and of positive length;
+scores must be finite.
+:func:`check_scores` turns it, together with the truth Series,
+into int64 / float64 arrays over one shared file index and class list,
+so that the engines never see pandas objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+import dataclasses
+
+import numpy as np
+import pandas as pd
+
+from audeval._validation import MAX_ROWS_SHOWN, NAT, check_inputs
+
+
+@dataclasses.dataclass(frozen=True)
+class ScoreInputs:
+    """Validated scores and truth.
+
+    Frames are sorted by ``(file, start)``;
+    ``scores[i, c]`` is the score of class ``c`` on frame ``i``.
+    Truth rows keep their input order; ``truth_label`` indexes ``labels``.
+    """
+
+    files: pd.Index
+    labels: list
+    frame_file: np.ndarray
+    frame_start: np.ndarray
+    frame_end: np.ndarray
+    scores: np.ndarray
+    truth_file: np.ndarray
+    truth_start: np.ndarray
+    truth_end: np.ndarray
+    truth_label: np.ndarray
+    durations: np.ndarray  # ns per file
+
+    @property
+    def n_files(self) -> int:
+        return len(self.files)
+
+    @property
+    def n_labels(self) -> int:
+        return len(self.labels)
+
+
+def _show_rows(frame: pd.DataFrame, mask: np.ndarray) -> str:
+    n = int(np.count_nonzero(mask))
+    shown = frame[mask].head(MAX_ROWS_SHOWN).to_string()
+    more = f"\n... and {n - MAX_ROWS_SHOWN} more rows" if n > MAX_ROWS_SHOWN else ""
+    return f"{n} row(s), first:\n{shown}{more}"
+
+
+def _frames(scores: object, name: str) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, np.ndarray]:
+    """The score table sorted by (file, start), its file codes, start and end (ns)."""
+    if not isinstance(scores, pd.DataFrame):
+        raise TypeError(
+            f"{name} must be a pandas.DataFrame of scores on a segmented index "
+            f"(one column per class); got {type(scores).__name__}."
+        )
+    index = scores.index
+    if not (isinstance(index, pd.MultiIndex) and list(index.names) == ["file", "start", "end"]):
+        raise ValueError(
+            f"{name} must have an audformat segmented index (levels 'file', 'start', 'end') "
+            f"of frames; got index levels {list(index.names)}."
+        )
+    if scores.columns.has_duplicates:
+        raise ValueError(f"{name} has duplicate class columns: {list(scores.columns)}.")
+    bad = [c for c in scores.columns if not pd.api.types.is_numeric_dtype(scores[c].dtype)
+           or pd.api.types.is_bool_dtype(scores[c].dtype)]
+    if bad:
+        raise TypeError(f"{name} columns {bad} do not hold numeric scores.")
+    starts = index.get_level_values("start")
+    ends = index.get_level_values("end")
+    for what, level in (("start", starts), ("end", ends)):
+        if not pd.api.types.is_timedelta64_dtype(level.dtype):
+            raise TypeError(f"{name}: the '{what}' level must hold timedeltas; got {level.dtype}.")
+    start = np.asarray(pd.TimedeltaIndex(starts).as_unit("ns").asi8, dtype=np.int64)
+    end = np.asarray(pd.TimedeltaIndex(ends).as_unit("ns").asi8, dtype=np.int64)
+    bad = (start == NAT) | (end == NAT)
+    if bad.any():
+        raise ValueError(f"{name} has frames with NaT start or end: {_show_rows(scores, bad)}")
+    bad = (start < 0) | (end <= start)
+    if bad.any():
+        raise ValueError(
+            f"{name} has frames of non-positive length or negative start: {_show_rows(scores, bad)}"
+        )
+    codes, _ = pd.factorize(index.get_level_values("file"))
+    order = np.lexsort((start, codes))
+    return scores.iloc[order], codes[order], start[order], end[order]
+
+
+def _check_consecutive(frame: pd.DataFrame, codes, start, end, name: str) -> None:
+    same = codes[1:] == codes[:-1]
+    bad = np.zeros(len(codes), dtype=bool)
+    bad[1:] = same & (start[1:] != end[:-1])
+    if bad.any():
+        show = bad.copy()
+        show[:-1] |= bad[1:]
+        raise ValueError(
+            f"{name} must hold consecutive, non-overlapping frames per file "
+            f"(each frame starts where the previous one ends): {_show_rows(frame, show)}"
+        )
+
+
+def check_scores(
+    truth: pd.Series,
+    scores: pd.DataFrame,
+    labels: Sequence[object] | None = None,
+    *,
+    files_duration: Mapping | pd.Series | None = None,
+    name: str = "scores",
+) -> ScoreInputs:
+    """Validate ``truth`` and a score table and share files and classes.
+
+    Classes are the score columns (``labels`` selects and orders them).
+    Every truth file must have scores; truth labels must be classes.
+    A file's duration is ``files_duration``, else the end of its last frame.
+    """
+    frame, codes, start, end = _frames(scores, name)
+    _check_consecutive(frame, codes, start, end, name)
+    classes = list(scores.columns)
+    if labels is not None:
+        labels = list(labels)
+        missing = [label for label in labels if label not in classes]
+        if missing:
+            raise ValueError(f"labels {missing} are not columns of {name} ({classes}).")
+        classes = labels
+    values = frame[classes].to_numpy(dtype=np.float64)
+    bad = ~np.isfinite(values).all(axis=1)
+    if bad.any():
+        raise ValueError(f"{name} holds scores that are not finite: {_show_rows(frame[classes], bad)}")
+
+    empty = pd.Series(
+        [], index=pd.MultiIndex.from_arrays(
+            [frame.index.get_level_values("file")[:0], pd.TimedeltaIndex([]), pd.TimedeltaIndex([])],
+            names=["file", "start", "end"],
+        ), dtype=object,
+    )
+    inputs = check_inputs(
+        truth, empty, labels=None, files_duration=files_duration, allow_filewise=False
+    )
+    unknown = [label for label in inputs.labels if label not in classes]
+    if unknown:
+        raise ValueError(
+            f"truth has labels {unknown} that are not classes (columns) of {name}: {classes}."
+        )
+    score_files = pd.Index(pd.unique(frame.index.get_level_values("file")))
+    files = inputs.files.append(score_files).unique()
+    try:
+        files = files.sort_values()
+    except TypeError:
+        pass
+    files = pd.Index(files, name="file")
+    missing = inputs.files.difference(score_files)
+    if len(missing):
+        raise ValueError(
+            f"{name} has no frames for truth files {list(missing[:MAX_ROWS_SHOWN])}"
+            f"{' ...' if len(missing) > MAX_ROWS_SHOWN else ''}."
+        )
+    frame_file = files.get_indexer(frame.index.get_level_values("file")).astype(np.int64)
+    order = np.lexsort((start, frame_file))
+    frame_file, start, end, values = frame_file[order], start[order], end[order], values[order]
+    label_map = pd.Index(classes, dtype=object).get_indexer(pd.Index(inputs.labels, dtype=object))
+    truth_side = inputs.truth
+    truth_file = files.get_indexer(inputs.files[truth_side.file]).astype(np.int64)
+    durations = _durations(files, frame_file, end, files_duration)
+    return ScoreInputs(
+        files, classes, frame_file, start, end, values,
+        truth_file, truth_side.start, truth_side.end,
+        label_map[truth_side.label].astype(np.int64), durations,
+    )
+
+
+def _durations(files: pd.Index, frame_file, end, files_duration) -> np.ndarray:
+    """``files_duration`` where given, else the end of the last frame."""
+    last = np.zeros(len(files), dtype=np.int64)
+    if len(end):
+        np.maximum.at(last, frame_file, end)
+    if files_duration is None:
+        return last
+    from audeval._validation import _durations_ns
+
+    given = _durations_ns(files_duration, files)
+    return np.where(given == NAT, last, given)

@@ -1,0 +1,182 @@
+"""Intersection-based statistics at every threshold (DTC, GTC, CTTC; Bilen et al., ICASSP 2020).
+
+For a detection :math:`d` of class :math:`c` and the truth events :math:`G_c` of its file:
+
+* DTC: :math:`d` is relevant if :math:`\\sum_{g \\in G_c} |d \\cap g| \\ge \\rho_{dtc} |d|`,
+  else it is a false positive;
+* GTC: a truth event :math:`g` is detected (a true positive) if the relevant
+  detections cover :math:`|g \\cap \\bigcup d| \\ge \\rho_{gtc} |g|`;
+* CTTC: a false positive :math:`d` is a cross trigger on class :math:`c'`
+  (whose file has truth of :math:`c'`) if :math:`\\sum_{g \\in G_{c'}} |d \\cap g| \\ge \\rho_{cttc} |d|`.
+
+Intersections with a class's truth come from its cumulative covered length
+at the two ends of a detection (two binary searches);
+GTC needs the pairs (relevant detection, truth event) that overlap,
+found as contiguous runs of the sorted truth events of the class:
+the cost is linear in frames, truth events and those pairs,
+never unique scores x candidate events.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from audeval._intervals import expand_ranges, group_keys
+from audeval._score_based.deltas import Nodes, level_deltas
+from audeval._score_based.inputs import ScoreInputs
+
+NS = 1e9
+
+
+class Truth:
+    """Truth events sorted by ``(group, start)`` with cumulative lengths per group."""
+
+    def __init__(self, inputs: ScoreInputs):
+        n_groups = inputs.n_labels * inputs.n_files
+        group = inputs.truth_label * inputs.n_files + inputs.truth_file
+        keep = inputs.truth_end > inputs.truth_start
+        order = np.lexsort((inputs.truth_start[keep], group[keep]))
+        self.group = group[keep][order]
+        self.start = inputs.truth_start[keep][order]
+        self.end = inputs.truth_end[keep][order]
+        self.length = self.end - self.start
+        self.cumulative = np.cumsum(self.length)
+        self.n_groups = n_groups
+        self.present = np.zeros(n_groups, dtype=bool)
+        self.present[self.group] = True
+
+    def check_disjoint(self, inputs: ScoreInputs) -> None:
+        same = self.group[1:] == self.group[:-1]
+        bad = same & (self.start[1:] < self.end[:-1])
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            file = inputs.files[self.group[i] % inputs.n_files]
+            label = inputs.labels[self.group[i] // inputs.n_files]
+            raise ValueError(
+                f"truth has overlapping events of one class ({np.count_nonzero(bad)} pairs), "
+                f"first in file {file!r}, label {label!r}: "
+                f"[{self.start[i] / NS:g}, {self.end[i] / NS:g}) s and "
+                f"[{self.start[i + 1] / NS:g}, {self.end[i + 1] / NS:g}) s; "
+                "score-based criteria need disjoint events per class (join them first)."
+            )
+
+    def covered(self, group: np.ndarray, time: np.ndarray) -> np.ndarray:
+        """Truth length of ``group`` before ``time``, offset by all earlier groups (ns)."""
+        if len(self.group) == 0:
+            return np.zeros(len(group), dtype=np.int64)
+        truth_key, query_key = group_keys(self.n_groups, (self.group, self.start), (group, time))
+        j = np.searchsorted(truth_key, query_key, side="right") - 1
+        valid = j >= 0
+        jj = np.maximum(j, 0)
+        same = valid & (self.group[jj] == group)
+        partial = np.minimum(time - self.start[jj], self.length[jj])
+        value = self.cumulative[jj] - self.length[jj] + np.where(same, partial, self.length[jj])
+        return np.where(valid, value, 0)
+
+    def overlapping(self, group, start, end) -> tuple[np.ndarray, np.ndarray]:
+        """Pairs ``(query, truth event)`` that overlap with positive length."""
+        end_key, start_key, q_start, q_end = group_keys(
+            self.n_groups, (self.group, self.end), (self.group, self.start), (group, start), (group, end)
+        )
+        left = np.searchsorted(end_key, q_start, side="right")
+        right = np.searchsorted(start_key, q_end, side="left")
+        query, item = expand_ranges(left, right)
+        keep = self.group[item] == group[query]
+        return query[keep], item[keep]
+
+
+def meets(amount_ns: np.ndarray, ratio: float, length_ns: np.ndarray, decimals: int | None) -> np.ndarray:
+    """``amount >= ratio * length``: exact ns, or sed_scores_eval's rounded seconds."""
+    if decimals is None:
+        return amount_ns.astype(np.float64) >= ratio * length_ns.astype(np.float64)
+    return np.round(amount_ns / NS, decimals) >= np.round(ratio * (length_ns / NS), decimals)
+
+
+def intersection_deltas(
+    inputs: ScoreInputs,
+    nodes: Nodes,
+    *,
+    dtc: float,
+    gtc: float,
+    cttc: float | None,
+    decimals: int | None,
+) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+    """Deltas of ``tp``, ``fp`` (and ``ct`` per label) per ``(group, level)``."""
+    truth = Truth(inputs)
+    truth.check_disjoint(inputs)
+    start = inputs.frame_start[nodes.first]
+    end = inputs.frame_end[nodes.last]
+    length = end - start
+    inter = truth.covered(nodes.group, end) - truth.covered(nodes.group, start)
+    relevant = meets(inter, dtc, length, decimals)
+    dies = np.isfinite(nodes.death)
+    columns: dict[str, tuple] = {}
+    fp = (~relevant).astype(np.int64)
+    parts = [(nodes.group, nodes.birth, fp), (nodes.group[dies], nodes.death[dies], -fp[dies])]
+    columns["fp"] = parts
+    columns["tp"] = _tp_parts(truth, nodes, relevant, start, end, gtc, decimals)
+    if cttc is not None:
+        for other in range(inputs.n_labels):
+            columns[("ct", other)] = _ct_parts(
+                truth, inputs, nodes, ~relevant, start, end, length, other, cttc, decimals
+            )
+    return _collect(columns)
+
+
+def _collect(columns: dict) -> tuple[np.ndarray, np.ndarray, dict]:
+    """Stack the per-column (group, level, delta) parts into one summed table."""
+    names = list(columns)
+    groups, levels, blocks = [], [], []
+    for i, name in enumerate(names):
+        for group, level, delta in columns[name]:
+            groups.append(group)
+            levels.append(level)
+            block = np.zeros((len(group), len(names)), dtype=np.int64)
+            block[:, i] = delta
+            blocks.append(block)
+    group = np.concatenate(groups)
+    level = np.concatenate(levels)
+    block = np.concatenate(blocks) if blocks else np.zeros((0, len(names)), np.int64)
+    group, level, summed = level_deltas(group, level, {n: block[:, i] for i, n in enumerate(names)})
+    return group, level, summed
+
+
+def _tp_parts(truth: Truth, nodes: Nodes, relevant, start, end, gtc, decimals) -> list:
+    """GTC: truth events covered enough by relevant detections, as deltas per level."""
+    k = np.flatnonzero(relevant)
+    query, item = truth.overlapping(nodes.group[k], start[k], end[k])
+    node = k[query]
+    amount = np.minimum(end[node], truth.end[item]) - np.maximum(start[node], truth.start[item])
+    dies = np.isfinite(nodes.death[node])
+    event = np.concatenate([item, item[dies]])
+    level = np.concatenate([nodes.birth[node], nodes.death[node][dies]])
+    change = np.concatenate([amount, -amount[dies]])
+    event, level, summed = level_deltas(event, level, {"change": change})
+    if len(event) == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return [(empty, np.zeros(0), empty)]
+    total = np.cumsum(summed["change"])
+    first = np.ones(len(event), dtype=bool)
+    first[1:] = event[1:] != event[:-1]
+    base = np.maximum.accumulate(np.where(first, np.arange(len(event)), 0))
+    covered = total - (total[base] - summed["change"][base])
+    status = meets(covered, gtc, truth.length[event], decimals).astype(np.int64)
+    previous = np.concatenate([[0], status[:-1]])
+    previous[first] = 0
+    delta = status - previous
+    changed = delta != 0
+    return [(truth.group[event][changed], level[changed], delta[changed])]
+
+
+def _ct_parts(truth, inputs, nodes, false, start, end, length, other, cttc, decimals) -> list:
+    """CTTC with class ``other``: false detections mostly on its truth, as deltas."""
+    n_files = inputs.n_files
+    label = nodes.group // n_files
+    file = nodes.group % n_files
+    other_group = other * n_files + file
+    k = np.flatnonzero(false & (label != other) & truth.present[other_group])
+    inter = truth.covered(other_group[k], end[k]) - truth.covered(other_group[k], start[k])
+    hit = k[meets(inter, cttc, length[k], decimals)]
+    dies = hit[np.isfinite(nodes.death[hit])]
+    one = np.ones(len(hit), dtype=np.int64)
+    return [(nodes.group[hit], nodes.birth[hit], one), (nodes.group[dies], nodes.death[dies], -one[: len(dies)])]

@@ -1,0 +1,254 @@
+"""Polyphonic sound detection score (PSDS; Bilen et al., ICASSP 2020) from score tables."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+import math
+import numbers
+
+import numpy as np
+import pandas as pd
+
+from audeval._options import Default, value_of
+from audeval._score_based.statistics import Accumulated, accumulate, score_table
+
+SECONDS_PER_HOUR = 3600.0
+NS = 1e9
+
+PSDS1 = {"dtc_threshold": 0.7, "gtc_threshold": 0.7, "cttc_threshold": 0.3,
+         "alpha_ct": 0.0, "alpha_st": 1.0, "max_efpr": 100.0}
+"""DCASE 2021-2023 task 4 PSDS scenario 1."""
+PSDS2 = {"dtc_threshold": 0.1, "gtc_threshold": 0.1, "cttc_threshold": 0.3,
+         "alpha_ct": 0.5, "alpha_st": 1.0, "max_efpr": 100.0}
+"""DCASE 2021-2023 task 4 PSDS scenario 2."""
+
+
+def _check_float(value, name, *, low=0.0, positive=False) -> float:
+    value = value_of(value)
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
+        raise TypeError(f"{name} must be a finite float; got {value!r}.")
+    if value < low or (positive and value <= 0):
+        raise ValueError(f"{name} must be {'>' if positive else '>='} {low}; got {value!r}.")
+    return float(value)
+
+
+def class_rocs(acc: Accumulated, alpha_ct: float, max_efpr: float) -> list[tuple]:
+    """Per label: (tpr, efpr, threshold) of its PSD-ROC, efpr ascending, cut at ``max_efpr``.
+
+    :math:`\\text{TPR} = \\text{tp} / \\max(N, 1)`,
+    :math:`\\text{eFPR} = 3600 (\\text{fp} / T + \\alpha_{ct} \\,
+    \\text{mean}_{c' \\ne c} \\text{ct}_{c'} / T_{c'})` per hour
+    (:math:`T`: summed file durations, :math:`T_{c'}`: truth duration of :math:`c'`);
+    the staircase keeps the points where TPR rises, the highest TPR per eFPR.
+    """
+    dataset = acc.totals["duration"] / NS
+    truth_seconds = acc.totals["truth_duration"] / NS
+    out = []
+    for i, label in enumerate(acc.labels):
+        rows = acc.rows(i)
+        tpr = acc.counts["tp"][rows] / max(acc.totals["n_truth"][i], 1)
+        efpr = acc.counts["fp"][rows] / dataset[i] if dataset[i] > 0 else np.zeros_like(tpr)
+        if alpha_ct != 0.0:
+            others = [j for j in range(len(acc.labels)) if j != i]
+            rates = [
+                acc.counts[f"ct_{acc.labels[j]}"][rows] / max(truth_seconds[j], 1e-12) for j in others
+            ]
+            if rates:
+                efpr = efpr + alpha_ct * np.mean(rates, axis=0)
+        efpr = efpr * SECONDS_PER_HOUR
+        out.append(_staircase(tpr, efpr, acc.threshold[rows], max_efpr))
+    return out
+
+
+def _staircase(tpr, efpr, threshold, max_efpr):
+    order = np.lexsort((tpr, efpr))
+    tpr, efpr, threshold = tpr[order], efpr[order], threshold[order]
+    running = np.maximum.accumulate(tpr)
+    rises = np.ones(len(tpr), dtype=bool)
+    rises[1:] = running[1:] > running[:-1]
+    tpr, efpr, threshold = tpr[rises], efpr[rises], threshold[rises]
+    last = np.ones(len(efpr), dtype=bool)
+    last[:-1] = efpr[1:] != efpr[:-1]
+    keep = last & (efpr <= max_efpr)
+    return tpr[keep], efpr[keep], threshold[keep]
+
+
+def combine(rocs: list[tuple], alpha_st: float, max_efpr: float) -> tuple[np.ndarray, np.ndarray]:
+    """The PSD-ROC: :math:`\\max(0, \\mu_{\\text{TPR}} - \\alpha_{st} \\sigma_{\\text{TPR}})` over labels.
+
+    Each label's staircase is read at the union of all eFPR values
+    (the TPR of the last point at or below; 0 before its first point);
+    the curve is extended flat to ``max_efpr``.
+    """
+    efpr = np.unique(np.concatenate([e for _, e, _ in rocs])) if rocs else np.zeros(0)
+    tprs = []
+    for tpr, e, _ in rocs:
+        j = np.searchsorted(e, efpr, side="right") - 1
+        tprs.append(np.where(j >= 0, tpr[np.maximum(j, 0)] if len(tpr) else 0.0, 0.0))
+    tprs = np.array(tprs)
+    etpr = np.maximum(tprs.mean(axis=0) - alpha_st * tprs.std(axis=0), 0.0)
+    if len(etpr):
+        etpr = np.append(etpr, etpr[-1])
+        efpr = np.append(efpr, max_efpr)
+    return etpr, efpr
+
+
+def staircase_area(y: np.ndarray, x: np.ndarray, max_x: float) -> float:
+    """Area under a staircase (value ``y[i]`` from ``x[i]`` to ``x[i + 1]``) up to ``max_x``."""
+    order = np.argsort(x, kind="stable")
+    x, y = x[order], y[order]
+    cut = int(np.searchsorted(x, max_x, side="right"))
+    x = np.append(x[:cut], max_x)
+    y = y[:cut]
+    return math.fsum((y * np.diff(x)).tolist())
+
+
+def _options(dtc_threshold, gtc_threshold, cttc_threshold, alpha_ct, alpha_st, max_efpr):
+    alpha_ct = _check_float(alpha_ct, "alpha_ct")
+    alpha_st = _check_float(alpha_st, "alpha_st")
+    max_efpr = _check_float(max_efpr, "max_efpr", positive=True)
+    statistics = {"criterion": Default("intersection"), "dtc_threshold": dtc_threshold,
+                  "gtc_threshold": gtc_threshold}
+    if alpha_ct != 0.0:
+        if value_of(cttc_threshold) is None:
+            raise ValueError("alpha_ct is not 0: pass cttc_threshold.")
+        statistics["cttc_threshold"] = cttc_threshold
+    return alpha_ct, alpha_st, max_efpr, statistics
+
+
+def psd_roc(
+    truth: pd.Series | pd.DataFrame,
+    scores: pd.DataFrame | None = None,
+    labels: Sequence[object] | None = None,
+    *,
+    dtc_threshold: float = Default(0.7),
+    gtc_threshold: float = Default(0.7),
+    cttc_threshold: float | None = Default(0.3),
+    alpha_ct: float = 0.0,
+    alpha_st: float = 1.0,
+    max_efpr: float = 100.0,
+    files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = Default(None),
+    per_class: bool = False,
+) -> pd.DataFrame:
+    r"""The PSD-ROC curve: effective TPR over effective FPR per hour.
+
+    Per label :math:`c`, at every threshold,
+    :math:`\text{TPR}_c` (GTC) and
+    :math:`\text{eFPR}_c = \text{FPR}_c + \alpha_{ct} \,\text{mean}_{c'} \text{CTR}_{c,c'}`
+    (per hour; :func:`score_statistics` for the criteria),
+    made a staircase (:func:`psds`);
+    the curve is :math:`\max(0, \mu_c \text{TPR}_c - \alpha_{st} \sigma_c \text{TPR}_c)`
+    over the union of eFPR values, up to ``max_efpr``.
+
+    Args:
+        truth: truth events, or a table of :func:`score_statistics`
+        scores: score table (``None`` with a table)
+        labels: classes to evaluate
+        dtc_threshold: detection tolerance criterion
+        gtc_threshold: ground truth intersection criterion
+        cttc_threshold: cross-trigger tolerance criterion (used if ``alpha_ct != 0``)
+        alpha_ct: weight of the cross-trigger rate
+        alpha_st: weight of the standard deviation over classes
+        max_efpr: largest eFPR per hour
+        files_duration: duration per file (else the end of its last frame)
+        compat: ``"sed_scores_eval"``: its 6-decimal rounding of times
+        per_class: the staircase of every label instead
+            (columns ``label``, ``efpr``, ``tpr``, ``threshold``)
+
+    Returns:
+        DataFrame with columns ``efpr`` and ``etpr``
+
+    Examples:
+        >>> import audformat
+        >>> from audeval._score_based import psd_roc
+        >>> truth = pd.Series(["a"], index=audformat.segmented_index(["f"], [0.0], [2.0]))
+        >>> index = audformat.segmented_index(["f"] * 4, [0, 1, 2, 3], [1, 2, 3, 4])
+        >>> scores = pd.DataFrame({"a": [0.9, 0.8, 0.3, 0.1]}, index=index)
+        >>> psd_roc(truth, scores, max_efpr=1000.0)
+             efpr  etpr
+        0     0.0   1.0
+        1  1000.0   1.0
+
+    """
+    alpha_ct, alpha_st, max_efpr, statistics = _options(
+        dtc_threshold, gtc_threshold, cttc_threshold, alpha_ct, alpha_st, max_efpr
+    )
+    table = score_table(psd_roc, truth, scores, labels,
+                        {**statistics, "files_duration": files_duration, "compat": compat})
+    acc = accumulate(table)
+    rocs = class_rocs(acc, alpha_ct, max_efpr)
+    if per_class:
+        parts = [
+            pd.DataFrame({"label": [label] * len(t), "efpr": e, "tpr": t, "threshold": th})
+            for label, (t, e, th) in zip(acc.labels, rocs)
+        ]
+        return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(
+            columns=["label", "efpr", "tpr", "threshold"])
+    etpr, efpr = combine(rocs, alpha_st, max_efpr)
+    return pd.DataFrame({"efpr": efpr, "etpr": etpr})
+
+
+def psds(
+    truth: pd.Series | pd.DataFrame,
+    scores: pd.DataFrame | None = None,
+    labels: Sequence[object] | None = None,
+    *,
+    dtc_threshold: float = Default(0.7),
+    gtc_threshold: float = Default(0.7),
+    cttc_threshold: float | None = Default(0.3),
+    alpha_ct: float = 0.0,
+    alpha_st: float = 1.0,
+    max_efpr: float = 100.0,
+    files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = Default(None),
+) -> float:
+    r"""Polyphonic sound detection score: normalised area under the PSD-ROC.
+
+    .. math::
+
+        \text{PSDS} = \frac{1}{e_{max}} \int_0^{e_{max}} \text{eTPR}(e)\, de
+
+    with the PSD-ROC of :func:`psd_roc`, exact over every distinct score
+    (Ebbers et al., ICASSP 2022).
+    The defaults are DCASE's PSDS1
+    (:data:`PSDS1`; PSDS2: ``dtc_threshold=0.1, gtc_threshold=0.1,
+    cttc_threshold=0.3, alpha_ct=0.5``).
+    ``compat="sed_scores_eval"`` reproduces sed_scores_eval's
+    ``intersection_based.psds`` (its 6-decimal rounding of times).
+
+    Args:
+        truth: truth events, or a table of :func:`score_statistics`
+        scores: score table (``None`` with a table)
+        labels: classes to evaluate
+        dtc_threshold: detection tolerance criterion
+        gtc_threshold: ground truth intersection criterion
+        cttc_threshold: cross-trigger tolerance criterion (used if ``alpha_ct != 0``)
+        alpha_ct: weight of the cross-trigger rate
+        alpha_st: weight of the standard deviation over classes
+        max_efpr: largest eFPR per hour
+        files_duration: duration per file (else the end of its last frame)
+        compat: ``"sed_scores_eval"``: its 6-decimal rounding of times
+
+    Returns:
+        PSDS in [0, 1]
+
+    Examples:
+        >>> import audformat
+        >>> from audeval._score_based import psds
+        >>> truth = pd.Series(["a"], index=audformat.segmented_index(["f"], [0.0], [2.0]))
+        >>> index = audformat.segmented_index(["f"] * 4, [0, 1, 2, 3], [1, 2, 3, 4])
+        >>> scores = pd.DataFrame({"a": [0.9, 0.8, 0.3, 0.1]}, index=index)
+        >>> psds(truth, scores)
+        1.0
+
+    """
+    roc = psd_roc(
+        truth, scores, labels, dtc_threshold=dtc_threshold, gtc_threshold=gtc_threshold,
+        cttc_threshold=cttc_threshold, alpha_ct=alpha_ct, alpha_st=alpha_st, max_efpr=max_efpr,
+        files_duration=files_duration, compat=compat,
+    )
+    max_efpr = float(value_of(max_efpr))
+    if roc.empty:
+        return 0.0
+    return staircase_area(roc["etpr"].to_numpy(), roc["efpr"].to_numpy(), max_efpr) / max_efpr

@@ -1,0 +1,273 @@
+"""The score family's additive table: deltas per ``(file, label, threshold)``.
+
+Layout (long, one row per change point)::
+
+    index  file, label (categorical), threshold (float64, descending per (file, label))
+    tp, fp            int64 deltas: change of the count when the threshold
+                      falls from the next higher change point to ``threshold``
+                      (detection: score >= threshold)
+    ct_<label>        int64 deltas of cross triggers on another label (cttc_threshold given)
+    n_truth           int64 truth events of the label in the file   } only on the
+    truth_duration    int64 ns of those events                      } row threshold=+inf,
+    duration          int64 ns of the file (every label's row)      } 0 elsewhere
+
+Every ``(file, label)`` has its ``+inf`` row, so files without events keep their rows.
+Tables of disjoint sets of whole files add up by concatenation
+(``pd.concat`` or :func:`audeval.sum_statistics`, which adds equal index rows).
+A metric sums the rows of a label over files and thresholds
+and takes the cumulative sum from the highest threshold down:
+the statistics of "score >= threshold" at every change point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+import dataclasses
+import numbers
+
+import numpy as np
+import pandas as pd
+
+from audeval._options import Default, value_of
+from audeval._protocol import stamp
+from audeval._score_based import deltas as _deltas
+from audeval._score_based.inputs import ScoreInputs, check_scores
+from audeval._score_based.intersection import intersection_deltas
+from audeval._tables import label_index
+
+CRITERIA = ("intersection",)
+COMPAT = (None, "sed_scores_eval")
+TOTALS = ("n_truth", "truth_duration", "duration")
+
+
+def check_ratio(value: object, name: str, *, allow_none: bool = False) -> float | None:
+    """A criterion threshold in [0, 1]."""
+    value = value_of(value)
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a float in [0, 1]; got {value!r}.")
+    if not 0.0 <= float(value) <= 1.0:
+        raise ValueError(f"{name} must be in [0, 1]; got {value!r}.")
+    return float(value)
+
+
+def normalise(options: Mapping[str, object]) -> dict:
+    """Options as the table records them."""
+    out = {}
+    for key, value in options.items():
+        value = value_of(value)
+        if key == "criterion" and value not in CRITERIA:
+            raise ValueError(f"criterion must be one of {CRITERIA}; got {value!r}.")
+        if key == "compat" and value not in COMPAT:
+            raise ValueError(f"compat must be one of {COMPAT}; got {value!r}.")
+        if key in ("dtc_threshold", "gtc_threshold"):
+            value = check_ratio(value, key)
+        if key == "cttc_threshold":
+            value = check_ratio(value, key, allow_none=True)
+        out[key] = value
+    return out
+
+
+def score_statistics(
+    truth: pd.Series,
+    scores: pd.DataFrame,
+    labels: Sequence[object] | None = None,
+    *,
+    criterion: str = Default("intersection"),
+    dtc_threshold: float = Default(0.7),
+    gtc_threshold: float = Default(0.7),
+    cttc_threshold: float | None = Default(None),
+    files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = Default(None),
+) -> pd.DataFrame:
+    r"""Additive statistics of a score table at every threshold.
+
+    Every distinct score is a threshold;
+    at threshold :math:`\theta` the detections of a class
+    are the maximal runs of frames with score :math:`\ge \theta`.
+    ``criterion="intersection"`` counts per threshold
+    the truth events detected (``tp``, GTC:
+    :math:`|g \cap \bigcup d| \ge \rho_{gtc} |g|` over relevant detections),
+    the detections that are not relevant (``fp``, DTC:
+    :math:`\sum_g |d \cap g| < \rho_{dtc} |d|`)
+    and, if ``cttc_threshold`` is given, the cross triggers of those
+    on every other label (``ct_<label>``, CTTC).
+    The table holds the *changes* of these counts per
+    ``(file, label, threshold)``, the change points of Ebbers et al. (ICASSP 2022);
+    summed over files and accumulated from the highest threshold down
+    they give the counts at every threshold (module docstring of
+    ``audeval._score_based.statistics`` for the layout).
+    The cost is linear in frames, truth events and the overlapping pairs
+    (relevant detection, truth event).
+
+    Args:
+        truth: truth events (audformat segmented index);
+            events of one class must not overlap
+        scores: score table, segmented index of consecutive frames per file,
+            one column per class
+        labels: classes to evaluate (columns of ``scores``), in order
+        criterion: ``"intersection"``
+        dtc_threshold: detection tolerance criterion :math:`\rho_{dtc}`
+        gtc_threshold: ground truth intersection criterion :math:`\rho_{gtc}`
+        cttc_threshold: cross-trigger tolerance criterion; ``None``: no cross triggers
+        files_duration: duration per file (else the end of its last frame)
+        compat: ``"sed_scores_eval"`` compares intersections
+            in seconds rounded to 6 decimals, as sed_scores_eval does;
+            ``None``: exact integer nanoseconds
+
+    Returns:
+        long table indexed by ``(file, label, threshold)``
+
+    Raises:
+        TypeError, ValueError: on invalid input or options
+
+    Examples:
+        >>> import audformat
+        >>> from audeval._score_based import score_statistics
+        >>> truth = pd.Series(["a"], index=audformat.segmented_index(["f"], [0.0], [2.0]))
+        >>> index = audformat.segmented_index(["f"] * 4, [0, 1, 2, 3], [1, 2, 3, 4])
+        >>> scores = pd.DataFrame({"a": [0.9, 0.6, 0.3, 0.1]}, index=index)
+        >>> score_statistics(truth, scores)[["tp", "fp", "n_truth"]].reset_index()
+          file label  threshold  tp  fp  n_truth
+        0    f     a        inf   0   0        1
+        1    f     a        0.6   1   0        0
+        2    f     a        0.3  -1   1        0
+
+    """
+    options = normalise({
+        "criterion": criterion, "dtc_threshold": dtc_threshold, "gtc_threshold": gtc_threshold,
+        "cttc_threshold": cttc_threshold, "compat": compat,
+    })
+    inputs = check_scores(truth, scores, labels, files_duration=files_duration)
+    decimals = 6 if options["compat"] == "sed_scores_eval" else None
+    nodes = _deltas.nodes(inputs.scores, inputs.frame_file, inputs.n_files)
+    group, level, columns = intersection_deltas(
+        inputs, nodes, dtc=options["dtc_threshold"], gtc=options["gtc_threshold"],
+        cttc=options["cttc_threshold"], decimals=decimals,
+    )
+    table = _frame(inputs, group, level, columns)
+    recorded = {**options, "labels": list(inputs.labels) if labels is not None else None}
+    return stamp(table, "score", recorded)
+
+
+def _totals(inputs: ScoreInputs) -> dict[str, np.ndarray]:
+    n_groups = inputs.n_labels * inputs.n_files
+    group = inputs.truth_label * inputs.n_files + inputs.truth_file
+    n_truth = np.bincount(group, minlength=n_groups).astype(np.int64)
+    length = inputs.truth_end - inputs.truth_start
+    truth_duration = np.zeros(n_groups, dtype=np.int64)
+    np.add.at(truth_duration, group, length)
+    duration = np.tile(inputs.durations, inputs.n_labels)
+    return {"n_truth": n_truth, "truth_duration": truth_duration, "duration": duration}
+
+
+def _frame(inputs: ScoreInputs, group, level, columns: dict) -> pd.DataFrame:
+    n_groups = inputs.n_labels * inputs.n_files
+    names = ["tp", "fp"] + [k for k in columns if isinstance(k, tuple)]
+    changed = np.zeros(len(group), dtype=bool)
+    for name in names:
+        changed |= columns[name] != 0
+    group, level = group[changed], level[changed]
+    columns = {name: columns[name][changed] for name in names}
+    all_group = np.concatenate([np.arange(n_groups, dtype=np.int64), group])
+    all_level = np.concatenate([np.full(n_groups, np.inf), level])
+    data = {}
+    for name in names:
+        data[name] = np.concatenate([np.zeros(n_groups, dtype=np.int64), columns[name]])
+    for name, values in _totals(inputs).items():
+        data[name] = np.concatenate([values, np.zeros(len(group), dtype=np.int64)])
+    file = all_group % inputs.n_files
+    label = all_group // inputs.n_files
+    order = np.lexsort((-all_level, label, file))
+    index = pd.MultiIndex(
+        levels=[
+            pd.Index(inputs.files, name="file"),
+            label_index(inputs.labels),
+            pd.Index(np.unique(all_level), name="threshold"),
+        ],
+        codes=[file[order], label[order], np.searchsorted(np.unique(all_level), all_level[order])],
+        names=["file", "label", "threshold"],
+        verify_integrity=False,
+    )
+    out = {}
+    for name in names:
+        column = name if isinstance(name, str) else f"ct_{inputs.labels[name[1]]}"
+        out[column] = data[name][order]
+    for name in TOTALS:
+        out[name] = data[name][order]
+    return pd.DataFrame(out, index=index)
+
+
+@dataclasses.dataclass(frozen=True)
+class Accumulated:
+    """Counts per label at every change point, thresholds descending.
+
+    ``offsets[i]:offsets[i + 1]`` are the rows of label ``labels[i]``;
+    its first row is ``threshold = +inf`` (nothing detected).
+    """
+
+    labels: list
+    offsets: np.ndarray
+    threshold: np.ndarray
+    counts: dict[str, np.ndarray]
+    totals: dict[str, np.ndarray]  # per label
+
+    def rows(self, i: int) -> slice:
+        return slice(int(self.offsets[i]), int(self.offsets[i + 1]))
+
+
+def accumulate(table: pd.DataFrame) -> Accumulated:
+    """Sum a score table over files and accumulate it from the highest threshold down."""
+    index = table.index
+    level = index.get_level_values("label")
+    if isinstance(level.dtype, pd.CategoricalDtype):
+        labels = list(level.categories)
+        label = np.asarray(level.codes, dtype=np.int64)
+    else:
+        label, uniques = pd.factorize(level)
+        labels = list(uniques)
+    threshold = np.asarray(index.get_level_values("threshold"), dtype=np.float64)
+    count_columns = [c for c in table.columns if c not in TOTALS]
+    values = {c: np.asarray(table[c].to_numpy(), dtype=np.int64) for c in table.columns}
+    totals = {
+        c: np.bincount(label, weights=values[c], minlength=len(labels)) if len(label)
+        else np.zeros(len(labels)) for c in TOTALS if c in values
+    }
+    group, level_values, summed = _deltas.level_deltas(
+        label, threshold, {c: values[c] for c in count_columns}
+    )
+    counts = {c: np.zeros(len(group), dtype=np.int64) for c in count_columns}
+    first = np.ones(len(group), dtype=bool)
+    first[1:] = group[1:] != group[:-1]
+    start = np.flatnonzero(first)
+    for c in count_columns:
+        total = np.cumsum(summed[c])
+        base = np.repeat(total[start] - summed[c][start], np.diff(np.append(start, len(group))))
+        counts[c] = total - base
+    offsets = np.searchsorted(group, np.arange(len(labels) + 1))
+    return Accumulated(labels, offsets, level_values, counts, totals)
+
+
+STATISTICS_OPTIONS = ("criterion", "dtc_threshold", "gtc_threshold", "cttc_threshold", "compat")
+"""Options of :func:`score_statistics` that its table records."""
+
+
+def score_table(
+    metric,
+    truth: object,
+    scores: object,
+    labels: Sequence[object] | None,
+    options: Mapping[str, object],
+) -> pd.DataFrame:
+    """The statistics table of a metric call: computed from truth and scores, or given.
+
+    A given table is checked against the options the caller gave;
+    ``labels`` selects its rows (every score metric works per label).
+    """
+    from audeval._protocol import resolve
+    from audeval._score_based.family import FAMILY
+    from audeval._tables import select_labels
+
+    wanted = {k: options[k] for k in (*STATISTICS_OPTIONS, "files_duration") if k in options}
+    return resolve(FAMILY, truth, scores, labels, wanted, metric=metric, select=select_labels)

@@ -1,0 +1,171 @@
+"""Golden values of score-based metrics from sed_scores_eval (and psds_eval).
+
+sed_scores_eval 0.0.4 and psds_eval 0.5.3 need pandas < 3 and numpy < 2,
+so this script runs in its own venv, never in audeval's::
+
+    python3 -m venv /work/venvs/h3
+    /work/venvs/h3/bin/pip install "pandas<3" "numpy<2" sed_scores_eval==0.0.4 psds_eval==0.5.3
+    /work/venvs/h3/bin/python tests/assets/scores/make_golden.py
+
+It writes, next to itself, random data
+(``scores.csv``: file, start, end and one column per class, seconds;
+``truth.csv``: file, start, end, label; ``durations.csv``: file, duration)
+and ``golden.json`` with sed_scores_eval's results on it
+(its default 6-decimal rounding of times, i.e. audeval's ``compat="sed_scores_eval"``).
+The data: 7 files of 4-12 s, frames of 64 ms, 3 classes,
+scores rounded to 2 decimals in one class (many ties),
+random-walk scores in the others; truth events of a class never touch
+(sed_scores_eval rejects touching events); one file has no truth at all.
+"""
+
+import json
+import os
+
+import numpy as np
+import pandas as pd
+
+import sed_scores_eval
+from sed_scores_eval.base_modules.precision_recall import (
+    average_precision_from_intermediate_statistics,
+)
+from sed_scores_eval.base_modules.scores import create_score_dataframe
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CLASSES = ["alarm", "dog", "speech"]
+HOP = 0.064
+
+
+def make_data(seed=1):
+    rng = np.random.default_rng(seed)
+    scores, truth, durations = {}, [], {}
+    for f in range(7):
+        file = f"file{f}"
+        n = int(rng.integers(60, 190))
+        timestamps = np.round(np.arange(n + 1) * HOP, 6)
+        values = np.empty((n, len(CLASSES)))
+        values[:, 0] = np.round(rng.random(n), 2)
+        for c in (1, 2):
+            walk = np.cumsum(rng.normal(0, 0.15, n))
+            values[:, c] = 1 / (1 + np.exp(-walk + rng.normal(0, 0.3)))
+        scores[file] = (timestamps, values)
+        durations[file] = float(timestamps[-1])
+        if f == 3:
+            continue  # a file without truth
+        for label in CLASSES:
+            t = float(rng.uniform(0, 1.0))
+            while True:
+                length = float(rng.uniform(0.1, 2.5))
+                if t + length > timestamps[-1]:
+                    break
+                truth.append((file, round(t, 3), round(t + length, 3), label))
+                t += length + float(rng.uniform(0.05, 3.0))
+    return scores, truth, durations
+
+
+def write_data(scores, truth, durations):
+    rows = []
+    for file, (timestamps, values) in scores.items():
+        frame = pd.DataFrame(values, columns=CLASSES)
+        frame.insert(0, "end", timestamps[1:])
+        frame.insert(0, "start", timestamps[:-1])
+        frame.insert(0, "file", file)
+        rows.append(frame)
+    pd.concat(rows).to_csv(os.path.join(HERE, "scores.csv"), index=False, float_format="%.17g")
+    pd.DataFrame(truth, columns=["file", "start", "end", "label"]).to_csv(
+        os.path.join(HERE, "truth.csv"), index=False
+    )
+    pd.Series(durations, name="duration").rename_axis("file").to_csv(
+        os.path.join(HERE, "durations.csv")
+    )
+
+
+def as_list(x):
+    return np.asarray(x, dtype=float).tolist()
+
+
+def intersection(sse_scores, gt, durations):
+    out = {"statistics": [], "psds": [], "fscore": []}
+    for dtc, gtc, cttc in [(0.7, 0.7, 0.3), (0.1, 0.1, 0.3), (0.5, 0.3, 0.2)]:
+        stats, _ = sed_scores_eval.intersection_based.accumulated_intermediate_statistics(
+            scores=sse_scores, ground_truth=gt, dtc_threshold=dtc, gtc_threshold=gtc,
+            cttc_threshold=cttc,
+        )
+        per_class = {}
+        for cls, (thresholds, s) in stats.items():
+            per_class[cls] = {
+                "threshold": as_list(thresholds), "tp": as_list(s["tps"]), "fp": as_list(s["fps"]),
+                "ct": {o: as_list(v) for o, v in s["cts"].items()},
+                "n_truth": int(s["n_ref"]), "truth_duration": float(s["t_ref"]),
+            }
+        ap = average_precision_from_intermediate_statistics(
+            {cls: (thr, s) for cls, (thr, s) in stats.items()}
+        )[0]
+        out["statistics"].append({
+            "dtc": dtc, "gtc": gtc, "cttc": cttc, "per_class": per_class,
+            "average_precision": {k: float(v) for k, v in ap.items()},
+        })
+    for dtc, gtc, cttc, alpha_ct, alpha_st, max_efpr in [
+        (0.7, 0.7, None, 0.0, 1.0, 100.0),
+        (0.1, 0.1, 0.3, 0.5, 1.0, 100.0),
+        (0.5, 0.5, None, 0.0, 0.0, 50.0),
+        (0.7, 0.7, 0.3, 1.0, 0.5, 300.0),
+    ]:
+        value, per_class, (etpr, efpr), _ = sed_scores_eval.intersection_based.psds(
+            scores=sse_scores, ground_truth=gt, audio_durations=durations,
+            dtc_threshold=dtc, gtc_threshold=gtc, cttc_threshold=cttc,
+            alpha_ct=alpha_ct, alpha_st=alpha_st, max_efpr=max_efpr,
+        )
+        out["psds"].append({
+            "dtc": dtc, "gtc": gtc, "cttc": cttc, "alpha_ct": alpha_ct, "alpha_st": alpha_st,
+            "max_efpr": max_efpr, "psds": float(value),
+            "per_class": {k: float(v) for k, v in per_class.items()},
+            "etpr": as_list(etpr), "efpr": as_list(efpr),
+        })
+    for dtc, gtc in [(0.7, 0.7), (0.5, 0.5)]:
+        f, p, r, thr, _ = sed_scores_eval.intersection_based.best_fscore(
+            scores=sse_scores, ground_truth=gt, dtc_threshold=dtc, gtc_threshold=gtc,
+        )
+        fc, pc, rc, thrc, _ = sed_scores_eval.intersection_based.best_fscore(
+            scores=sse_scores, ground_truth=gt, dtc_threshold=dtc, gtc_threshold=gtc,
+            min_precision=0.5, min_recall=0.3,
+        )
+        f5, p5, r5, _ = sed_scores_eval.intersection_based.fscore(
+            scores=sse_scores, ground_truth=gt, threshold=0.5,
+            dtc_threshold=dtc, gtc_threshold=gtc,
+        )
+        out["fscore"].append({
+            "dtc": dtc, "gtc": gtc,
+            "best": {"f": dict(f), "p": dict(p), "r": dict(r), "threshold": dict(thr)},
+            "best_constrained": {"f": dict(fc), "p": dict(pc), "r": dict(rc), "threshold": dict(thrc)},
+            "at_0.5": {"f": dict(f5), "p": dict(p5), "r": dict(r5)},
+        })
+    return out
+
+
+def floats(obj):
+    if isinstance(obj, dict):
+        return {str(k): floats(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [floats(v) for v in obj]
+    if isinstance(obj, (np.floating, np.integer)):
+        return float(obj)
+    return obj
+
+
+def main():
+    scores, truth, durations = make_data()
+    write_data(scores, truth, durations)
+    sse_scores = {
+        file: create_score_dataframe(values, timestamps, CLASSES)
+        for file, (timestamps, values) in scores.items()
+    }
+    gt = {file: [] for file in scores}
+    for file, start, end, label in truth:
+        gt[file].append((start, end, label))
+    golden = {"intersection": intersection(sse_scores, gt, durations)}
+    with open(os.path.join(HERE, "golden.json"), "w") as fp:
+        json.dump(floats(golden), fp, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+"""Score-based metrics against sed_scores_eval (golden values, tests/assets/scores/make_golden.py)."""
+
+import json
+import os
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from audeval._score_based import psd_roc, psds, score_statistics
+from audeval._score_based.statistics import accumulate
+from audeval._validation import seconds_to_ns
+
+ASSETS = os.path.join(os.path.dirname(__file__), "assets", "scores")
+CLASSES = ["alarm", "dog", "speech"]
+
+
+def _td(seconds):
+    return pd.to_timedelta(seconds_to_ns(np.asarray(seconds, dtype=float)), unit="ns")
+
+
+@pytest.fixture(scope="module")
+def data():
+    frames = pd.read_csv(os.path.join(ASSETS, "scores.csv"))
+    index = pd.MultiIndex.from_arrays(
+        [frames["file"], _td(frames["start"]), _td(frames["end"])], names=["file", "start", "end"]
+    )
+    scores = pd.DataFrame(frames[CLASSES].to_numpy(), index=index, columns=CLASSES)
+    events = pd.read_csv(os.path.join(ASSETS, "truth.csv"))
+    truth = pd.Series(
+        events["label"].to_numpy(),
+        index=pd.MultiIndex.from_arrays(
+            [events["file"], _td(events["start"]), _td(events["end"])],
+            names=["file", "start", "end"],
+        ),
+    )
+    durations = pd.read_csv(os.path.join(ASSETS, "durations.csv")).set_index("file")["duration"]
+    with open(os.path.join(ASSETS, "golden.json")) as fp:
+        golden = json.load(fp)
+    return truth, scores, durations, golden
+
+
+def _at(acc, i, thresholds):
+    """Counts of label ``i`` at "score >= t" for every t (ours: thresholds descending)."""
+    rows = acc.rows(i)
+    mine = acc.threshold[rows]
+    # the smallest change point >= t is the last one (descending) that is >= t
+    position = np.searchsorted(-mine, -np.asarray(thresholds), side="right") - 1
+    return {k: v[rows][position] for k, v in acc.counts.items()}
+
+
+@pytest.mark.parametrize("case", range(3))
+def test_intersection_statistics(data, case):
+    truth, scores, durations, golden = data
+    expected = golden["intersection"]["statistics"][case]
+    table = score_statistics(
+        truth, scores, dtc_threshold=expected["dtc"], gtc_threshold=expected["gtc"],
+        cttc_threshold=expected["cttc"], compat="sed_scores_eval",
+    )
+    acc = accumulate(table)
+    for i, cls in enumerate(acc.labels):
+        want = expected["per_class"][cls]
+        got = _at(acc, i, want["threshold"])
+        np.testing.assert_array_equal(got["tp"], want["tp"])
+        np.testing.assert_array_equal(got["fp"], want["fp"])
+        for other, values in want["ct"].items():
+            np.testing.assert_array_equal(got[f"ct_{other}"], values)
+        assert acc.totals["n_truth"][i] == want["n_truth"]
+        assert acc.totals["truth_duration"][i] / 1e9 == pytest.approx(want["truth_duration"], abs=1e-9)
+
+
+@pytest.mark.parametrize("case", range(4))
+def test_psds(data, case):
+    truth, scores, durations, golden = data
+    expected = golden["intersection"]["psds"][case]
+    options = dict(
+        dtc_threshold=expected["dtc"], gtc_threshold=expected["gtc"],
+        cttc_threshold=expected["cttc"], alpha_ct=expected["alpha_ct"],
+        alpha_st=expected["alpha_st"], max_efpr=expected["max_efpr"],
+        files_duration=durations, compat="sed_scores_eval",
+    )
+    value = psds(truth, scores, **options)
+    assert value == pytest.approx(expected["psds"], abs=1e-12)
+    roc = psd_roc(truth, scores, **options)
+    np.testing.assert_allclose(roc["efpr"], expected["efpr"], rtol=0, atol=1e-9)
+    np.testing.assert_allclose(roc["etpr"], expected["etpr"], rtol=0, atol=1e-12)
