@@ -362,8 +362,12 @@ def test_errors():
         audeval.diarization_error_rate(stats, collar=0.5)
     with pytest.raises(ValueError, match="index levels"):
         audeval.diarization_error_rate(stats.droplevel("prediction"))
-    with pytest.raises(ValueError, match="columns"):
+    with pytest.raises(ValueError, match="diarization statistics table"):
         audeval.detection_error_rate(stats.reset_index(drop=True))
+    plain = stats.reset_index(drop=True)
+    plain.attrs = {}
+    with pytest.raises(ValueError, match="columns"):
+        audeval.detection_error_rate(plain)
     with pytest.raises(ValueError, match="end=NaT"):
         audeval.diarization_error_rate(series([("f", 0, None, "A")]), prediction)
 
@@ -424,7 +428,17 @@ def test_statistics_table_layout():
     prediction = series([("f", 0, 2.5, "s1"), ("f", 2.5, 4, "s2")])
     stats = audeval.diarization_statistics(truth, prediction, files_duration={"f": 4})
     assert list(stats.index.names) == ["file", "truth", "prediction"]
-    assert list(stats.columns) == ["total", "miss", "false_alarm", "duration"]
+    assert list(stats.columns) == [
+        "total",
+        "miss",
+        "false_alarm",
+        "total_overlap",
+        "miss_overlap",
+        "false_alarm_overlap",
+        "false_alarm_silence",
+        "duration",
+        "duration_overlap",
+    ]
     assert all(dtype == np.int64 for dtype in stats.dtypes)
     assert stats.loc[("f", "A", "s1"), "duration"] == 2_000_000_000
     assert stats["total"].sum() == 4_000_000_000

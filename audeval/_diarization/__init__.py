@@ -1,0 +1,138 @@
+r"""Detection and diarization metrics (SPEC section 6).
+
+Duration-based metrics for activity (speech, music, ...) and speaker annotations,
+computed from additive tables of durations per file,
+with the numbers of pyannote.metrics, NIST md-eval / dscore, spy-der and audmetric.
+
+How the durations are obtained, for every file at once:
+
+1. the scored region of a file is its ``uem`` intervals,
+   else ``[0, duration]`` from ``files_duration``,
+   else the union of the extents of truth and prediction
+   (pyannote.metrics' rule, with a warning);
+   collars around truth boundaries
+   (``collar_convention="total"``: pyannote.metrics' total width;
+   ``"per_side"``: NIST md-eval's width on each side)
+   and, with ``skip_overlap``, regions where two or more truth labels are active
+   are taken out of it;
+2. the intervals of each label are merged per file
+   (a label that overlaps itself counts once; ``compat="pyannote"`` counts it twice)
+   and cropped to the scored region;
+3. one sweep over the sorted boundaries of each file
+   cuts it into elementary segments;
+   per segment the numbers of active truth and predicted labels
+   give miss, false alarm and the time that can be confused
+   (kept apart for overlap and silence, for ``regions=``),
+   and the pairs of labels active together give the co-occurrence durations;
+4. the label mapping (optimal or greedy, per file or over all files)
+   is solved on the sparse co-occurrence table;
+   purity, coverage, homogeneity and completeness reduce the same table.
+
+Modules: ``_options`` (options, the input gate), ``_region`` (scored regions, UEM),
+``_statistics`` (the sweep), ``_table`` (the public table),
+``_mapping`` (label mapping), ``_metrics`` (error rates), ``_cluster`` (cluster metrics),
+``_detection``, ``_report``.
+All times are int64 nanoseconds until the very end.
+"""
+
+from __future__ import annotations
+
+from audeval._protocol import Family
+
+from audeval._diarization import _options as _opt
+from audeval._diarization._cluster import diarization_homogeneity_completeness
+from audeval._diarization._cluster import diarization_purity_coverage
+from audeval._diarization._detection import _detection_table
+from audeval._diarization._detection import detection_error_rate
+from audeval._diarization._detection import detection_report
+from audeval._diarization._detection import detection_statistics
+from audeval._diarization._mapping import _check_mapping
+from audeval._diarization._mapping import _greedy
+from audeval._diarization._mapping import _mapped_pairs
+from audeval._diarization._mapping import _optimal
+from audeval._diarization._mapping import diarization_mapping
+from audeval._diarization._metrics import _components
+from audeval._diarization._metrics import _jaccard
+from audeval._diarization._metrics import _rate
+from audeval._diarization._metrics import diarization_error_rate
+from audeval._diarization._metrics import identification_error_rate
+from audeval._diarization._metrics import identification_precision_recall
+from audeval._diarization._metrics import jaccard_error_rate
+from audeval._diarization._options import TOTAL_ROW
+from audeval._diarization._region import _crop
+from audeval._diarization._region import _merge_labels
+from audeval._diarization._region import _scored_region
+from audeval._diarization._region import read_uem
+from audeval._diarization._report import diarization_report
+from audeval._diarization._report import diarization_speaker_report
+from audeval._diarization._statistics import _diarization_arrays
+from audeval._diarization._statistics import _Table
+from audeval._diarization._table import _from_frame
+from audeval._diarization._table import _to_frame
+from audeval._diarization._table import diarization_statistics
+
+
+__all__ = [
+    "detection_error_rate",
+    "detection_report",
+    "detection_statistics",
+    "diarization_error_rate",
+    "diarization_homogeneity_completeness",
+    "diarization_mapping",
+    "diarization_purity_coverage",
+    "diarization_report",
+    "diarization_speaker_report",
+    "diarization_statistics",
+    "identification_error_rate",
+    "identification_precision_recall",
+    "jaccard_error_rate",
+    "read_uem",
+]
+
+
+def _collar_ns(collar) -> int:
+    """A collar in seconds or as timedelta, as int ns (``plot.diarization_timeline``)."""
+    return int(_opt.normalise({"collar": collar})["collar"].value)
+
+
+def _check_skip_overlap(skip_overlap) -> bool:
+    return _opt.normalise({"skip_overlap": skip_overlap})["skip_overlap"]
+
+
+FAMILY = Family(
+    name="diarization",
+    statistics=diarization_statistics,
+    index=("file", "truth", "prediction"),
+    options=_opt.DIARIZATION_OPTIONS,
+    metrics=(
+        diarization_error_rate,
+        identification_error_rate,
+        identification_precision_recall,
+        jaccard_error_rate,
+        diarization_purity_coverage,
+        diarization_homogeneity_completeness,
+        diarization_mapping,
+        diarization_report,
+        diarization_speaker_report,
+    ),
+    report=diarization_report,
+    pooled=False,
+    takes_labels=False,
+    columns=_opt.DIARIZATION_COLUMNS,
+    normalise=_opt.normalise,
+)
+"""The diarization family's one declaration (read by the registry)."""
+
+DETECTION_FAMILY = Family(
+    name="detection",
+    statistics=detection_statistics,
+    index=("file",),
+    options=("collar", "collar_convention", "skip_overlap"),
+    metrics=(detection_error_rate, detection_report),
+    report=detection_report,
+    pooled=True,
+    takes_labels=True,
+    columns=_opt.DETECTION_COLUMNS,
+    normalise=_opt.normalise,
+)
+"""The detection family's one declaration (``positive_labels`` is its ``labels``)."""

@@ -1,0 +1,196 @@
+"""Options and the input gate of the detection and diarization families.
+
+Every option is checked here once, before the data,
+and turned into the form a statistics table records
+(durations as ``pd.Timedelta``, choices as strings).
+Truth and prediction labels of diarization are unrelated
+(str speakers against int clusters):
+each side keeps its own label list, sorted on its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from audeval._options import as_timedelta, check_bool, check_choice, check_duration, value_of
+from audeval._validation import check_inputs
+
+
+MAPPINGS = ("optimal", "greedy")
+COLLAR_CONVENTIONS = ("total", "per_side")
+REGIONS = ("all", "single", "overlap", "nonoverlap")
+COMPAT = (None, "pyannote")
+TOTAL_ROW = "TOTAL"
+
+DETECTION_COLUMNS = ("true_positive", "false_alarm", "miss", "true_negative")
+FILE_COLUMNS = (
+    "total",
+    "miss",
+    "false_alarm",
+    "total_overlap",
+    "miss_overlap",
+    "false_alarm_overlap",
+    "false_alarm_silence",
+)
+PAIR_COLUMNS = ("duration", "duration_overlap")
+COMPAT_COLUMNS = ("matched", "matched_overlap")
+DIARIZATION_COLUMNS = FILE_COLUMNS + PAIR_COLUMNS
+"""Columns of every diarization statistics table (``compat="pyannote"`` adds ``matched*``)."""
+
+DIARIZATION_OPTIONS = ("collar", "collar_convention", "skip_overlap", "compat")
+DETECTION_OPTIONS = ("positive_labels", "collar", "collar_convention", "skip_overlap")
+
+COLLAR_DOC = """collar: unscored width (seconds or timedelta) around every truth boundary.
+            ``collar_convention="total"`` (default, pyannote.metrics):
+            the collar is the total width, half before and half after the boundary;
+            ``"per_side"`` (NIST md-eval, dscore, spy-der):
+            the collar is added on each side (width ``2 * collar``)"""
+
+
+def collar_sides(collar_ns: int, convention: str) -> tuple[int, int]:
+    """Unscored time before and after a boundary (ns)."""
+    if convention == "per_side":
+        return collar_ns, collar_ns
+    before = collar_ns // 2
+    return before, collar_ns - before
+
+
+def check_mapping(mapping, individual_file_mapping, allow_identity: bool = False) -> None:
+    allowed = MAPPINGS + (("identity",) if allow_identity else ())
+    check_choice(mapping, "mapping", allowed)
+    check_bool(individual_file_mapping, "individual_file_mapping")
+
+
+def check_regions(regions) -> str:
+    return check_choice(regions, "regions", REGIONS)
+
+
+def normalise(options: Mapping[str, object]) -> dict:
+    """Diarization options as a statistics table records them."""
+    out: dict = {}
+    if "collar" in options:
+        out["collar"] = as_timedelta(check_duration(options["collar"], "collar", allow_none=False))
+    if "collar_convention" in options:
+        out["collar_convention"] = check_choice(
+            options["collar_convention"], "collar_convention", COLLAR_CONVENTIONS
+        )
+    if "skip_overlap" in options:
+        out["skip_overlap"] = check_bool(options["skip_overlap"], "skip_overlap")
+    if "compat" in options:
+        out["compat"] = check_choice(options["compat"], "compat", COMPAT)
+    return out
+
+
+def check_positive_labels(positive_labels) -> list | None:
+    positive_labels = value_of(positive_labels)
+    if positive_labels is None:
+        return None
+    if isinstance(positive_labels, (str, bytes)) or not isinstance(
+        positive_labels, (Sequence, np.ndarray, pd.Index, pd.Series)
+    ):
+        raise TypeError(
+            f"positive_labels must be a list of labels or None; got {positive_labels!r}."
+        )
+    try:
+        values = list(positive_labels)
+        hash(tuple(values))
+    except TypeError:
+        raise TypeError(
+            f"positive_labels must be a list of hashable labels; got {positive_labels!r}."
+        ) from None
+    if len(set(values)) != len(values):
+        raise ValueError(f"positive_labels must not contain duplicates; got {values}.")
+    return values
+
+
+def normalise_detection(options: Mapping[str, object]) -> dict:
+    """Detection options as a statistics table records them."""
+    out = normalise({k: v for k, v in options.items() if k != "positive_labels"})
+    if "positive_labels" in options:
+        out["positive_labels"] = check_positive_labels(options["positive_labels"])
+    return out
+
+
+def _sort_key(label: object) -> tuple:
+    return (type(label).__name__, label)
+
+
+def side_labels(series: object) -> list:
+    """Labels of one side: categories in order, else sorted (by type name, then value)."""
+    if not isinstance(series, pd.Series):
+        return []
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        return list(series.cat.categories)
+    values = pd.unique(series.dropna().array)
+    values = values.tolist() if hasattr(values, "tolist") else list(values)
+    try:
+        return sorted(values)
+    except TypeError:
+        return sorted(values, key=_sort_key)
+
+
+def sorted_labels(values) -> list:
+    """A label list sorted as :func:`side_labels` sorts it."""
+    values = list(values)
+    try:
+        return sorted(values)
+    except TypeError:
+        return sorted(values, key=_sort_key)
+
+
+def union_labels(truth_labels: list, prediction_labels: list) -> list:
+    """Truth labels, then prediction labels not among them (never ordered together)."""
+    seen = set(truth_labels)
+    return list(truth_labels) + [label for label in prediction_labels if label not in seen]
+
+
+def check_diarization_inputs(truth, prediction, *, files_duration):
+    """Validated inputs with separate truth and prediction label lists.
+
+    Returns:
+        inputs (truth codes index ``truth_labels``,
+        prediction codes index ``prediction_labels``),
+        truth labels, prediction labels
+
+    """
+    truth_labels = side_labels(truth)
+    prediction_labels = side_labels(prediction)
+    union = union_labels(truth_labels, prediction_labels)
+    inputs = check_inputs(truth, prediction, labels=union, files_duration=files_duration)
+    to_prediction = np.asarray(
+        pd.Index(prediction_labels, dtype=object).get_indexer(pd.Index(union, dtype=object)),
+        dtype=np.int64,
+    )
+    side = inputs.prediction
+    recoded = type(side)(side.file, side.start, side.end, to_prediction[side.label], side.position)
+    inputs = type(inputs)(
+        inputs.truth, recoded, inputs.files, union, inputs.durations, inputs.latest
+    )
+    return inputs, truth_labels, prediction_labels
+
+
+def check_detection_inputs(truth, prediction, *, positive_labels, files_duration):
+    """Validated inputs of detection; a positive label found on neither side raises."""
+    if positive_labels is None:
+        labels = union_labels(side_labels(truth), side_labels(prediction))
+    else:
+        labels = positive_labels
+    inputs = check_inputs(
+        truth, prediction, labels=labels, files_duration=files_duration, allow_filewise=True
+    )
+    if positive_labels is not None and len(labels):
+        used = np.zeros(len(labels), dtype=bool)
+        for side in (inputs.truth, inputs.prediction):
+            used[np.unique(side.label)] = True
+        unused = [label for label, u in zip(labels, used) if not u]
+        if unused:
+            raise ValueError(
+                f"positive_labels {unused} occur in neither truth nor prediction "
+                "(a misspelt label would give a perfect score); "
+                f"labels found: {union_labels(side_labels(truth), side_labels(prediction))}."
+            )
+    return inputs
+

@@ -1,0 +1,222 @@
+r"""The diarization statistics: one sweep over elementary segments, an additive table.
+
+Every file is cut into elementary segments at every truth and prediction boundary
+(inside the scored region).
+In a segment of length :math:`d` with :math:`n_t` truth and :math:`n_p` predicted labels,
+total, miss and false alarm grow by :math:`n_t d`, :math:`\max(0, n_t - n_p) d`,
+:math:`\max(0, n_p - n_t) d`; every pair of a truth and a predicted label active in it
+adds :math:`d` to their co-occurrence.
+The parts in truth overlap (:math:`n_t \ge 2`) and false alarm in truth silence
+(:math:`n_t = 0`) are kept apart, so that ``regions=`` needs no other table.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+
+from audeval._intervals import expand_ranges, group_keys, group_sum
+
+from audeval._diarization import _options as opt
+from audeval._diarization._region import (
+    _EMPTY,
+    _crop,
+    _merge_labels,
+    _raw_labels,
+    _scored_region,
+)
+
+
+@dataclasses.dataclass
+class _Table:
+    """The diarization statistics as flat arrays (int64 ns)."""
+
+    files: pd.Index
+    truth_labels: list
+    prediction_labels: list
+    per_file: dict  # column -> array per file (FILE_COLUMNS)
+    truth: tuple[np.ndarray, np.ndarray, np.ndarray]  # file, label, speaker time
+    prediction: tuple[np.ndarray, np.ndarray, np.ndarray]
+    cooccurrence: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # file, t, p, time
+    pair: dict  # column -> array per co-occurrence row (duration_overlap, matched, ...)
+    compat: str | None = None
+
+    @property
+    def n_files(self) -> int:
+        return len(self.files)
+
+    @property
+    def n_labels(self) -> int:
+        return max(len(self.truth_labels), len(self.prediction_labels))
+
+    @property
+    def labels(self) -> list:
+        return opt.union_labels(self.truth_labels, self.prediction_labels)
+
+    @property
+    def total(self) -> np.ndarray:
+        return self.per_file["total"]
+
+    @property
+    def miss(self) -> np.ndarray:
+        return self.per_file["miss"]
+
+    @property
+    def false_alarm(self) -> np.ndarray:
+        return self.per_file["false_alarm"]
+
+    def matched(self) -> np.ndarray:
+        """Correct time of each co-occurrence row if its pair is mapped."""
+        return self.pair.get("matched", self.cooccurrence[3])
+
+
+def _speaker_time(n_files, n_labels, cropped):
+    file, label, start, end = cropped
+    width = max(n_labels, 1)
+    key = file * width + label
+    if len(key) == 0:
+        return _EMPTY, _EMPTY, _EMPTY
+    # cropped intervals are sorted by (file, label): reduce runs
+    first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    time = np.add.reduceat(end - start, first)
+    return file[first], label[first], time
+
+
+def _runs(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Run id of every element of a sorted key array, and the first element of each run."""
+    if len(key) == 0:
+        return _EMPTY, _EMPTY
+    new = np.r_[True, key[1:] != key[:-1]]
+    return np.cumsum(new) - 1, np.flatnonzero(new)
+
+
+def _segments(n_files, truth, prediction):
+    """Elementary segments: length, file, and the (interval, segment) pairs of each side."""
+    t_file, _, t_start, t_end = truth
+    p_file, _, p_start, p_end = prediction
+    n_t, n_p = len(t_file), len(p_file)
+    keys = group_keys(n_files, (t_file, t_start), (t_file, t_end), (p_file, p_start), (p_file, p_end))
+    keys = np.concatenate(keys)
+    times = np.concatenate([t_start, t_end, p_start, p_end])
+    files = np.concatenate([t_file, t_file, p_file, p_file])
+    bounds, inverse = np.unique(keys, return_inverse=True)
+    inverse = inverse.ravel()
+    bound_times = np.empty(len(bounds), dtype=np.int64)
+    bound_files = np.empty(len(bounds), dtype=np.int64)
+    bound_times[inverse] = times
+    bound_files[inverse] = files
+    length = bound_times[1:] - bound_times[:-1]  # only segments inside a file are ever covered
+    t_pairs = expand_ranges(inverse[:n_t], inverse[n_t : 2 * n_t])
+    p_pairs = expand_ranges(inverse[2 * n_t : 2 * n_t + n_p], inverse[2 * n_t + n_p :])
+    return length, bound_files[:-1], t_pairs, p_pairs
+
+
+def _per_segment_labels(label, interval, segment, width, multiplicity):
+    """(segment, label, count) entries of one side, sorted by segment."""
+    lab = label[interval]
+    if not multiplicity:
+        order = np.argsort(segment, kind="stable")
+        return segment[order], lab[order], np.ones(len(order), dtype=np.int64)
+    key = segment * width + lab
+    unique, counts = np.unique(key, return_counts=True)
+    return unique // width, unique % width, counts.astype(np.int64)
+
+
+def _sweep(n_files: int, n_labels: int, truth, prediction, *, multiplicity: bool = False):
+    """Per-file components (regions apart) and the co-occurrence of label pairs."""
+    length, segment_file, (t_interval, t_segment), (p_interval, p_segment) = _segments(
+        n_files, truth, prediction
+    )
+    n_segments = len(length)
+    n_truth = np.bincount(t_segment, minlength=n_segments)
+    n_prediction = np.bincount(p_segment, minlength=n_segments)
+    overlap = n_truth >= 2
+    miss = np.maximum(n_truth - n_prediction, 0) * length
+    false_alarm = np.maximum(n_prediction - n_truth, 0) * length
+    total = n_truth * length
+    per_file = {
+        "total": group_sum(segment_file, total, n_files),
+        "miss": group_sum(segment_file, miss, n_files),
+        "false_alarm": group_sum(segment_file, false_alarm, n_files),
+        "total_overlap": group_sum(segment_file[overlap], total[overlap], n_files),
+        "miss_overlap": group_sum(segment_file[overlap], miss[overlap], n_files),
+        "false_alarm_overlap": group_sum(segment_file[overlap], false_alarm[overlap], n_files),
+        "false_alarm_silence": group_sum(
+            segment_file[n_truth == 0], false_alarm[n_truth == 0], n_files
+        ),
+    }
+    width = max(n_labels, 1)
+    t_seg, t_lab, t_count = _per_segment_labels(truth[1], t_interval, t_segment, width, multiplicity)
+    p_seg, p_lab, p_count = _per_segment_labels(
+        prediction[1], p_interval, p_segment, width, multiplicity
+    )
+    offsets = np.zeros(n_segments + 1, dtype=np.int64)
+    np.cumsum(np.bincount(p_seg, minlength=n_segments), out=offsets[1:])
+    a, b = expand_ranges(offsets[t_seg], offsets[t_seg + 1])
+    seg = t_seg[a]
+    key = (segment_file[seg] * width + t_lab[a]) * width + p_lab[b]
+    d = length[seg]
+    weights = {"duration": d * t_count[a] * p_count[b]}
+    weights["duration_overlap"] = np.where(overlap[seg], weights["duration"], 0)
+    if multiplicity:
+        weights["matched"] = d * np.minimum(t_count[a], p_count[b])
+        weights["matched_overlap"] = np.where(overlap[seg], weights["matched"], 0)
+    unique, inverse = np.unique(key, return_inverse=True)
+    inverse = inverse.ravel()
+    pair = {c: group_sum(inverse, w, len(unique)) for c, w in weights.items()}
+    file, rest = unique // (width * width), unique % (width * width)
+    cooccurrence = (file, rest // width, rest % width, pair.pop("duration"))
+    return per_file, cooccurrence, pair
+
+
+def _diarization_arrays(
+    inputs,
+    collar: int,
+    skip_overlap: bool,
+    *,
+    collar_convention: str = "total",
+    compat: str | None = None,
+    uem=None,
+    truth_labels: list | None = None,
+    prediction_labels: list | None = None,
+) -> _Table:
+    """The statistics of validated inputs (codes of each side index its own label list)."""
+    truth_labels = list(inputs.labels) if truth_labels is None else truth_labels
+    prediction_labels = list(inputs.labels) if prediction_labels is None else prediction_labels
+    n = inputs.n_files
+    n_labels = max(len(truth_labels), len(prediction_labels), 1)
+    truth_merged = _merge_labels(inputs.truth, n, n_labels)
+    if compat == "pyannote":  # every row as it is: a label overlapping itself counts twice
+        truth_rows = _raw_labels(inputs.truth, n, n_labels)
+        prediction_rows = _raw_labels(inputs.prediction, n, n_labels)
+        overlap_basis = truth_rows
+    else:
+        truth_rows = truth_merged
+        prediction_rows = _merge_labels(inputs.prediction, n, n_labels)
+        overlap_basis = truth_merged
+    region = _scored_region(
+        inputs,
+        overlap_basis if skip_overlap else truth_merged,
+        collar,
+        skip_overlap,
+        collar_convention=collar_convention,
+        uem=uem,
+    )
+    truth = _crop(n, n_labels, truth_rows, region)
+    prediction = _crop(n, n_labels, prediction_rows, region)
+    per_file, cooccurrence, pair = _sweep(
+        n, n_labels, truth, prediction, multiplicity=compat == "pyannote"
+    )
+    return _Table(
+        files=inputs.files,
+        truth_labels=truth_labels,
+        prediction_labels=prediction_labels,
+        per_file=per_file,
+        truth=_speaker_time(n, n_labels, truth),
+        prediction=_speaker_time(n, n_labels, prediction),
+        cooccurrence=cooccurrence,
+        pair=pair,
+        compat=compat,
+    )
