@@ -6,6 +6,7 @@ of shape (sources, samples[, channels]):
 * :func:`scale_invariant`, :func:`scale_invariant_matrix`, :func:`si_sdr`:
   nussl's scale-invariant family (SI-SDR, SI-SIR, SI-SAR, SD-SDR, SNR, SRR,
   SI-SDRi, SD-SDRi, SNRi);
+* :func:`bss_eval_sources`: BSS Eval v3 SDR, SIR, SAR (mir_eval, the "SDR" of papers);
 * :func:`bss_eval_v4`: museval's framewise BSS Eval v4 (SDR, ISR, SIR, SAR);
 * :func:`best_permutation`: Hungarian assignment on a pairwise score matrix;
 * :func:`mask_scores`: precision, recall, F1 and accuracy of binary masks.
@@ -17,6 +18,7 @@ Only numpy and scipy are used for the metrics
 """
 
 from audeval.separation._bss_eval import bss_eval_v4
+from audeval.separation._bss_sources import bss_eval_sources
 from audeval.separation._masks import mask_scores
 from audeval.separation._permutation import best_permutation
 from audeval.separation._scale_invariant import scale_invariant
@@ -29,6 +31,7 @@ from audeval.separation._table import evaluate
 __all__ = [
     "aggregate",
     "best_permutation",
+    "bss_eval_sources",
     "bss_eval_v4",
     "evaluate",
     "mask_scores",
