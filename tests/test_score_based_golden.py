@@ -7,7 +7,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from audeval._score_based import psd_roc, psds, score_statistics
+from audeval._score_based import (
+    average_precision,
+    best_fscore,
+    fscore_at,
+    psd_roc,
+    psds,
+    score_statistics,
+)
 from audeval._score_based.statistics import accumulate
 from audeval._validation import seconds_to_ns
 
@@ -84,3 +91,45 @@ def test_psds(data, case):
     roc = psd_roc(truth, scores, **options)
     np.testing.assert_allclose(roc["efpr"], expected["efpr"], rtol=0, atol=1e-9)
     np.testing.assert_allclose(roc["etpr"], expected["etpr"], rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("case", range(2))
+def test_best_fscore_and_fscore_at(data, case):
+    truth, scores, durations, golden = data
+    expected = golden["intersection"]["fscore"][case]
+    options = dict(
+        dtc_threshold=expected["dtc"], gtc_threshold=expected["gtc"], compat="sed_scores_eval"
+    )
+    for key, extra in (("best", {}), ("best_constrained", {"min_precision": 0.5, "min_recall": 0.3})):
+        got = best_fscore(truth, scores, **options, **extra)
+        want = expected[key]
+        for cls in CLASSES:
+            assert got.loc[cls, "fscore"] == pytest.approx(want["f"][cls], abs=1e-12)
+            assert got.loc[cls, "precision"] == pytest.approx(want["p"][cls], abs=1e-12)
+            assert got.loc[cls, "recall"] == pytest.approx(want["r"][cls], abs=1e-12)
+            assert got.loc[cls, "threshold"] == pytest.approx(want["threshold"][cls], abs=1e-12)
+        for row, name in (("macro", "macro_average"), ("micro", "micro_average")):
+            assert got.loc[row, "fscore"] == pytest.approx(want["f"][name], abs=1e-12)
+            assert got.loc[row, "precision"] == pytest.approx(want["p"][name], abs=1e-12)
+            assert got.loc[row, "recall"] == pytest.approx(want["r"][name], abs=1e-12)
+    got = fscore_at(truth, scores, threshold=0.5, **options)
+    want = expected["at_0.5"]
+    for cls in CLASSES:
+        assert got.loc[cls, "fscore"] == pytest.approx(want["f"][cls], abs=1e-12)
+        assert got.loc[cls, "precision"] == pytest.approx(want["p"][cls], abs=1e-12)
+    for row, name in (("macro", "macro_average"), ("micro", "micro_average")):
+        assert got.loc[row, "fscore"] == pytest.approx(want["f"][name], abs=1e-12)
+
+
+@pytest.mark.parametrize("case", range(3))
+def test_average_precision(data, case):
+    truth, scores, durations, golden = data
+    expected = golden["intersection"]["statistics"][case]
+    options = dict(
+        dtc_threshold=expected["dtc"], gtc_threshold=expected["gtc"], compat="sed_scores_eval"
+    )
+    per_class = average_precision(truth, scores, average=None, **options)
+    for cls in CLASSES:
+        assert per_class[cls] == pytest.approx(expected["average_precision"][cls], abs=1e-12)
+    mean = average_precision(truth, scores, **options)
+    assert mean == pytest.approx(expected["average_precision"]["mean"], abs=1e-12)

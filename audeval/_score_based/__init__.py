@@ -7,7 +7,23 @@ Modules by concern: :mod:`.inputs` (the gate for score tables),
 :mod:`.family` (the family declaration).
 """
 
+from audeval._score_based.curves import (
+    average_precision,
+    best_fscore,
+    fscore_at,
+    precision_recall_curve,
+)
 from audeval._score_based.psd import PSDS1, PSDS2, psd_roc, psds
 from audeval._score_based.statistics import score_statistics
 
-__all__ = ["PSDS1", "PSDS2", "psd_roc", "psds", "score_statistics"]
+__all__ = [
+    "PSDS1",
+    "PSDS2",
+    "average_precision",
+    "best_fscore",
+    "fscore_at",
+    "precision_recall_curve",
+    "psd_roc",
+    "psds",
+    "score_statistics",
+]

@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 from audeval._protocol import Family
+from audeval._score_based.curves import (
+    average_precision,
+    best_fscore,
+    fscore_at,
+    precision_recall_curve,
+)
 from audeval._score_based.psd import psd_roc, psds
 from audeval._score_based.statistics import STATISTICS_OPTIONS, normalise, score_statistics
 
@@ -11,7 +17,7 @@ FAMILY = Family(
     statistics=score_statistics,
     index=("file", "label", "threshold"),
     options=STATISTICS_OPTIONS,
-    metrics=(psds, psd_roc),
+    metrics=(psds, psd_roc, precision_recall_curve, best_fscore, fscore_at, average_precision),
     columns=("tp", "fp", "n_truth", "truth_duration", "duration"),
     normalise=normalise,
 )
