@@ -41,6 +41,7 @@ from audeval._events import (
 )
 from audeval._intervals import group_keys, intersect, merge
 from audeval._tables import per_label
+from audeval._options import Default
 from audeval._validation import NAT, NS_PER_SECOND, check_inputs, check_option, file_extent, to_ns
 
 
@@ -1332,11 +1333,11 @@ def event_confusion_matrix(
     prediction: pd.Series | None,
     labels: Sequence[object] | None = None,
     *,
-    onset_tolerance: Tolerance = 0.0,
-    offset_tolerance: Tolerance = 0.0,
-    duration_tolerance: float | None = None,
+    onset_tolerance: Tolerance = Default(0.0),
+    offset_tolerance: Tolerance = Default(0.0),
+    duration_tolerance: float | None = Default(None),
     normalize: bool = False,
-    matching: str = "optimal",
+    matching: str = Default("optimal"),
     files_duration: Mapping | pd.Series | None = None,
     colorbar: bool = True,
     cmap: str | object = "Blues",
@@ -1418,7 +1419,7 @@ def event_confusion_matrix(
         stats = truth
     else:
         stats = audeval.event_statistics(truth, prediction, labels, confusion=True, **options)
-        labels = None
+        options = {}
     matrix = audeval.event_confusion_matrix(stats, None, labels, normalize=normalize, **options)
     matrix = np.asarray(matrix)
     n = len(matrix)

@@ -1,0 +1,245 @@
+"""The registry-driven contract (SPEC section 2): whichever path, the same number, or an error.
+
+Every family in ``audeval._registry.FAMILIES`` and every metric it declares
+goes through every path with several options:
+
+* direct: ``metric(truth, prediction, **options)``
+* table: ``metric(statistics(truth, prediction, **statistics_options), None, **metric_options)``
+* shards: the tables of disjoint sets of files summed with ``sum_statistics``
+* ``Accumulator`` over batches of files
+* ``bootstrap(...).value`` (the metric over all files)
+* ``dask_statistics`` on a dask collection partitioned by file
+
+and every path must give the direct call's value (1e-12),
+or raise ``ValueError`` where a table cannot honour an option (``labels`` of a
+metric that counts across labels). A new family must add its data to ``DATA``.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import audformat
+import numpy as np
+import pandas as pd
+import pytest
+
+import audeval
+from audeval._registry import FAMILIES
+from audeval._registry import split_options
+
+
+FILES = [f"f{i}" for i in range(6)]
+DURATION = 12.0
+FILES_DURATION = {f: DURATION for f in FILES}
+
+
+def _labels(seed: int, n: int, labels=("a", "b", "c")) -> pd.Series:
+    rng = np.random.default_rng(seed)
+    files = rng.choice(FILES, n)
+    start = np.round(rng.uniform(0, DURATION - 2, n), 2)
+    end = np.round(start + rng.uniform(0.05, 2, n), 2)
+    index = audformat.segmented_index(files, start, end)
+    return pd.Series(rng.choice(list(labels), n), index=index)
+
+
+def _partition(seed: int, labels=("x", "y", "z")) -> pd.Series:
+    """One label at a time, covering each file from 0 to DURATION (structure)."""
+    rng = np.random.default_rng(seed)
+    files, starts, ends, values = [], [], [], []
+    for file in FILES:
+        bounds = np.unique(np.round(rng.uniform(0, DURATION, 4), 1))
+        edges = [0.0, *[b for b in bounds if 0 < b < DURATION], DURATION]
+        for s, e in zip(edges[:-1], edges[1:]):
+            files.append(file)
+            starts.append(s)
+            ends.append(e)
+            values.append(rng.choice(list(labels)))
+    return pd.Series(values, index=audformat.segmented_index(files, starts, ends))
+
+
+LABELS = (_labels(1, 40), _labels(2, 40))
+DATA = {
+    # family -> (truth, prediction, [statistics options], {metric: [metric options]}, labels)
+    "event": (
+        *LABELS,
+        [
+            dict(onset_tolerance=0.2, offset_tolerance=None),
+            dict(onset_tolerance=0.2, offset_tolerance=0.2, duration_tolerance=0.5, matching="greedy"),
+        ],
+        {"event_fscore": [{}, {"average": "macro"}], "event_report": [{}, {"per_file": True}]},
+        ["c", "a"],
+    ),
+    "segment": (
+        *LABELS,
+        [
+            dict(time_resolution=1.0),
+            dict(time_resolution=None),
+            dict(time_resolution=0.01, compat="sed_eval", files_duration=FILES_DURATION),
+        ],
+        {"segment_fscore": [{}, {"average": "macro"}], "segment_report": [{}, {"per_file": True}]},
+        ["c", "a"],
+    ),
+    "detection": (
+        *LABELS,
+        [dict(files_duration=FILES_DURATION, collar=0.5), dict(files_duration=FILES_DURATION, skip_overlap=True)],
+        {},
+        None,
+    ),
+    "diarization": (
+        *LABELS,
+        [dict(files_duration=FILES_DURATION), dict(files_duration=FILES_DURATION, collar=0.5, skip_overlap=True)],
+        {"diarization_error_rate": [{}, {"mapping": "greedy"}]},
+        None,
+    ),
+    "structure": (
+        _partition(3),
+        _partition(4),
+        [dict(frame_size=None), dict(frame_size=0.1)],
+        {},
+        None,
+    ),
+}
+
+
+def assert_same(actual, expected, what):
+    if isinstance(expected, pd.DataFrame):
+        pd.testing.assert_frame_equal(
+            actual, expected, check_exact=False, rtol=1e-12, atol=1e-12, check_index_type=False, obj=what
+        )
+    elif isinstance(expected, pd.Series):
+        pd.testing.assert_series_equal(actual, expected, check_exact=False, rtol=1e-12, atol=1e-12, obj=what)
+    elif isinstance(expected, dict):
+        assert list(actual) == list(expected), what
+        for key in expected:
+            assert_same(actual[key], expected[key], f"{what}[{key!r}]")
+    elif isinstance(expected, (list, tuple)):
+        assert len(actual) == len(expected), what
+        for k, (a, e) in enumerate(zip(actual, expected)):
+            assert_same(a, e, f"{what}[{k}]")
+    else:
+        a, e = float(actual), float(expected)
+        if math.isnan(e):
+            assert math.isnan(a), what
+        else:
+            assert a == pytest.approx(e, rel=1e-12, abs=1e-12), what
+
+
+def cases():
+    for name in sorted(FAMILIES):
+        family = FAMILIES[name]
+        if name not in DATA:
+            continue
+        truth, prediction, statistics_options, metric_options, labels = DATA[name]
+        for metric in family.metrics:
+            for options in statistics_options:
+                for extra in metric_options.get(metric.__name__, [{}]):
+                    yield pytest.param(name, metric, {**options, **extra}, id=f"{metric.__name__}-{options}-{extra}")
+
+
+def test_every_family_has_contract_data():
+    """A registered family without data here would escape the contract."""
+    assert set(FAMILIES) <= set(DATA), f"add {sorted(set(FAMILIES) - set(DATA))} to DATA"
+
+
+def _subset(series: pd.Series, files) -> pd.Series:
+    keep = series.index.get_level_values("file").isin(list(files))
+    return series[keep]
+
+
+def _call(metric, truth, prediction, labels, options, family):
+    if labels is not None and family.takes_labels:
+        return metric(truth, prediction, labels, **options)
+    return metric(truth, prediction, **options)
+
+
+@pytest.mark.parametrize("name, metric, options", list(cases()))
+def test_every_path_gives_the_direct_value(name, metric, options):
+    family = FAMILIES[name]
+    truth, prediction, _, _, labels = DATA[name]
+    statistics_options, metric_options = split_options(family, metric, options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for selection in (None, labels) if labels is not None else (None,):
+            direct = _call(metric, truth, prediction, selection, options, family)
+            table = family.compute(truth, prediction, selection, statistics_options)
+            assert_same(_call(metric, table, None, selection, metric_options, family), direct, "table")
+            halves = [FILES[:2], FILES[2:]]
+            shards = [
+                family.compute(_subset(truth, f), _subset(prediction, f), selection, statistics_options)
+                for f in halves
+            ]
+            summed = audeval.sum_statistics(shards)
+            assert_same(_call(metric, summed, None, selection, metric_options, family), direct, "shards")
+            accumulator = audeval.Accumulator(metric, selection, **options)
+            for files in ([FILES[0]], FILES[1:4], FILES[4:]):
+                accumulator.update(_subset(truth, files), _subset(prediction, files))
+            assert_same(accumulator.compute(), direct, "Accumulator")
+            if not isinstance(direct, pd.DataFrame):
+                result = audeval.bootstrap(metric, truth, prediction, selection, n_boot=3, **options)
+                assert_same(result.value, direct, "bootstrap")
+
+
+@pytest.mark.parametrize("name", sorted(n for n in FAMILIES if DATA.get(n, (0,) * 5)[4] is not None))
+def test_labels_on_a_table_give_the_direct_value_or_raise(name):
+    family = FAMILIES[name]
+    truth, prediction, statistics_options, _, labels = DATA[name]
+    options = statistics_options[0]
+    for metric in family.metrics:
+        table = family.compute(truth, prediction, None, {**options, **family.required_options(metric)})
+        direct = metric(truth, prediction, labels, **options)
+        if metric in family.cross_label:
+            with pytest.raises(ValueError, match=f"pass labels to {family.statistics.__name__}"):
+                metric(table, None, labels)
+        else:
+            assert_same(metric(table, None, labels), direct, metric.__name__)
+
+
+@pytest.mark.parametrize("name", sorted(n for n in FAMILIES if n in DATA))
+def test_options_that_differ_from_the_table_raise(name):
+    family = FAMILIES[name]
+    truth, prediction, statistics_options, _, _ = DATA[name]
+    first, second = statistics_options[0], statistics_options[1]
+    table = family.compute(truth, prediction, None, first)
+    differing = {
+        k: v
+        for k, v in second.items()
+        if k in family.options and (k not in first or family.normalised({k: v}) != family.normalised({k: first[k]}))
+    }
+    if not differing:
+        pytest.skip("the option sets differ only in options that tables do not record")
+    key, value = next(iter(differing.items()))
+    for metric in family.metrics:
+        with pytest.raises(ValueError, match=f"pass {key} to {family.statistics.__name__}"):
+            metric(table, None, **{key: value})
+
+
+@pytest.mark.parametrize("name", sorted(n for n in FAMILIES if n in DATA))
+def test_dask_gives_the_pandas_table(name):
+    dd = pytest.importorskip("dask.dataframe")
+    family = FAMILIES[name]
+    truth, prediction, statistics_options, _, _ = DATA[name]
+    options = statistics_options[0]
+
+    def frame(series):
+        df = series.rename("label").reset_index()
+        return dd.from_pandas(df.set_index("file").sort_index(), npartitions=2, sort=True)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = family.compute(truth, prediction, None, options)
+        actual = audeval.dask_statistics(family.statistics, frame(truth), frame(prediction), **options)
+    pd.testing.assert_frame_equal(actual, expected, check_index_type=False)
+
+
+def test_sum_statistics_rejects_mixed_families_and_options():
+    truth, prediction = LABELS
+    events = audeval.event_statistics(truth, prediction)
+    segments = audeval.segment_statistics(truth, prediction)
+    with pytest.raises(ValueError, match="different families"):
+        audeval.sum_statistics([events.iloc[:3], segments.iloc[3:]])
+    a = audeval.event_statistics(_subset(truth, FILES[:3]), _subset(prediction, FILES[:3]), onset_tolerance=0.1)
+    b = audeval.event_statistics(_subset(truth, FILES[3:]), _subset(prediction, FILES[3:]), onset_tolerance=0.2)
+    with pytest.raises(ValueError, match="different options"):
+        audeval.sum_statistics([a, b])
