@@ -428,9 +428,20 @@ def test_trim_without_inner_boundaries():
 
 
 def test_empty_inputs():
+    """No files at all: the values of a file without truth, as mir_eval gives for empty input.
+
+    mir_eval 0.8.2: ``segment.detection`` (0, 0, 0), ``segment.deviation`` (nan, nan),
+    every clustering metric 0.0 (issue 18 item 13).
+    """
     empty = series([])
-    assert all(math.isnan(v) for v in audeval.boundary_detection(empty, empty))
-    assert math.isnan(audeval.rand_index(empty, empty))
+    assert audeval.boundary_detection(empty, empty) == (0.0, 0.0, 0.0)
+    assert all(math.isnan(v) for v in audeval.boundary_deviation(empty, empty))
+    assert audeval.rand_index(empty, empty) == 0.0
+    assert audeval.adjusted_rand_index(empty, empty) == 0.0
+    assert audeval.pairwise_clustering(empty, empty) == (0.0, 0.0, 0.0)
+    assert audeval.mutual_information(empty, empty) == (0.0, 0.0, 0.0)
+    assert audeval.normalized_conditional_entropy(empty, empty) == (0.0, 0.0, 0.0)
+    assert audeval.v_measure(empty, empty, frame_size=None) == (0.0, 0.0, 0.0)
     report = audeval.structure_report(empty, empty)
     assert report.empty and list(report.columns) == COLUMNS
 
