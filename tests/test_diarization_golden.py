@@ -183,3 +183,20 @@ def test_compat_pyannote_example():
         truth, prediction, compat="pyannote", files_duration={"f": 15}
     )
     assert der == 0.25
+
+
+@pytest.mark.parametrize("scenario", list(DATA))
+def test_pyannote_segmentation(scenario):
+    d = DATA[scenario]
+    for case in d["golden"]["segmentation"]:
+        tolerance = case["tolerance"]
+        precision, recall, _ = dia.speaker_change_precision_recall(
+            d["truth"], d["prediction"], tolerance=tolerance
+        )
+        assert precision == pytest.approx(case["precision"], abs=TOL), tolerance
+        assert recall == pytest.approx(case["recall"], abs=TOL), tolerance
+        purity, coverage, _ = dia.speaker_change_purity_coverage(
+            d["truth"], d["prediction"], gap_tolerance=tolerance
+        )
+        assert purity == pytest.approx(case["purity"], abs=TOL), tolerance
+        assert coverage == pytest.approx(case["coverage"], abs=TOL), tolerance

@@ -31,7 +31,7 @@ How the durations are obtained, for every file at once:
 Modules: ``_options`` (options, the input gate), ``_region`` (scored regions, UEM),
 ``_statistics`` (the sweep), ``_table`` (the public table),
 ``_mapping`` (label mapping), ``_metrics`` (error rates), ``_cluster`` (cluster metrics),
-``_detection``, ``_report``.
+``_detection``, ``_report``, ``_segmentation`` (speaker-change detection).
 All times are int64 nanoseconds until the very end.
 """
 
@@ -40,6 +40,7 @@ from __future__ import annotations
 from audeval._protocol import Family
 
 from audeval._diarization import _options as _opt
+from audeval._diarization import _segmentation
 from audeval._diarization._cluster import diarization_homogeneity_completeness
 from audeval._diarization._cluster import diarization_purity_coverage
 from audeval._diarization._detection import _detection_table
@@ -65,6 +66,9 @@ from audeval._diarization._region import _scored_region
 from audeval._diarization._region import read_uem
 from audeval._diarization._report import diarization_report
 from audeval._diarization._report import diarization_speaker_report
+from audeval._diarization._segmentation import speaker_change_precision_recall
+from audeval._diarization._segmentation import speaker_change_purity_coverage
+from audeval._diarization._segmentation import speaker_change_statistics
 from audeval._diarization._statistics import _diarization_arrays
 from audeval._diarization._statistics import _Table
 from audeval._diarization._table import _from_frame
@@ -87,6 +91,9 @@ __all__ = [
     "identification_precision_recall",
     "jaccard_error_rate",
     "read_uem",
+    "speaker_change_precision_recall",
+    "speaker_change_purity_coverage",
+    "speaker_change_statistics",
 ]
 
 
@@ -136,3 +143,16 @@ DETECTION_FAMILY = Family(
     normalise=_opt.normalise,
 )
 """The detection family's one declaration (``positive_labels`` is its ``labels``)."""
+
+SPEAKER_CHANGE_FAMILY = Family(
+    name="speaker_change",
+    statistics=speaker_change_statistics,
+    index=("file",),
+    options=("tolerance", "gap_tolerance"),
+    metrics=(speaker_change_precision_recall, speaker_change_purity_coverage),
+    pooled=True,
+    takes_labels=False,
+    columns=_segmentation.COLUMNS,
+    normalise=_segmentation._normalise,
+)
+"""The speaker-change family's one declaration."""
