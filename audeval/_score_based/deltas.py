@@ -36,8 +36,9 @@ class Nodes:
 
     ``group`` is ``label * n_files + file``;
     ``first``/``last`` index frames (rows of the score table);
-    the run is a detection for ``death < threshold <= birth``
-    (``death = -inf``: it never merges).
+    the run is a detection for ``levels[death] < threshold <= levels[birth]``;
+    ``birth`` and ``death`` are ranks into ``levels``, the sorted distinct scores
+    (``death = -1``: it never merges).
     """
 
     group: np.ndarray
@@ -45,6 +46,11 @@ class Nodes:
     last: np.ndarray
     birth: np.ndarray
     death: np.ndarray
+    levels: np.ndarray
+
+    @property
+    def dies(self) -> np.ndarray:
+        return self.death >= 0
 
 
 def nearest_smaller(values: np.ndarray, new_group: np.ndarray, *, strict: bool = True) -> np.ndarray:
@@ -83,7 +89,7 @@ def nodes(scores: np.ndarray, frame_file: np.ndarray, n_files: int) -> Nodes:
     m = len(values)
     if m == 0:
         empty = np.zeros(0, dtype=np.int64)
-        return Nodes(empty, empty, empty, np.zeros(0), np.zeros(0))
+        return Nodes(empty, empty, empty, empty, empty, np.zeros(0))
     start_of_group = np.ones(m, dtype=bool)
     start_of_group[1:] = group[1:] != group[:-1]
     end_of_group = np.ones(m, dtype=bool)
@@ -95,12 +101,13 @@ def nodes(scores: np.ndarray, frame_file: np.ndarray, n_files: int) -> Nodes:
     # one node per run: its leftmost minimum (no equal value between it and ``left``)
     keep = left == left_equal
     k = np.flatnonzero(keep)
-    ext = np.append(values, -np.inf)
+    levels, rank = np.unique(values, return_inverse=True)
+    ext = np.append(rank.ravel().astype(np.int64), -1)
     first = np.where(left[k] == m, 0, left[k] + 1)
     first = np.where(left[k] == m, _group_first(start_of_group)[k], first)
     last = np.where(right[k] == m, _group_last(end_of_group)[k], right[k] - 1)
     death = np.maximum(ext[left[k]], ext[right[k]])
-    return Nodes(group[k], first % n, last % n, values[k], death)
+    return Nodes(group[k], first % n, last % n, ext[k], death, levels)
 
 
 def _group_first(start_of_group: np.ndarray) -> np.ndarray:
@@ -116,6 +123,18 @@ def _group_last(end_of_group: np.ndarray) -> np.ndarray:
     return np.minimum.accumulate(index[::-1])[::-1]
 
 
+def level_keys(group: np.ndarray, rank: np.ndarray, n_levels: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct ``(group, rank)`` pairs (by group, rank descending) and each row's pair.
+
+    Returns the groups and ranks of the distinct pairs and, per input row,
+    the position of its pair (one sort of int64 keys).
+    """
+    n_levels = max(int(n_levels), 1)
+    key = group.astype(np.int64) * n_levels + (n_levels - 1 - rank.astype(np.int64))
+    keys, inverse = np.unique(key, return_inverse=True)
+    return keys // n_levels, n_levels - 1 - keys % n_levels, inverse.ravel()
+
+
 def level_deltas(
     group: np.ndarray,
     level: np.ndarray,
@@ -124,10 +143,14 @@ def level_deltas(
     """Sum ``values`` per ``(group, level)``; rows sorted by group, level descending."""
     if len(group) == 0:
         return group, level, {k: v[:0] for k, v in values.items()}
-    order = np.lexsort((-level, group))
-    group, level = group[order], level[order]
-    new = np.ones(len(group), dtype=bool)
-    new[1:] = (group[1:] != group[:-1]) | (level[1:] != level[:-1])
-    first = np.flatnonzero(new)
-    out = {k: np.add.reduceat(v[order], first) for k, v in values.items()}
-    return group[first], level[first], out
+    levels, rank = np.unique(level, return_inverse=True)
+    out_group, out_rank, inverse = level_keys(group, rank.ravel(), len(levels))
+    out = {k: sum_into(inverse, v, len(out_group)) for k, v in values.items()}
+    return out_group, levels[out_rank], out
+
+
+def sum_into(inverse: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
+    """Exact int64 sums of ``values`` per position ``inverse``."""
+    out = np.zeros(n, dtype=np.int64)
+    np.add.at(out, inverse, values.astype(np.int64, copy=False))
+    return out

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from audeval._intervals import expand_ranges, group_keys
-from audeval._score_based.deltas import Nodes, level_deltas
+from audeval._score_based.deltas import Nodes, level_keys, sum_into
 from audeval._score_based.inputs import ScoreInputs
 
 NS = 1e9
@@ -109,7 +109,7 @@ def intersection_deltas(
     length = end - start
     inter = truth.covered(nodes.group, end) - truth.covered(nodes.group, start)
     relevant = meets(inter, dtc, length, decimals)
-    dies = np.isfinite(nodes.death)
+    dies = nodes.dies
     columns: dict[str, tuple] = {}
     fp = (~relevant).astype(np.int64)
     parts = [(nodes.group, nodes.birth, fp), (nodes.group[dies], nodes.death[dies], -fp[dies])]
@@ -120,25 +120,24 @@ def intersection_deltas(
             columns[("ct", other)] = _ct_parts(
                 truth, inputs, nodes, ~relevant, start, end, length, other, cttc, decimals
             )
-    return _collect(columns)
+    return _collect(columns, len(nodes.levels))
 
 
-def _collect(columns: dict) -> tuple[np.ndarray, np.ndarray, dict]:
-    """Stack the per-column (group, level, delta) parts into one summed table."""
+def _collect(columns: dict, n_levels: int) -> tuple[np.ndarray, np.ndarray, dict]:
+    """Sum the per-column (group, level, delta) parts into one table of distinct (group, level)."""
     names = list(columns)
-    groups, levels, blocks = [], [], []
-    for i, name in enumerate(names):
-        for group, level, delta in columns[name]:
-            groups.append(group)
-            levels.append(level)
-            block = np.zeros((len(group), len(names)), dtype=np.int64)
-            block[:, i] = delta
-            blocks.append(block)
-    group = np.concatenate(groups)
-    level = np.concatenate(levels)
-    block = np.concatenate(blocks) if blocks else np.zeros((0, len(names)), np.int64)
-    group, level, summed = level_deltas(group, level, {n: block[:, i] for i, n in enumerate(names)})
-    return group, level, summed
+    parts = [(name, part) for name in names for part in columns[name]]
+    group = np.concatenate([g for _, (g, _, _) in parts])
+    level = np.concatenate([lv for _, (_, lv, _) in parts])
+    if len(group) == 0:
+        return group.astype(np.int64), level.astype(np.int64), {n: np.zeros(0, np.int64) for n in names}
+    out_group, out_level, inverse = level_keys(group, level, n_levels)
+    out = {name: np.zeros(len(out_group), dtype=np.int64) for name in names}
+    offset = 0
+    for name, (g, _, delta) in parts:
+        np.add.at(out[name], inverse[offset : offset + len(g)], delta)
+        offset += len(g)
+    return out_group, out_level, out
 
 
 def _tp_parts(truth: Truth, nodes: Nodes, relevant, start, end, gtc, decimals) -> list:
@@ -147,14 +146,15 @@ def _tp_parts(truth: Truth, nodes: Nodes, relevant, start, end, gtc, decimals) -
     query, item = truth.overlapping(nodes.group[k], start[k], end[k])
     node = k[query]
     amount = np.minimum(end[node], truth.end[item]) - np.maximum(start[node], truth.start[item])
-    dies = np.isfinite(nodes.death[node])
+    dies = nodes.death[node] >= 0
     event = np.concatenate([item, item[dies]])
     level = np.concatenate([nodes.birth[node], nodes.death[node][dies]])
     change = np.concatenate([amount, -amount[dies]])
-    event, level, summed = level_deltas(event, level, {"change": change})
     if len(event) == 0:
         empty = np.zeros(0, dtype=np.int64)
-        return [(empty, np.zeros(0), empty)]
+        return [(empty, empty, empty)]
+    event, level, inverse = level_keys(event, level, len(nodes.levels))
+    summed = {"change": sum_into(inverse, change, len(event))}
     total = np.cumsum(summed["change"])
     first = np.ones(len(event), dtype=bool)
     first[1:] = event[1:] != event[:-1]
@@ -177,6 +177,6 @@ def _ct_parts(truth, inputs, nodes, false, start, end, length, other, cttc, deci
     k = np.flatnonzero(false & (label != other) & truth.present[other_group])
     inter = truth.covered(other_group[k], end[k]) - truth.covered(other_group[k], start[k])
     hit = k[meets(inter, cttc, length[k], decimals)]
-    dies = hit[np.isfinite(nodes.death[hit])]
+    dies = hit[nodes.death[hit] >= 0]
     one = np.ones(len(hit), dtype=np.int64)
     return [(nodes.group[hit], nodes.birth[hit], one), (nodes.group[dies], nodes.death[dies], -one[: len(dies)])]

@@ -146,7 +146,7 @@ def score_statistics(
         inputs, nodes, dtc=options["dtc_threshold"], gtc=options["gtc_threshold"],
         cttc=options["cttc_threshold"], decimals=decimals,
     )
-    table = _frame(inputs, group, level, columns)
+    table = _frame(inputs, group, nodes.levels[level], columns)
     recorded = {**options, "labels": list(inputs.labels) if labels is not None else None}
     return stamp(table, "score", recorded)
 

@@ -1,0 +1,289 @@
+"""Score-based SED: hand cases, input checks, table path and additivity."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from audeval._score_based import (
+    average_precision,
+    best_fscore,
+    fscore_at,
+    precision_recall_curve,
+    psd_roc,
+    psds,
+    score_statistics,
+)
+from audeval._score_based.deltas import nearest_smaller, nodes
+from audeval._score_based.statistics import accumulate
+
+
+def _index(files, starts, ends):
+    return pd.MultiIndex.from_arrays(
+        [list(files), pd.to_timedelta(starts, unit="s"), pd.to_timedelta(ends, unit="s")],
+        names=["file", "start", "end"],
+    )
+
+
+def events(rows):
+    files, starts, ends, labels = zip(*rows) if rows else ([], [], [], [])
+    return pd.Series(list(labels), index=_index(files, starts, ends), dtype=object)
+
+
+def frames(file, columns, hop=1.0):
+    n = len(next(iter(columns.values())))
+    starts = np.arange(n) * hop
+    return pd.DataFrame(columns, index=_index([file] * n, starts, starts + hop))
+
+
+def curve(table, label):
+    acc = accumulate(table)
+    i = acc.labels.index(label)
+    rows = acc.rows(i)
+    return {k: acc.counts[k][rows].tolist() for k in ("tp", "fp")}, acc.threshold[rows].tolist()
+
+
+# ---------------------------------------------------------------------------
+# Engine
+# ---------------------------------------------------------------------------
+
+
+def test_nearest_smaller_brute_force():
+    rng = np.random.default_rng(0)
+    values = np.round(rng.random(300), 1)
+    new = np.zeros(300, dtype=bool)
+    new[[0, 50, 51, 200]] = True
+    got = nearest_smaller(values, new)
+    got_equal = nearest_smaller(values, new, strict=False)
+    starts = np.maximum.accumulate(np.where(new, np.arange(300), 0))
+    for k in range(300):
+        lt = [j for j in range(starts[k], k) if values[j] < values[k]]
+        le = [j for j in range(starts[k], k) if values[j] <= values[k]]
+        assert got[k] == (lt[-1] if lt else 300)
+        assert got_equal[k] == (le[-1] if le else 300)
+
+
+def test_nodes_are_runs_at_every_threshold():
+    rng = np.random.default_rng(1)
+    scores = np.round(rng.random((40, 2)), 1)
+    file = np.repeat([0, 1], 20)
+    found = nodes(scores, file, 2)
+    for theta in np.unique(scores):
+        for label in range(2):
+            for f in range(2):
+                group = label * 2 + f
+                alive = (found.group == group) & (found.levels[found.birth] >= theta)
+                dead = np.where(found.death >= 0, found.levels[np.maximum(found.death, 0)], -np.inf)
+                alive &= dead < theta
+                got = sorted(zip(found.first[alive], found.last[alive]))
+                active = scores[file == f, label] >= theta
+                runs, k = [], 0
+                while k < 20:
+                    if active[k]:
+                        j = k
+                        while j + 1 < 20 and active[j + 1]:
+                            j += 1
+                        runs.append((f * 20 + k, f * 20 + j))
+                        k = j + 1
+                    else:
+                        k += 1
+                assert got == runs
+
+
+# ---------------------------------------------------------------------------
+# Hand cases
+# ---------------------------------------------------------------------------
+
+
+def test_hand_intersection_curve():
+    truth = events([("f", 0.0, 2.0, "a")])
+    scores = frames("f", {"a": [0.9, 0.6, 0.3, 0.1]})
+    counts, thresholds = curve(score_statistics(truth, scores), "a")
+    # >= 0.9: [0, 1) relevant, covers half the event; >= 0.6: [0, 2) detects it;
+    # >= 0.3: [0, 3) has 2/3 < 0.7 inside truth: a false positive; >= 0.1: the same
+    assert thresholds == [np.inf, 0.6, 0.3]
+    assert counts == {"tp": [0, 1, 0], "fp": [0, 0, 1]}
+
+
+def test_score_ties_make_one_detection():
+    truth = events([("f", 0.0, 3.0, "a")])
+    scores = frames("f", {"a": [0.5, 0.5, 0.5, 0.2]})
+    counts, thresholds = curve(score_statistics(truth, scores), "a")
+    # >= 0.2: [0, 4) is 3/4 inside the truth, still relevant: no change
+    assert thresholds == [np.inf, 0.5]
+    assert counts == {"tp": [0, 1], "fp": [0, 0]}
+
+
+def test_threshold_exactly_at_a_score_is_not_active():
+    truth = events([("f", 0.0, 2.0, "a")])
+    scores = frames("f", {"a": [0.9, 0.6, 0.3, 0.1]})
+    at = fscore_at(truth, scores, threshold=0.6)
+    assert at.loc["a", "recall"] == 0.0  # only the 0.9 frame is above 0.6
+    below = fscore_at(truth, scores, threshold=0.5999)
+    assert below.loc["a", "fscore"] == 1.0
+
+
+def test_file_without_truth_and_class_never_active():
+    truth = events([("f", 0.0, 2.0, "a")])
+    scores = pd.concat([
+        frames("f", {"a": [0.9, 0.8, 0.1], "b": [0.2, 0.2, 0.2]}),
+        frames("g", {"a": [0.1, 0.7, 0.1], "b": [0.0, 0.0, 0.0]}),
+    ])
+    table = score_statistics(truth, scores)
+    counts, thresholds = curve(table, "a")
+    # >= 0.9 covers half the event (no change); >= 0.7 adds a false detection in g;
+    # >= 0.1: [0, 3) in f is 2/3 inside the truth (false), g's run grows (still one)
+    assert thresholds == [np.inf, 0.8, 0.7, 0.1]
+    assert counts == {"tp": [0, 1, 1, 0], "fp": [0, 0, 1, 2]}
+    counts_b, _ = curve(table, "b")
+    assert counts_b["tp"] == [0, 0, 0]
+    assert counts_b["fp"] == [0, 1, 2]
+    pr = precision_recall_curve(truth, scores)
+    assert (pr.loc["b", "recall"] == 1.0).all()  # no truth: recall 1 (sed_scores_eval)
+    assert table.xs(np.inf, level="threshold")["duration"].tolist() == [3e9] * 4
+
+
+def test_touching_truth_events_are_separate():
+    truth = events([("f", 0.0, 1.0, "a"), ("f", 1.0, 2.0, "a")])
+    scores = frames("f", {"a": [0.9, 0.9, 0.1]})
+    counts, _ = curve(score_statistics(truth, scores), "a")
+    assert counts["tp"] == [0, 2, 0]
+
+
+def test_cross_triggers():
+    truth = events([("f", 0.0, 2.0, "b")])
+    scores = frames("f", {"a": [0.9, 0.9, 0.1], "b": [0.0, 0.0, 0.0]})
+    table = score_statistics(truth, scores, cttc_threshold=0.3)
+    acc = accumulate(table)
+    rows = acc.rows(acc.labels.index("a"))
+    # >= 0.9: [0, 2) lies on b's truth; >= 0.1: [0, 3) is 2/3 on it, still a cross trigger
+    assert acc.threshold[rows].tolist() == [np.inf, 0.9]
+    assert acc.counts["ct_b"][rows].tolist() == [0, 1]
+    assert acc.counts["fp"][rows].tolist() == [0, 1]
+
+
+def test_best_fscore_constraints_and_ap():
+    truth = events([("f", 0.0, 1.0, "a"), ("f", 3.0, 4.0, "a")])
+    scores = frames("f", {"a": [0.9, 0.1, 0.8, 0.4, 0.1]})
+    # >= 0.9: tp 1, fp 0 (F 2/3); >= 0.8 and >= 0.4: tp 1, fp 1 (F 1/2);
+    # >= 0.1: one detection [0, 5), 2/5 inside the truth: tp 0, fp 1
+    best = best_fscore(truth, scores)
+    assert best.loc["a", "fscore"] == pytest.approx(2 / 3)
+    assert best.loc["a", "threshold"] == pytest.approx(0.85)
+    assert fscore_at(truth, scores, threshold=0.85).loc["a", "fscore"] == pytest.approx(2 / 3)
+    constrained = best_fscore(truth, scores, min_recall=1.0)  # never reached
+    assert constrained.loc["a", "fscore"] == 0.0
+    assert constrained.loc["a", "threshold"] == np.inf
+    # PR points (r, p): (0, 1), (0.5, 1), (0.5, 0.5), (0.5, 0.5), (0, 0)
+    assert average_precision(truth, scores) == pytest.approx(0.5)
+
+
+def test_psds_perfect_and_empty():
+    truth = events([("f", 0.0, 2.0, "a")])
+    scores = frames("f", {"a": [0.9, 0.8, 0.1, 0.1]})
+    assert psds(truth, scores) == 1.0
+    silent = frames("f", {"a": [0.0, 0.0, 0.0, 0.0]})
+    assert psds(truth, silent) == 0.0
+
+
+# ---------------------------------------------------------------------------
+# Input checks
+# ---------------------------------------------------------------------------
+
+
+def test_errors_name_argument_and_rows():
+    truth = events([("f", 0.0, 2.0, "a")])
+    gap = pd.DataFrame({"a": [0.1, 0.2]}, index=_index(["f", "f"], [0.0, 1.5], [1.0, 2.5]))
+    with pytest.raises(ValueError, match="scores must hold consecutive"):
+        score_statistics(truth, gap)
+    nan = frames("f", {"a": [0.1, np.nan]})
+    with pytest.raises(ValueError, match="not finite"):
+        score_statistics(truth, nan)
+    with pytest.raises(ValueError, match="labels \\['x'\\] that are not classes"):
+        score_statistics(events([("f", 0.0, 1.0, "x")]), frames("f", {"a": [0.1, 0.2]}))
+    with pytest.raises(ValueError, match="no frames for truth files \\['g'\\]"):
+        score_statistics(events([("g", 0.0, 1.0, "a")]), frames("f", {"a": [0.1, 0.2]}))
+    with pytest.raises(ValueError, match="overlapping events of one class"):
+        score_statistics(
+            events([("f", 0.0, 1.5, "a"), ("f", 1.0, 2.0, "a")]), frames("f", {"a": [0.1, 0.2]})
+        )
+    with pytest.raises(TypeError, match="scores must be a pandas.DataFrame"):
+        score_statistics(truth, truth)
+    with pytest.raises(ValueError, match="criterion must be one of"):
+        score_statistics(truth, frames("f", {"a": [0.1, 0.2]}), criterion="x")
+    with pytest.raises(ValueError, match="dtc_threshold must be in"):
+        psds(truth, frames("f", {"a": [0.1, 0.2]}), dtc_threshold=1.5)
+
+
+# ---------------------------------------------------------------------------
+# Table path, shards, invariance
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def random_data():
+    rng = np.random.default_rng(5)
+    parts, rows = [], []
+    for f in range(6):
+        n = int(rng.integers(20, 60))
+        walk = np.cumsum(rng.normal(0, 0.3, (n, 3)), axis=0)
+        parts.append(frames(f"f{f}", {c: 1 / (1 + np.exp(-walk[:, i])) for i, c in enumerate("abc")},
+                            hop=0.25))
+        for c in "abc":
+            t = rng.uniform(0, 1)
+            while t + 1 < n * 0.25:
+                length = rng.uniform(0.2, 2)
+                rows.append((f"f{f}", round(t, 2), round(min(t + length, n * 0.25), 2), c))
+                t += length + rng.uniform(0.1, 3)
+    return events(rows), pd.concat(parts)
+
+
+def test_table_path_gives_the_same_numbers(random_data):
+    truth, scores = random_data
+    table = score_statistics(truth, scores, dtc_threshold=0.5, gtc_threshold=0.5, cttc_threshold=0.3)
+    options = dict(dtc_threshold=0.5, gtc_threshold=0.5, cttc_threshold=0.3, alpha_ct=0.5)
+    assert psds(table, None, **options) == psds(truth, scores, **options)
+    assert psds(table, None, alpha_ct=0.5) == psds(truth, scores, **options)
+    pd.testing.assert_frame_equal(
+        best_fscore(table, None), best_fscore(truth, scores, dtc_threshold=0.5, gtc_threshold=0.5)
+    )
+    with pytest.raises(ValueError, match="was made with dtc_threshold=0.5"):
+        psds(table, None, dtc_threshold=0.7)
+
+
+def test_shards_add_up(random_data):
+    truth, scores = random_data
+    files = sorted(set(scores.index.get_level_values("file")))
+    shards = []
+    for part in (files[:2], files[2:5], files[5:]):
+        s = scores[scores.index.get_level_values("file").isin(part)]
+        t = truth[truth.index.get_level_values("file").isin(part)]
+        shards.append(score_statistics(t, s, cttc_threshold=0.3, labels=["a", "b", "c"]))
+    summed = pd.concat(shards)
+    summed.attrs = shards[0].attrs
+    whole = score_statistics(truth, scores, cttc_threshold=0.3, labels=["a", "b", "c"])
+    assert psds(summed, None, alpha_ct=1.0) == psds(whole, None, alpha_ct=1.0)
+    pd.testing.assert_frame_equal(
+        precision_recall_curve(summed, None), precision_recall_curve(whole, None)
+    )
+    pd.testing.assert_frame_equal(summed.sort_index(), whole.sort_index(), check_index_type=False)
+
+
+def test_row_order_and_label_renaming(random_data):
+    truth, scores = random_data
+    expected = psds(truth, scores, dtc_threshold=0.5, gtc_threshold=0.5)
+    shuffled = scores.sample(frac=1.0, random_state=3)
+    assert psds(truth.sample(frac=1.0, random_state=4), shuffled,
+                dtc_threshold=0.5, gtc_threshold=0.5) == expected
+    renamed = {"a": "x", "b": "y", "c": "z"}
+    got = psds(truth.map(renamed), scores.rename(columns=renamed),
+               dtc_threshold=0.5, gtc_threshold=0.5)
+    assert got == pytest.approx(expected, abs=1e-15)
+
+
+def test_psd_roc_per_class(random_data):
+    truth, scores = random_data
+    per_class = psd_roc(truth, scores, per_class=True)
+    assert list(per_class.columns) == ["label", "efpr", "tpr", "threshold"]
+    for _, part in per_class.groupby("label"):
+        assert (np.diff(part["efpr"]) > 0).all()
+        assert (np.diff(part["tpr"]) > 0).all()
