@@ -23,442 +23,37 @@ so that they can be kept in the evaluation
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 import contextlib
-import math
 import os
-import posixpath
-import re
 import warnings
 
-import audeer
 import audformat
 import numpy as np
 import pandas as pd
 
+from audeval._read_common import ANNOTATION_EXTENSIONS
+from audeval._read_common import PathLike
+from audeval._read_common import _annotation_files
+from audeval._read_common import _check_path
+from audeval._read_common import _progress
+from audeval._read_common import _read_lines
+from audeval._read_common import _Rows
+from audeval._read_common import _seconds
+from audeval._read_common import _seconds_to_timedelta
+from audeval._read_common import _where
+from audeval._read_events import _FILE_HEADERS
+from audeval._read_events import _delimiter
+from audeval._read_events import _split
+from audeval._read_events import read_lab
+from audeval._read_events import read_tsv
 
-
-PathLike = str | os.PathLike
-
-#: File extensions read from a directory of annotation files
-ANNOTATION_EXTENSIONS = (".txt", ".tsv", ".lab", ".csv", ".rttm")
-PROGRESS_MIN_FILES = 10
-
-_FILE_HEADERS = ("filename", "file", "audio_filename", "file_name", "audio_file")
-_ONSET_HEADERS = ("onset", "start", "event_onset", "start_time", "begin")
-_OFFSET_HEADERS = ("offset", "end", "event_offset", "end_time", "stop")
-_LABEL_HEADERS = ("event_label", "label", "class", "class_label", "event", "speaker")
-_WHITESPACE = re.compile(r"\s+")
-
-
-# -------------------------------------------------------------------------
-# Building the Series
-# -------------------------------------------------------------------------
-
-
-class _Rows:
-    """Rows collected from one or more sources, plus every file seen."""
-
-    def __init__(self) -> None:
-        self.file: list[str] = []
-        self.start: list[float] = []
-        self.end: list[float] = []
-        self.label: list[str] = []
-        self.files: dict[str, None] = {}  # ordered set of every file seen
-
-    def add(self, file: str, start: float, end: float, label: str) -> None:
-        self.file.append(file)
-        self.start.append(start)
-        self.end.append(end)
-        self.label.append(label)
-        self.files.setdefault(file)
-
-    def see(self, file: str) -> None:
-        self.files.setdefault(file)
-
-    def series(self, name: str = "label") -> pd.Series:
-        index = audformat.segmented_index(
-            self.file,
-            _seconds_to_timedelta(self.start),
-            _seconds_to_timedelta(self.end),
-        )
-        series = pd.Series(self.label, index=index, name=name, dtype=object)
-        series.attrs["files"] = list(self.files)
-        return series
-
-
-def _seconds_to_timedelta(seconds: Sequence[float]) -> pd.TimedeltaIndex:
-    """Seconds (NaN for NaT) rounded to integer nanoseconds."""
-    values = np.asarray(seconds, dtype=float)
-    return pd.to_timedelta(np.round(values * 1e9), unit="ns").as_unit("ns")
-
-
-def _where(path: PathLike, line: int | None) -> str:
-    return f"{os.fspath(path)}:{line}" if line is not None else os.fspath(path)
-
-
-def _seconds(text: str, path: PathLike, line: int, what: str) -> float:
-    """Parse a non-negative finite number of seconds or raise with file:line."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(
-            f"{_where(path, line)}: {what} must be a number of seconds; got {text!r}."
-        ) from None
-    if not math.isfinite(value) or value < 0:
-        raise ValueError(
-            f"{_where(path, line)}: {what} must be a finite, non-negative "
-            f"number of seconds; got {text!r}."
-        )
-    return value
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _check_order(start: float, end: float, path: PathLike, line: int) -> None:
-    if end < start:
-        raise ValueError(f"{_where(path, line)}: offset {end:g} is before onset {start:g}.")
-
-
-def _read_lines(path: PathLike) -> list[tuple[int, str]]:
-    """Non-empty, non-comment lines with their 1-based line numbers."""
-    try:
-        with open(path, encoding="utf-8-sig") as fp:
-            text = fp.read()
-    except UnicodeDecodeError as error:
-        raise ValueError(f"{os.fspath(path)}: not a UTF-8 text file ({error.reason}).") from None
-    lines = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        stripped = raw.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        lines.append((number, raw.rstrip("\r\n")))
-    return lines
-
-
-def _check_path(path: PathLike, *, directory: bool | None = None) -> str:
-    path = os.fspath(path)
-    if not os.path.exists(path):
-        raise FileNotFoundError(f"{path}: no such file or directory.")
-    if directory is False and os.path.isdir(path):
-        raise ValueError(f"{path}: is a directory, expected a file.")
-    return path
-
-
-def _file_key(path: str, root: str | None) -> str:
-    """The file name of a per-audio annotation file: relative path without extension."""
-    if root is None:
-        name = os.path.basename(path)
-    else:
-        name = os.path.relpath(path, root)
-    name = name.replace(os.sep, "/")
-    return posixpath.splitext(name)[0]
-
-
-def _progress(items: list, verbose: bool, desc: str) -> Iterable:
-    if verbose and len(items) > PROGRESS_MIN_FILES:
-        return audeer.progress_bar(items, desc=desc)
-    return items
-
-
-def _annotation_files(root: str, extensions: Sequence[str]) -> list[str]:
-    paths = []
-    for folder, dirs, names in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(names):
-            if name.startswith("."):
-                continue
-            if os.path.splitext(name)[1].lower() in extensions:
-                paths.append(os.path.join(folder, name))
-    return paths
-
-
-# -------------------------------------------------------------------------
-# Delimited event lists: MIREX, DCASE, .lab
-# -------------------------------------------------------------------------
-
-
-def _split(line: str, delimiter: str | None, maxsplit: int = -1) -> list[str]:
-    if delimiter is None:
-        return _WHITESPACE.split(line.strip(), maxsplit=maxsplit) if maxsplit >= 0 else line.split()
-    return [field.strip() for field in line.split(delimiter)]
-
-
-def _delimiter(line: str) -> str | None:
-    if "\t" in line:
-        return "\t"
-    if "," in line:
-        return ","
-    return None
-
-
-def _header(fields: list[str]) -> dict[str, int] | None:
-    """Column positions if ``fields`` is a header line, else ``None``."""
-    lower = [f.strip().lower() for f in fields]
-
-    def find(names: Sequence[str]) -> int | None:
-        for name in names:
-            if name in lower:
-                return lower.index(name)
-        return None
-
-    onset, offset = find(_ONSET_HEADERS), find(_OFFSET_HEADERS)
-    if onset is None or offset is None or any(_is_number(f) for f in fields):
-        return None
-    columns = {"onset": onset, "offset": offset}
-    file = find(_FILE_HEADERS)
-    if file is not None:
-        columns["file"] = file
-    label = find(_LABEL_HEADERS)
-    if label is None:
-        rest = [i for i in range(len(lower)) if i not in columns.values()]
-        if len(rest) == 1:
-            label = rest[0]
-    if label is None:
-        raise ValueError(
-            f"the header {fields} has no label column "
-            f"(one of {', '.join(_LABEL_HEADERS)})."
-        )
-    columns["label"] = label
-    return columns
-
-
-def _parse_event_list(
-    path: str,
-    rows: _Rows,
-    key: str,
-    *,
-    allow_file_column: bool = True,
-    what: str = "event list",
-) -> None:
-    """Parse one delimited event list into ``rows``."""
-    lines = _read_lines(path)
-    if not lines:
-        rows.see(key)  # an empty annotation file: a file without events
-        return
-    delimiter = _delimiter(lines[0][1])
-    try:
-        columns = _header(_split(lines[0][1], delimiter))
-    except ValueError as error:
-        raise ValueError(f"{_where(path, lines[0][0])}: {error}") from None
-    if columns is not None:
-        if "file" in columns and not allow_file_column:
-            raise ValueError(f"{_where(path, lines[0][0])}: a {what} has no file name column.")
-        _parse_with_header(path, lines[1:], columns, delimiter, rows, key)
-        return
-    mode = None  # "plain": onset offset label; "file": file [scene] onset offset label
-    expected = (
-        "'onset<TAB>offset<TAB>label'"
-        if not allow_file_column
-        else "'onset<TAB>offset<TAB>label' or 'file<TAB>onset<TAB>offset<TAB>label'"
+#: RTTM record types (NIST RT): all but SPEAKER hold no speaker turns and are skipped
+_RTTM_TYPES = frozenset(
+    (
+        "SPEAKER", "SPKR-INFO", "SEGMENT", "NOSCORE", "NO_RT_METADATA", "LEXEME",
+        "NON-LEX", "NON-SPEECH", "FILLER", "EDITED", "IP", "CB", "A/P", "SU",
     )
-    for number, line in lines:
-        if delimiter is None:
-            tokens = line.split()
-            if len(tokens) >= 3 and _is_number(tokens[0]) and _is_number(tokens[1]):
-                fields = _split(line, None, 2)
-            elif len(tokens) >= 4 and _is_number(tokens[1]) and _is_number(tokens[2]):
-                fields = _split(line, None, 3)
-            else:
-                fields = tokens
-        else:
-            fields = _split(line, delimiter)
-            while len(fields) > 1 and fields[-1] == "":
-                fields.pop()  # trailing empty fields
-        n = len(fields)
-        if n == 3 and mode != "file":
-            mode = "plain"
-            file, onset, offset, label = key, fields[0], fields[1], fields[2]
-        elif n in (1, 4, 5) and allow_file_column and mode != "plain":
-            mode = "file"
-            if n == 1:
-                rows.see(fields[0])
-                continue
-            file, onset, offset, label = fields[0], fields[-3], fields[-2], fields[-1]
-        else:
-            if mode == "file":
-                hint = "like the lines before it ('file<TAB>onset<TAB>offset<TAB>label')"
-            elif mode == "plain":
-                hint = "like the lines before it ('onset<TAB>offset<TAB>label')"
-            else:
-                hint = expected
-            raise ValueError(
-                f"{_where(path, number)}: expected {hint}; got {n} field(s): {line.strip()!r}."
-            )
-        start = _seconds(onset, path, number, "onset")
-        end = _seconds(offset, path, number, "offset")
-        _check_order(start, end, path, number)
-        if label == "":
-            raise ValueError(f"{_where(path, number)}: the label is empty: {line.strip()!r}.")
-        rows.add(file, start, end, label)
-    if mode == "plain" or mode is None:
-        rows.see(key)
-
-
-def _parse_with_header(
-    path: str,
-    lines: list[tuple[int, str]],
-    columns: dict[str, int],
-    delimiter: str | None,
-    rows: _Rows,
-    key: str,
-) -> None:
-    needed = max(columns.values()) + 1
-    has_file = "file" in columns
-    for number, line in lines:
-        fields = _split(line, delimiter)
-        if delimiter is None and len(fields) > needed and columns["label"] == needed - 1:
-            fields = _split(line, None, needed - 1)
-        file = fields[columns["file"]] if has_file and len(fields) > columns["file"] else key
-        if has_file and file == "":
-            raise ValueError(f"{_where(path, number)}: the file name is empty: {line.strip()!r}.")
-        values = [
-            fields[columns[c]] if len(fields) > columns[c] else ""
-            for c in ("onset", "offset", "label")
-        ]
-        if has_file and all(v == "" for v in values):
-            rows.see(file)  # a file without events
-            continue
-        if any(v == "" for v in values):
-            raise ValueError(
-                f"{_where(path, number)}: expected onset, offset and label"
-                f"{' (or only a file name)' if has_file else ''}; got {line.strip()!r}."
-            )
-        start = _seconds(values[0], path, number, "onset")
-        end = _seconds(values[1], path, number, "offset")
-        _check_order(start, end, path, number)
-        rows.add(file, start, end, values[2])
-    if not has_file:
-        rows.see(key)
-
-
-def read_tsv(
-    path: PathLike,
-    *,
-    extensions: Sequence[str] = (".txt", ".tsv", ".csv", ".lab"),
-    verbose: bool = False,
-) -> pd.Series:
-    r"""Read MIREX/DCASE event lists: a file or a directory of files.
-
-    Each line is one event, fields separated by tabs
-    (or commas, or white space when a line has neither):
-
-    * ``onset offset label``:
-      the MIREX format, one file per audio file;
-      the file name of the audio is the path of the annotation file
-      relative to ``path`` without its extension
-      (``ref/1.txt`` gives file ``1``)
-    * ``file onset offset label``
-      (and ``file scene onset offset label``):
-      the DCASE format, a file column;
-      a line with only a file name is a file without events
-    * a header line naming the columns,
-      as the DCASE tsv ``filename onset offset event_label``;
-      rows with only a file name are files without events
-
-    Times are in seconds.
-    Empty lines and lines starting with ``#`` are skipped.
-
-    Args:
-        path: an event list file or a directory;
-            a directory is searched recursively
-            for files with one of ``extensions``
-        extensions: file extensions read from a directory
-        verbose: show a progress bar when reading many files
-
-    Returns:
-        labels with a segmented index;
-        ``attrs["files"]`` lists every file seen,
-        including files without events
-
-    Raises:
-        FileNotFoundError: if ``path`` does not exist
-        ValueError: on a malformed line (with file name and line number),
-            or if two annotation files give the same file name
-
-    Examples:
-        >>> import os, tempfile
-        >>> folder = tempfile.mkdtemp()
-        >>> with open(os.path.join(folder, "1.txt"), "w") as fp:
-        ...     _ = fp.write("0.0\t2.5\tmusic\n2.5\t4.0\tspeech\n")
-        >>> read_tsv(folder)
-        file  start                   end
-        1     0 days 00:00:00.000000  0 days 00:00:02.500000     music
-              0 days 00:00:02.500000  0 days 00:00:04.000000    speech
-        Name: label, dtype: object
-
-    """
-    path = _check_path(path)
-    rows = _Rows()
-    if os.path.isdir(path):
-        extensions = tuple(e.lower() if e.startswith(".") else f".{e.lower()}" for e in extensions)
-        paths = _annotation_files(path, extensions)
-        if not paths:
-            raise ValueError(
-                f"{path}: no annotation files ({', '.join(extensions)}) in this directory."
-            )
-        keys: dict[str, str] = {}
-        for file in _progress(paths, verbose, "Reading"):
-            key = _file_key(file, path)
-            if key in keys:
-                raise ValueError(
-                    f"{file}: gives the same file name {key!r} as {keys[key]}; "
-                    "keep one annotation file per audio file."
-                )
-            keys[key] = file
-            _parse_event_list(file, rows, key)
-    else:
-        _parse_event_list(path, rows, _file_key(path, None))
-    return rows.series()
-
-
-def read_lab(path: PathLike, *, verbose: bool = False) -> pd.Series:
-    r"""Read ``.lab`` files: ``start end label`` per line, one file per audio file.
-
-    The format of mir_eval and of chord and structure annotations:
-    white space (or tab) separated, times in seconds,
-    the rest of the line is the label.
-    The file name of the audio is the path of the ``.lab`` file
-    relative to ``path`` without its extension.
-
-    Args:
-        path: a ``.lab`` file or a directory searched recursively for ``.lab`` files
-        verbose: show a progress bar when reading many files
-
-    Returns:
-        labels with a segmented index;
-        ``attrs["files"]`` lists every file seen
-
-    Raises:
-        FileNotFoundError: if ``path`` does not exist
-        ValueError: on a malformed line (with file name and line number)
-
-    Examples:
-        >>> import os, tempfile
-        >>> file = os.path.join(tempfile.mkdtemp(), "song.lab")
-        >>> with open(file, "w") as fp:
-        ...     _ = fp.write("0.000 12.5 intro\n12.5 40.0 verse A\n")
-        >>> read_lab(file).tolist()
-        ['intro', 'verse A']
-
-    """
-    path = _check_path(path)
-    rows = _Rows()
-    if os.path.isdir(path):
-        paths = _annotation_files(path, (".lab",))
-        if not paths:
-            raise ValueError(f"{path}: no .lab files in this directory.")
-        for file in _progress(paths, verbose, "Reading"):
-            _parse_event_list(file, rows, _file_key(file, path), allow_file_column=False, what=".lab file")
-    else:
-        _parse_event_list(path, rows, _file_key(path, None), allow_file_column=False, what=".lab file")
-    return rows.series()
+)
 
 
 # -------------------------------------------------------------------------
@@ -472,6 +67,12 @@ def _parse_rttm(path: str, rows: _Rows, durations: list[float]) -> None:
         if fields[0].startswith(";;"):
             continue
         if fields[0] != "SPEAKER":
+            if fields[0] not in _RTTM_TYPES:
+                raise ValueError(
+                    f"{_where(path, number)}: not an RTTM line: expected a record type "
+                    f"such as 'SPEAKER file channel onset duration <NA> <NA> speaker ...'; "
+                    f"got {line.strip()!r}."
+                )
             continue  # other record types (SPKR-INFO, LEXEME, ...) hold no speaker turns
         if len(fields) < 8:
             raise ValueError(
@@ -490,7 +91,10 @@ def read_rttm(path: PathLike, *, verbose: bool = False) -> pd.Series:
     Uses the ``SPEAKER`` lines
     ``SPEAKER file channel onset duration <NA> <NA> speaker <NA> <NA>``;
     the file name comes from the second field, the label is the speaker.
-    Other record types and ``;;`` comments are skipped.
+    Other RTTM record types (``SPKR-INFO``, ``LEXEME``, ...)
+    and ``;;`` comments are skipped;
+    a line of any other kind is an error,
+    so that a file of another format is never read as "no speech".
     The end of a turn is onset plus duration, added in integer nanoseconds.
 
     Args:
@@ -503,7 +107,8 @@ def read_rttm(path: PathLike, *, verbose: bool = False) -> pd.Series:
 
     Raises:
         FileNotFoundError: if ``path`` does not exist
-        ValueError: on a malformed ``SPEAKER`` line (with file name and line number)
+        ValueError: on a malformed ``SPEAKER`` line or a line that is not an
+            RTTM record (with file name and line number)
 
     Examples:
         >>> import os, tempfile

@@ -106,12 +106,13 @@ def test_dcase_without_header(tmp_path):
         ("2\t1\tdog\n", 1, "offset 1 is before onset 2"),
         ("-1\t1\tdog\n", 1, "non-negative"),
         ("0\tinf\tdog\n", 1, "finite"),
-        ("0\t1\n", 1, "got 2 field(s)"),
+        ("0\t1\tdog\n0\t1\n", 2, "like the lines before it"),
+        ("0\t1\n0\t1\tdog\n", 2, "like the lines before it"),
         ("0\t1\tdog\ta.wav\t1\t2\n", 1, "got 6 field(s)"),
         ("0\t1\tdog\na.wav\t0\t1\tdog\n", 2, "like the lines before it"),
         ("a.wav\t0\t1\tdog\n0\t1\tdog\n", 2, "like the lines before it"),
-        ("\n\n0\t1\t\n", 3, "got 2 field(s)"),
-        ("0\t1\t \t\n", 1, "got 2 field(s)"),
+        ("\n\n0\t1\t\n", 3, "the label is empty"),
+        ("0\t1\t \t\n", 1, "the label is empty"),
         ("filename\tonset\toffset\tevent_label\na.wav\t1\n", 2, "expected onset, offset and label"),
         ("filename\tonset\toffset\tevent_label\na.wav\t1\t0.5\tx\n", 2, "before onset"),
         ("filename\tonset\toffset\tevent_label\n\t1\t2\tx\n", 2, "the file name is empty"),
@@ -124,6 +125,115 @@ def test_tsv_errors_name_file_and_line(tmp_path, text, line, message):
         audeval.read_tsv(path)
     assert message in str(info.value)
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "0.5;0.7;event\n1;2.25;dog\n",  # sed_eval reads ';' lists
+        "0.5 ; 0.7 ; event\n1;2.25;dog\n",
+        "# comment\n0.5,0.7,event\n1,2.25,dog\n",
+        "0.5\t0.7\tevent\n1\t2.25\tdog\n",
+        "0.5 0.7 event\n1 2.25 dog\n",
+    ],
+)
+def test_tsv_delimiters(tmp_path, text):
+    series = audeval.read_tsv(write(tmp_path / "x.txt", text))
+    pd.testing.assert_series_equal(
+        series, expected(["x", "x"], [0.5, 1], [0.7, 2.25], ["event", "dog"])
+    )
+
+
+def test_tsv_semicolon_with_file_column_and_header(tmp_path):
+    want = expected(["a.wav", "b.wav"], [0.5, 1], [0.7, 2], ["dog", "cat"])
+    for text in (
+        "a.wav;0.5;0.7;dog\nc.wav\nb.wav;scene;1;2;cat\n",
+        "filename;onset;offset;event_label\na.wav;0.5;0.7;dog\nc.wav;;;\nb.wav;1;2;cat\n",
+    ):
+        series = audeval.read_tsv(write(tmp_path / "list.csv", text))
+        pd.testing.assert_series_equal(series, want)
+        assert series.attrs["files"] == ["a.wav", "c.wav", "b.wav"]
+
+
+def test_tsv_delimiter_detected_per_file(tmp_path):
+    write(tmp_path / "d" / "a.txt", "0\t1\tx\n")
+    write(tmp_path / "d" / "b.txt", "0;1;y\n")
+    write(tmp_path / "d" / "c.txt", "0,1,z\n")
+    write(tmp_path / "d" / "e.txt", "0 1 w w\n")
+    series = audeval.read_tsv(tmp_path / "d")
+    assert series.tolist() == ["x", "y", "z", "w w"]
+    assert series.index.get_level_values("file").tolist() == ["a", "b", "c", "e"]
+
+
+def test_tsv_delimiter_characters_inside_labels(tmp_path):
+    # a delimiter that does not split lines into onset and offset is part of the label
+    cases = {
+        "0.5 0.7 dog, barking\n": "dog, barking",
+        "0.5 0.7 dog;cat\n": "dog;cat",
+        "0.5,0.7,dog;cat\n": "dog;cat",
+        "0.5\t0.7\tdog; cat, bird\n": "dog; cat, bird",
+    }
+    for text, label in cases.items():
+        assert audeval.read_tsv(write(tmp_path / "x.txt", text)).tolist() == [label], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "0.5\t0.7\n1\t2.25\n",
+        "0.5 0.7\n1 2.25\n",
+        "0.5;0.7\n1;2.25\n",
+        "onset\toffset\n0.5\t0.7\n1\t2.25\n",
+    ],
+)
+def test_tsv_two_columns_get_the_default_label(tmp_path, text):
+    from audeval._read_events import DEFAULT_LABEL
+
+    assert DEFAULT_LABEL == "event"
+    series = audeval.read_tsv(write(tmp_path / "x.txt", text))
+    pd.testing.assert_series_equal(
+        series, expected(["x", "x"], [0.5, 1], [0.7, 2.25], [DEFAULT_LABEL, DEFAULT_LABEL])
+    )
+
+
+@pytest.mark.parametrize(
+    "text, line",
+    [
+        ("0.5|0.7|event\n1|2|dog\n", 1),  # unknown delimiter
+        ("# header\n0,5;0,7;event\n", 2),  # decimal commas
+        ("a.wav\nnot-a-file-name\n", 2),
+        ("0.5\n", 1),
+    ],
+)
+def test_tsv_without_events_fails_loudly(tmp_path, text, line):
+    path = write(tmp_path / "bad.txt", text)
+    with pytest.raises(ValueError, match=r"bad\.txt:" + str(line) + ": no event could be read"):
+        audeval.read_tsv(path)
+    with pytest.raises(ValueError, match=r"bad\.txt:" + str(line) + ":"):
+        audeval.read_annotations(path)
+
+
+def test_tsv_file_names_only_are_files_without_events(tmp_path):
+    series = audeval.read_tsv(write(tmp_path / "list.txt", "a.wav\nsub/b.flac\n"))
+    assert len(series) == 0
+    assert series.attrs["files"] == ["a.wav", "sub/b.flac"]
+
+
+def test_audacity_spectral_selection_lines_are_skipped(tmp_path):
+    text = (
+        "1.000000\t1.000000\tclick\n"
+        "\\\t6928.456055\t6928.456055\n"
+        "2.000000\t2.500000\tspeech\n"
+        "\\\t-1.000000\t6334.588867\n"
+    )
+    series = audeval.read_tsv(write(tmp_path / "labels.txt", text))
+    pd.testing.assert_series_equal(
+        series, expected(["labels", "labels"], [1, 2], [1, 2.5], ["click", "speech"])
+    )
+    # a backslash line that is not a frequency range is still an error
+    path = write(tmp_path / "bad.txt", "1\t2\tx\n\\\tlow\thigh\n")
+    with pytest.raises(ValueError, match=r"bad\.txt:2: onset must be a number"):
+        audeval.read_tsv(path)
 
 
 def test_tsv_directory_errors(tmp_path):
@@ -204,6 +314,21 @@ def test_rttm_errors(tmp_path, line, message):
     with pytest.raises(ValueError, match=r"bad\.rttm:2:") as info:
         audeval.read_rttm(path)
     assert message in str(info.value)
+
+
+def test_rttm_rejects_other_formats(tmp_path):
+    tsv = write(tmp_path / "events.txt", "0.5\t0.7\tspeech\n1\t2\tmusic\n")
+    with pytest.raises(ValueError, match=r"events\.txt:1: not an RTTM line") as info:
+        audeval.read_rttm(tsv)
+    assert "'0.5\\t0.7\\tspeech'" in str(info.value)
+    with pytest.raises(ValueError, match=r"events\.txt:1: not an RTTM line"):
+        audeval.read_annotations(tsv, format="rttm")
+    mixed = write(
+        tmp_path / "mixed.rttm",
+        "SPEAKER m 1 0 1 <NA> <NA> a <NA> <NA>\nm 1 2 3 b\n",
+    )
+    with pytest.raises(ValueError, match=r"mixed\.rttm:2: not an RTTM line"):
+        audeval.read_rttm(mixed)
 
 
 # -------------------------------------------------------------------------
