@@ -214,7 +214,9 @@ def _parse_lines(
 def _is_frequency_line(line: str) -> bool:
     """Audacity's spectral-selection line after a label: ``\\<TAB>low<TAB>high``."""
     fields = line.split()
-    return len(fields) == 3 and fields[0] == "\\" and _is_number(fields[1]) and _is_number(fields[2])
+    return (
+        len(fields) == 3 and fields[0] == "\\" and _is_number(fields[1]) and _is_number(fields[2])
+    )
 
 
 def _check_has_events(path: str, lines: list[tuple[int, str]]) -> None:
@@ -428,8 +430,9 @@ def read_lab(path: PathLike, *, verbose: bool = False) -> pd.Series:
         paths = _annotation_files(path, (".lab",))
         if not paths:
             raise ValueError(f"{path}: no .lab files in this directory.")
-        for file in _progress(paths, verbose, "Reading"):
-            _parse_event_list(file, rows, _file_key(file, path), allow_file_column=False, what=".lab file")
+        keys = [_file_key(file, path) for file in paths]
     else:
-        _parse_event_list(path, rows, _file_key(path, None), allow_file_column=False, what=".lab file")
+        paths, keys = [path], [_file_key(path, None)]
+    for file, key in _progress(list(zip(paths, keys)), verbose, "Reading"):
+        _parse_event_list(file, rows, key, allow_file_column=False, what=".lab file")
     return rows.series()

@@ -150,9 +150,11 @@ def test_tsv_semicolon_with_file_column_and_header(tmp_path):
         "a.wav;0.5;0.7;dog\nc.wav\nb.wav;scene;1;2;cat\n",
         "filename;onset;offset;event_label\na.wav;0.5;0.7;dog\nc.wav;;;\nb.wav;1;2;cat\n",
     ):
-        series = audeval.read_tsv(write(tmp_path / "list.csv", text))
+        path = write(tmp_path / "list.csv", text)
+        series = audeval.read_tsv(path)
         pd.testing.assert_series_equal(series, want)
         assert series.attrs["files"] == ["a.wav", "c.wav", "b.wav"]
+        pd.testing.assert_series_equal(audeval.read_annotations(path), want)
 
 
 def test_tsv_delimiter_detected_per_file(tmp_path):
