@@ -200,3 +200,20 @@ def test_pyannote_segmentation(scenario):
         )
         assert purity == pytest.approx(case["purity"], abs=TOL), tolerance
         assert coverage == pytest.approx(case["coverage"], abs=TOL), tolerance
+
+
+DSCORE = [(scenario, key) for scenario, d in DATA.items() for key in d["golden"]["dscore"]]
+
+
+@pytest.mark.parametrize("scenario, key", DSCORE)
+def test_dscore_cluster_metrics(scenario, key):
+    """dscore's rules (reimplemented in make_golden_v2.py): 10 ms frames, and exact time."""
+    d = DATA[scenario]
+    uem_kind, kind = key.split("/")
+    frame_size = 0.01 if kind == "frames" else None
+    report = dia.diarization_cluster_report(
+        d["truth"], d["prediction"], frame_size=frame_size, **_scope(d, uem_kind)
+    )
+    for file, values in d["golden"]["dscore"][key].items():
+        for name, value in values.items():
+            assert report.loc[file, name] == pytest.approx(value, abs=TOL), (file, name)

@@ -41,6 +41,7 @@ from audeval._protocol import Family
 
 from audeval._diarization import _options as _opt
 from audeval._diarization import _segmentation
+from audeval._diarization import _sets
 from audeval._diarization._cluster import diarization_homogeneity_completeness
 from audeval._diarization._cluster import diarization_purity_coverage
 from audeval._diarization._detection import _detection_table
@@ -69,6 +70,8 @@ from audeval._diarization._report import diarization_speaker_report
 from audeval._diarization._segmentation import speaker_change_precision_recall
 from audeval._diarization._segmentation import speaker_change_purity_coverage
 from audeval._diarization._segmentation import speaker_change_statistics
+from audeval._diarization._sets import diarization_cluster_report
+from audeval._diarization._sets import speaker_set_statistics
 from audeval._diarization._statistics import _diarization_arrays
 from audeval._diarization._statistics import _Table
 from audeval._diarization._table import _from_frame
@@ -94,6 +97,8 @@ __all__ = [
     "speaker_change_precision_recall",
     "speaker_change_purity_coverage",
     "speaker_change_statistics",
+    "diarization_cluster_report",
+    "speaker_set_statistics",
 ]
 
 
@@ -156,3 +161,17 @@ SPEAKER_CHANGE_FAMILY = Family(
     normalise=_segmentation._normalise,
 )
 """The speaker-change family's one declaration."""
+
+SPEAKER_SET_FAMILY = Family(
+    name="speaker_set",
+    statistics=speaker_set_statistics,
+    index=("file", "truth_set", "prediction_set"),
+    options=("frame_size",),
+    metrics=(diarization_cluster_report,),
+    report=diarization_cluster_report,
+    pooled=False,
+    takes_labels=False,
+    columns=_sets.COLUMNS,
+    normalise=_sets._normalise,
+)
+"""The speaker-set family's one declaration (dscore's clustering metrics)."""

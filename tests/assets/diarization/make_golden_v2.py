@@ -23,8 +23,14 @@ It writes ``segments_v2.csv``, ``durations_v2.csv``, ``uem_v2.csv`` and
   on ``regions`` all/single/overlap/nonoverlap, collar 0 / 0.25 s per side,
   with the UEM (its mapping is found before the collar is applied).
 
-dscore is not pip-installable (PyPI's ``dscore`` is another project):
-its cluster metrics are not part of this file.
+* dscore's clustering metrics (B-cubed, Goodman-Kruskal tau, conditional entropies,
+  MI, NMI in bits), reimplemented here from its published rules, because dscore
+  is not pip-installable (PyPI's ``dscore`` is another project):
+  frame ``i`` at ``0.01 * i`` s (float64) belongs to a turn ``[onset, offset)``,
+  frames outside the UEM are dropped, every frame is labelled by the set of active
+  speakers (silence included) and the overall contingency matrix is block-diagonal
+  over files (``"frames"``); the same on an exact integer millisecond raster
+  (``"exact"``: the continuous-time values, as times are on a millisecond grid).
 """
 
 from __future__ import annotations
@@ -291,6 +297,110 @@ def spyder_values(segments, durations, uems):
     return out
 
 
+def set_labels(active):
+    """One class per distinct row of a (frames, speakers) 0/1 matrix."""
+    if active.shape[1] == 0:
+        return np.zeros(len(active), dtype=np.int64)
+    return np.unique(active, axis=0, return_inverse=True)[1].ravel()
+
+
+def frame_labels(turns, regions, step, exact):
+    """dscore's turns_to_frames on one side (exact: integer ms raster)."""
+    speakers = sorted({label for label, _, _ in turns})
+    if exact:
+        n_frames = max(b for _, b in regions)
+        times = np.arange(n_frames)
+        keep = np.zeros(n_frames, dtype=bool)
+        for a, b in regions:
+            keep[a:b] = True
+        active = np.zeros((n_frames, len(speakers)), dtype=np.int64)
+        for label, a, b in turns:
+            active[a:b, speakers.index(label)] = 1
+        return set_labels(active[keep])
+    dur = max(b for _, b in regions) / 1000
+    n_frames = int(dur / step)
+    times = step * np.arange(n_frames)
+    active = np.zeros((n_frames, len(speakers)), dtype=np.int64)
+    for label, a, b in turns:
+        i, j = np.searchsorted(times, [a / 1000, b / 1000])
+        active[i:j, speakers.index(label)] = 1
+    keep = np.zeros(n_frames, dtype=bool)
+    for a, b in regions:
+        i, j = np.searchsorted(times, [a / 1000, b / 1000])
+        keep[i:j] = True
+    return set_labels(active[keep])
+
+
+def contingency(ref, sys):
+    cm = np.zeros((ref.max() + 1, sys.max() + 1))
+    np.add.at(cm, (ref, sys), 1.0)
+    return cm[cm.sum(axis=1) > 0][:, cm.sum(axis=0) > 0]
+
+
+def cluster_scores(cm):
+    """dscore's published formulas (bits) on a dense contingency matrix."""
+    n = cm.sum()
+    rows, cols = cm.sum(axis=1), cm.sum(axis=0)
+    nz = cm > 0
+    p = cm / n
+    precision = float(np.sum(p * cm / cols[None, :]))
+    recall = float(np.sum(p * cm / rows[:, None]))
+    out = {"bcubed_precision": precision, "bcubed_recall": recall,
+           "bcubed_f1": 2 * precision * recall / (precision + recall)}
+    pr, pc = rows / n, cols / n
+    if cm.shape[1] == 1:
+        out["tau_ref_sys"] = 1.0
+    else:
+        v = 1 - np.sum(pc ** 2)
+        out["tau_ref_sys"] = float((v - (1 - np.sum(np.sum(p ** 2, axis=1) / pr))) / v)
+    if cm.shape[0] == 1:
+        out["tau_sys_ref"] = 1.0
+    else:
+        v = 1 - np.sum(pr ** 2)
+        out["tau_sys_ref"] = float((v - (1 - np.sum(np.sum(p ** 2, axis=0) / pc))) / v)
+    r_idx, c_idx = np.nonzero(nz)
+    m = cm[r_idx, c_idx]
+    out["ce_ref_sys"] = float(np.sum(m / n * (np.log2(cols[c_idx]) - np.log2(m))))
+    out["ce_sys_ref"] = float(np.sum(m / n * (np.log2(rows[r_idx]) - np.log2(m))))
+    one_r, one_c = cm.shape[0] == 1, cm.shape[1] == 1
+    if one_r != one_c:
+        out["mi"], out["nmi"] = 0.0, 0.0
+    elif one_r and one_c:
+        out["mi"], out["nmi"] = 0.0, 1.0
+    else:
+        mi = max(float(np.sum(m / n * (np.log2(m) - np.log2(rows[r_idx] * cols[c_idx]) + np.log2(n)))), 0.0)
+        h_r = max(-np.sum(pr * np.log2(pr)), 0)
+        h_c = max(-np.sum(pc * np.log2(pc)), 0)
+        out["mi"], out["nmi"] = mi, float(min(max(mi / np.sqrt(h_r * h_c), 0.0), 1.0))
+    return out
+
+
+def dscore_values(segments, durations, uems):
+    from scipy.linalg import block_diag
+
+    out = {}
+    for uem_kind in ("duration", "multi"):
+        for kind in ("frames", "exact"):
+            cms, files = [], {}
+            for file, duration in zip(durations["file"], durations["duration_ms"]):
+                if uem_kind == "duration":
+                    regions = [(0, int(duration))]
+                else:
+                    part = uems[uems["file"] == file]
+                    regions = list(zip(part["start_ms"].astype(int), part["end_ms"].astype(int)))
+                sides = []
+                for side in ("truth", "prediction"):
+                    part = segments[(segments["file"] == file) & (segments["side"] == side)]
+                    turns = list(zip(part["label"], part["start_ms"].astype(int), part["end_ms"].astype(int)))
+                    sides.append(frame_labels(turns, regions, 0.01, kind == "exact"))
+                cm = contingency(*sides)
+                cms.append(cm)
+                files[file] = cluster_scores(cm)
+            files["TOTAL"] = cluster_scores(block_diag(*cms))
+            out[f"{uem_kind}/{kind}"] = files
+    return out
+
+
 def main():
     segments, durations, uems = make_data()
     segments.to_csv(os.path.join(HERE, "segments_v2.csv"), index=False)
@@ -306,6 +416,7 @@ def main():
             "pyannote": pyannote_values(data),
             "segmentation": segmentation_values(data),
             "spyder": spyder_values(seg, part, uem),
+            "dscore": dscore_values(seg, part, uem),
         }
     with open(os.path.join(HERE, "golden_v2.json"), "w") as fp:
         json.dump(golden, fp, indent=1, sort_keys=True)
