@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from audeval._score_based import (
+    auroc,
     average_precision,
     best_fscore,
     fscore_at,
@@ -133,3 +134,46 @@ def test_average_precision(data, case):
         assert per_class[cls] == pytest.approx(expected["average_precision"][cls], abs=1e-12)
     mean = average_precision(truth, scores, **options)
     assert mean == pytest.approx(expected["average_precision"]["mean"], abs=1e-12)
+
+
+ITEM_CASES = [("segment", 0), ("segment", 1), ("clip", 0)]
+
+
+@pytest.mark.parametrize("criterion, case", ITEM_CASES)
+def test_item_statistics_and_metrics(data, criterion, case):
+    truth, scores, durations, golden = data
+    expected = golden[criterion][case]
+    options = {"criterion": criterion, "files_duration": durations, "compat": "sed_scores_eval"}
+    if criterion == "segment":
+        options["segment_length"] = expected["segment_length"]
+    acc = accumulate(score_statistics(truth, scores, **options))
+    for i, cls in enumerate(acc.labels):
+        want = expected["per_class"][cls]
+        got = _at(acc, i, want["threshold"])
+        np.testing.assert_array_equal(got["tp"], want["tp"])
+        np.testing.assert_array_equal(got["fp"], want["fp"])
+        assert acc.totals["n_truth"][i] == want["n_truth"]
+    # sed_scores_eval sorts tied FPRs with an unstable sort (make_golden.stable_staircase):
+    # we agree with its area computed with a stable sort everywhere,
+    # and with its own number where that sort kept the order
+    kept = {"segment": (1, 1, 1), "clip": (1, 1, 1)}[criterion] if case == 0 else (0, 0, 0)
+    for k, (key, max_fpr) in enumerate((("auroc", None), ("pauc_0.1", 0.1), ("pauc_0.3", 0.3))):
+        stable = expected["stable"][str(max_fpr)]
+        per_class = auroc(truth, scores, average=None, max_fpr=max_fpr, **options)
+        for cls in CLASSES:
+            assert per_class[cls] == pytest.approx(stable[cls], abs=1e-12)
+            if kept[k]:
+                assert per_class[cls] == pytest.approx(expected[key][cls], abs=1e-12)
+        assert auroc(truth, scores, max_fpr=max_fpr, **options) == pytest.approx(stable["mean"], abs=1e-12)
+    ap = average_precision(truth, scores, average=None, **options)
+    for cls in CLASSES:
+        assert ap[cls] == pytest.approx(expected["average_precision"][cls], abs=1e-12)
+    best = best_fscore(truth, scores, **options)
+    at = fscore_at(truth, scores, threshold=0.5, **options)
+    for cls in CLASSES + ["macro_average", "micro_average"]:
+        row = {"macro_average": "macro", "micro_average": "micro"}.get(cls, cls)
+        assert best.loc[row, "fscore"] == pytest.approx(expected["best"]["f"][cls], abs=1e-12)
+        assert at.loc[row, "fscore"] == pytest.approx(expected["at_0.5"]["f"][cls], abs=1e-12)
+        assert at.loc[row, "precision"] == pytest.approx(expected["at_0.5"]["p"][cls], abs=1e-12)
+        if row == cls:
+            assert best.loc[row, "threshold"] == pytest.approx(expected["best"]["threshold"][cls], abs=1e-12)

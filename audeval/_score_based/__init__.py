@@ -14,16 +14,19 @@ from audeval._score_based.curves import (
     precision_recall_curve,
 )
 from audeval._score_based.psd import PSDS1, PSDS2, psd_roc, psds
+from audeval._score_based.roc import auroc, roc_curve
 from audeval._score_based.statistics import score_statistics
 
 __all__ = [
     "PSDS1",
     "PSDS2",
+    "auroc",
     "average_precision",
     "best_fscore",
     "fscore_at",
     "precision_recall_curve",
     "psd_roc",
     "psds",
+    "roc_curve",
     "score_statistics",
 ]

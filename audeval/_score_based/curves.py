@@ -22,10 +22,11 @@ from audeval._score_based.statistics import Accumulated, accumulate, score_table
 _ARGS = """truth: truth events, or a table of :func:`score_statistics`
         scores: score table (``None`` with a table)
         labels: classes to evaluate
-        criterion: ``"intersection"`` (:func:`score_statistics`)
-        dtc_threshold: detection tolerance criterion
-        gtc_threshold: ground truth intersection criterion
-        files_duration: duration per file (else the end of its last frame)
+        criterion: ``"intersection"``, ``"segment"`` or ``"clip"`` (:func:`score_statistics`)
+        dtc_threshold: detection tolerance criterion (intersection)
+        gtc_threshold: ground truth intersection criterion (intersection)
+        segment_length: segment length in seconds (segment)
+        files_duration: duration per file (else the latest end of its frames and truth)
         compat: ``"sed_scores_eval"``: its 6-decimal rounding of times"""
 
 
@@ -66,6 +67,7 @@ def precision_recall_curve(
     criterion: str = Default("intersection"),
     dtc_threshold: float = Default(0.7),
     gtc_threshold: float = Default(0.7),
+    segment_length: float | pd.Timedelta = Default(1.0),
     files_duration: Mapping | pd.Series | None = None,
     compat: str | None = Default(None),
     beta: float = 1.0,
@@ -147,6 +149,7 @@ def best_fscore(
     criterion: str = Default("intersection"),
     dtc_threshold: float = Default(0.7),
     gtc_threshold: float = Default(0.7),
+    segment_length: float | pd.Timedelta = Default(1.0),
     files_duration: Mapping | pd.Series | None = None,
     compat: str | None = Default(None),
     beta: float = 1.0,
@@ -213,6 +216,7 @@ def fscore_at(
     criterion: str = Default("intersection"),
     dtc_threshold: float = Default(0.7),
     gtc_threshold: float = Default(0.7),
+    segment_length: float | pd.Timedelta = Default(1.0),
     files_duration: Mapping | pd.Series | None = None,
     compat: str | None = Default(None),
     beta: float = 1.0,
@@ -273,6 +277,7 @@ def average_precision(
     criterion: str = Default("intersection"),
     dtc_threshold: float = Default(0.7),
     gtc_threshold: float = Default(0.7),
+    segment_length: float | pd.Timedelta = Default(1.0),
     files_duration: Mapping | pd.Series | None = None,
     compat: str | None = Default(None),
     average: str | None = "macro",

@@ -10,6 +10,7 @@ from audeval._score_based.curves import (
     precision_recall_curve,
 )
 from audeval._score_based.psd import psd_roc, psds
+from audeval._score_based.roc import auroc, roc_curve
 from audeval._score_based.statistics import STATISTICS_OPTIONS, normalise, score_statistics
 
 FAMILY = Family(
@@ -17,8 +18,17 @@ FAMILY = Family(
     statistics=score_statistics,
     index=("file", "label", "threshold"),
     options=STATISTICS_OPTIONS,
-    metrics=(psds, psd_roc, precision_recall_curve, best_fscore, fscore_at, average_precision),
-    columns=("tp", "fp", "n_truth", "truth_duration", "duration"),
+    metrics=(
+        psds,
+        psd_roc,
+        precision_recall_curve,
+        best_fscore,
+        fscore_at,
+        average_precision,
+        roc_curve,
+        auroc,
+    ),
+    columns=("tp", "fp", "n_truth"),
     normalise=normalise,
 )
 """The score family (index ``(file, label, threshold)``)."""

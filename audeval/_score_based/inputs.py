@@ -123,7 +123,8 @@ def check_scores(
 
     Classes are the score columns (``labels`` selects and orders them).
     Every truth file must have scores; truth labels must be classes.
-    A file's duration is ``files_duration``, else the end of its last frame.
+    A file's duration is ``files_duration``,
+    else the latest end of its frames and truth events.
     """
     frame, codes, start, end = _frames(scores, name)
     _check_consecutive(frame, codes, start, end, name)
@@ -173,11 +174,24 @@ def check_scores(
     truth_side = inputs.truth
     truth_file = files.get_indexer(inputs.files[truth_side.file]).astype(np.int64)
     durations = _durations(files, frame_file, end, files_duration)
+    if len(truth_file):
+        latest = np.zeros(len(files), dtype=np.int64)
+        np.maximum.at(latest, truth_file, truth_side.end)
+        durations = np.where(_given(files, files_duration), durations, np.maximum(durations, latest))
     return ScoreInputs(
         files, classes, frame_file, start, end, values,
         truth_file, truth_side.start, truth_side.end,
         label_map[truth_side.label].astype(np.int64), durations,
     )
+
+
+def _given(files: pd.Index, files_duration) -> np.ndarray:
+    """Files whose duration ``files_duration`` gives."""
+    if files_duration is None:
+        return np.zeros(len(files), dtype=bool)
+    from audeval._validation import _durations_ns
+
+    return _durations_ns(files_duration, files) != NAT
 
 
 def _durations(files: pd.Index, frame_file, end, files_duration) -> np.ndarray:

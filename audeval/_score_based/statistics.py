@@ -28,16 +28,17 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from audeval._options import Default, value_of
+from audeval._options import Default, check_duration, value_of
 from audeval._protocol import stamp
 from audeval._score_based import deltas as _deltas
 from audeval._score_based.inputs import ScoreInputs, check_scores
 from audeval._score_based.intersection import intersection_deltas
+from audeval._score_based.items import clip_items, item_deltas, segment_items
 from audeval._tables import label_index
 
-CRITERIA = ("intersection",)
+CRITERIA = ("intersection", "segment", "clip")
 COMPAT = (None, "sed_scores_eval")
-TOTALS = ("n_truth", "truth_duration", "duration")
+TOTALS = ("n_truth", "truth_duration", "duration", "n_items")
 
 
 def check_ratio(value: object, name: str, *, allow_none: bool = False) -> float | None:
@@ -65,6 +66,10 @@ def normalise(options: Mapping[str, object]) -> dict:
             value = check_ratio(value, key)
         if key == "cttc_threshold":
             value = check_ratio(value, key, allow_none=True)
+        if key == "segment_length":
+            value = check_duration(value, key)
+            if value == 0:
+                raise ValueError("segment_length must be positive.")
         out[key] = value
     return out
 
@@ -78,6 +83,7 @@ def score_statistics(
     dtc_threshold: float = Default(0.7),
     gtc_threshold: float = Default(0.7),
     cttc_threshold: float | None = Default(None),
+    segment_length: float | pd.Timedelta = Default(1.0),
     files_duration: Mapping | pd.Series | None = None,
     compat: str | None = Default(None),
 ) -> pd.DataFrame:
@@ -93,6 +99,12 @@ def score_statistics(
     :math:`\sum_g |d \cap g| < \rho_{dtc} |d|`)
     and, if ``cttc_threshold`` is given, the cross triggers of those
     on every other label (``ct_<label>``, CTTC).
+    ``criterion="segment"`` counts segments of ``segment_length``
+    whose largest frame score is :math:`\ge \theta`
+    and that a truth event of the label overlaps (``tp``) or not (``fp``);
+    ``criterion="clip"`` does the same with whole files
+    (module :mod:`audeval._score_based.items`);
+    their tables have ``n_items`` (segments or clips) and ``n_truth`` (positive items).
     The table holds the *changes* of these counts per
     ``(file, label, threshold)``, the change points of Ebbers et al. (ICASSP 2022);
     summed over files and accumulated from the highest threshold down
@@ -107,10 +119,11 @@ def score_statistics(
         scores: score table, segmented index of consecutive frames per file,
             one column per class
         labels: classes to evaluate (columns of ``scores``), in order
-        criterion: ``"intersection"``
+        criterion: ``"intersection"``, ``"segment"`` or ``"clip"``
         dtc_threshold: detection tolerance criterion :math:`\rho_{dtc}`
         gtc_threshold: ground truth intersection criterion :math:`\rho_{gtc}`
         cttc_threshold: cross-trigger tolerance criterion; ``None``: no cross triggers
+        segment_length: segment length in seconds (``criterion="segment"``)
         files_duration: duration per file (else the end of its last frame)
         compat: ``"sed_scores_eval"`` compares intersections
             in seconds rounded to 6 decimals, as sed_scores_eval does;
@@ -137,18 +150,38 @@ def score_statistics(
     """
     options = normalise({
         "criterion": criterion, "dtc_threshold": dtc_threshold, "gtc_threshold": gtc_threshold,
-        "cttc_threshold": cttc_threshold, "compat": compat,
+        "cttc_threshold": cttc_threshold, "segment_length": segment_length, "compat": compat,
     })
     inputs = check_scores(truth, scores, labels, files_duration=files_duration)
-    decimals = 6 if options["compat"] == "sed_scores_eval" else None
-    nodes = _deltas.nodes(inputs.scores, inputs.frame_file, inputs.n_files)
-    group, level, columns = intersection_deltas(
-        inputs, nodes, dtc=options["dtc_threshold"], gtc=options["gtc_threshold"],
-        cttc=options["cttc_threshold"], decimals=decimals,
-    )
-    table = _frame(inputs, group, nodes.levels[level], columns)
-    recorded = {**options, "labels": list(inputs.labels) if labels is not None else None}
+    if options["criterion"] == "intersection":
+        decimals = 6 if options["compat"] == "sed_scores_eval" else None
+        nodes = _deltas.nodes(inputs.scores, inputs.frame_file, inputs.n_files)
+        group, level, columns = intersection_deltas(
+            inputs, nodes, dtc=options["dtc_threshold"], gtc=options["gtc_threshold"],
+            cttc=options["cttc_threshold"], decimals=decimals,
+        )
+        table = _frame(inputs, group, nodes.levels[level], columns, _totals(inputs))
+    else:
+        if options["criterion"] == "segment":
+            items = segment_items(inputs, options["segment_length"])
+        else:
+            items = clip_items(inputs)
+        group, level, columns, totals = item_deltas(inputs, items)
+        table = _frame(inputs, group, level, columns, totals)
+    recorded = {**_recorded(options), "labels": list(inputs.labels) if labels is not None else None}
     return stamp(table, "score", recorded)
+
+
+def _recorded(options: dict) -> dict:
+    """The options a table of this criterion depends on (others recorded as None)."""
+    out = dict(options)
+    if out["criterion"] != "intersection":
+        out.update(dtc_threshold=None, gtc_threshold=None, cttc_threshold=None)
+    if out["criterion"] != "segment":
+        out["segment_length"] = None
+    if out["criterion"] == "clip":
+        out["compat"] = None
+    return out
 
 
 def _totals(inputs: ScoreInputs) -> dict[str, np.ndarray]:
@@ -162,7 +195,8 @@ def _totals(inputs: ScoreInputs) -> dict[str, np.ndarray]:
     return {"n_truth": n_truth, "truth_duration": truth_duration, "duration": duration}
 
 
-def _frame(inputs: ScoreInputs, group, level, columns: dict) -> pd.DataFrame:
+
+def _frame(inputs: ScoreInputs, group, level, columns: dict, totals: dict) -> pd.DataFrame:
     n_groups = inputs.n_labels * inputs.n_files
     names = ["tp", "fp"] + [k for k in columns if isinstance(k, tuple)]
     changed = np.zeros(len(group), dtype=bool)
@@ -175,7 +209,7 @@ def _frame(inputs: ScoreInputs, group, level, columns: dict) -> pd.DataFrame:
     data = {}
     for name in names:
         data[name] = np.concatenate([np.zeros(n_groups, dtype=np.int64), columns[name]])
-    for name, values in _totals(inputs).items():
+    for name, values in totals.items():
         data[name] = np.concatenate([values, np.zeros(len(group), dtype=np.int64)])
     file = all_group % inputs.n_files
     label = all_group // inputs.n_files
@@ -195,7 +229,8 @@ def _frame(inputs: ScoreInputs, group, level, columns: dict) -> pd.DataFrame:
         column = name if isinstance(name, str) else f"ct_{inputs.labels[name[1]]}"
         out[column] = data[name][order]
     for name in TOTALS:
-        out[name] = data[name][order]
+        if name in data:
+            out[name] = data[name][order]
     return pd.DataFrame(out, index=index)
 
 
@@ -249,7 +284,9 @@ def accumulate(table: pd.DataFrame) -> Accumulated:
     return Accumulated(labels, offsets, level_values, counts, totals)
 
 
-STATISTICS_OPTIONS = ("criterion", "dtc_threshold", "gtc_threshold", "cttc_threshold", "compat")
+STATISTICS_OPTIONS = (
+    "criterion", "dtc_threshold", "gtc_threshold", "cttc_threshold", "segment_length", "compat",
+)
 """Options of :func:`score_statistics` that its table records."""
 
 

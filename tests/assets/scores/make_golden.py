@@ -28,6 +28,7 @@ import sed_scores_eval
 from sed_scores_eval.base_modules.precision_recall import (
     average_precision_from_intermediate_statistics,
 )
+from sed_scores_eval.base_modules.roc import roc_curve_from_intermediate_statistics
 from sed_scores_eval.base_modules.scores import create_score_dataframe
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -142,6 +143,67 @@ def intersection(sse_scores, gt, durations):
     return out
 
 
+def stable_staircase(tpr, fpr, max_fpr):
+    """sed_scores_eval's staircase AUROC (points ordered by FPR, then TPR) with a stable sort.
+
+    sed_scores_eval 0.0.4 re-sorts the ROC points by FPR alone with numpy's default
+    (unstable) sort inside ``staircase_auc``, so where several points share an FPR
+    the TPR it uses for the next step can be any of theirs (not always the highest);
+    this is the same area with the order kept.
+    """
+    order = np.lexsort((tpr, fpr))
+    tpr, fpr = tpr[order], fpr[order]
+    if max_fpr is None:
+        return float(np.sum(tpr[:-1] * np.diff(fpr)))
+    cut = int(np.searchsorted(fpr, max_fpr, side="right"))
+    x = np.append(fpr[:cut], max_fpr)
+    return float(np.sum(tpr[:cut] * np.diff(x)) / max_fpr)
+
+
+def items(sse_scores, gt, durations, criterion):
+    """Segment-based (1 s and 0.5 s) or clip-based statistics, AP, AUROC, pAUC, best F."""
+    out = []
+    lengths = [1.0, 0.5] if criterion == "segment" else [None]
+    for length in lengths:
+        if criterion == "segment":
+            module = sed_scores_eval.segment_based
+            kwargs = {"audio_durations": durations, "segment_length": length}
+            truth = gt
+        else:
+            module = sed_scores_eval.clip_based
+            kwargs = {}
+            truth = {file: sorted({label for _, _, label in events}) for file, events in gt.items()}
+        stats, _ = module.accumulated_intermediate_statistics(
+            scores=sse_scores, ground_truth=truth, **kwargs
+        )
+        auroc, _ = module.auroc(scores=sse_scores, ground_truth=truth, **kwargs)
+        pauc, _ = module.auroc(scores=sse_scores, ground_truth=truth, max_fpr=0.1, **kwargs)
+        pauc3, _ = module.auroc(scores=sse_scores, ground_truth=truth, max_fpr=0.3, **kwargs)
+        stable = {}
+        for max_fpr in (None, 0.1, 0.3):
+            rocs = roc_curve_from_intermediate_statistics(stats)
+            values = {cls: stable_staircase(tpr, fpr, max_fpr) for cls, (tpr, fpr, *_) in rocs.items()}
+            values["mean"] = float(np.mean(list(values.values())))
+            stable[str(max_fpr)] = values
+        ap, _ = module.average_precision(scores=sse_scores, ground_truth=truth, **kwargs)
+        f, p, r, thr, _ = module.best_fscore(scores=sse_scores, ground_truth=truth, **kwargs)
+        f5, p5, r5, _ = module.fscore(scores=sse_scores, ground_truth=truth, threshold=0.5, **kwargs)
+        out.append({
+            "segment_length": length,
+            "per_class": {
+                cls: {"threshold": as_list(t), "tp": as_list(s["tps"]), "fp": as_list(s["fps"]),
+                      "n_truth": int(s["n_ref"])}
+                for cls, (t, s) in stats.items()
+            },
+            "auroc": dict(auroc), "pauc_0.1": dict(pauc), "pauc_0.3": dict(pauc3),
+            "stable": stable,
+            "average_precision": dict(ap),
+            "best": {"f": dict(f), "p": dict(p), "r": dict(r), "threshold": dict(thr)},
+            "at_0.5": {"f": dict(f5), "p": dict(p5), "r": dict(r5)},
+        })
+    return out
+
+
 def floats(obj):
     if isinstance(obj, dict):
         return {str(k): floats(v) for k, v in obj.items()}
@@ -162,7 +224,11 @@ def main():
     gt = {file: [] for file in scores}
     for file, start, end, label in truth:
         gt[file].append((start, end, label))
-    golden = {"intersection": intersection(sse_scores, gt, durations)}
+    golden = {
+        "intersection": intersection(sse_scores, gt, durations),
+        "segment": items(sse_scores, gt, durations, "segment"),
+        "clip": items(sse_scores, gt, durations, "clip"),
+    }
     with open(os.path.join(HERE, "golden.json"), "w") as fp:
         json.dump(floats(golden), fp, indent=1)
 

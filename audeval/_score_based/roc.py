@@ -1,0 +1,184 @@
+"""ROC curves and (partial) areas under them from segment- or clip-based score statistics."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+import numbers
+
+import numpy as np
+import pandas as pd
+
+from audeval._options import Default, value_of
+from audeval._score_based.psd import staircase_area
+from audeval._score_based.statistics import Accumulated, accumulate, score_table
+
+_ARGS = """truth: truth events, or a table of :func:`score_statistics`
+        scores: score table (``None`` with a table)
+        labels: classes to evaluate
+        criterion: ``"segment"`` or ``"clip"`` (:func:`score_statistics`)
+        segment_length: segment length in seconds (``criterion="segment"``)
+        files_duration: duration per file (else the latest end of its frames and truth)
+        compat: ``"sed_scores_eval"`` (no effect on segments on an exact grid)"""
+
+
+def _roc(acc: Accumulated, i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    rows = acc.rows(i)
+    if "n_items" not in acc.totals:
+        raise ValueError(
+            "ROC curves need segment or clip statistics: "
+            "pass criterion='segment' or 'clip' to score_statistics."
+        )
+    tp = acc.counts["tp"][rows]
+    fp = acc.counts["fp"][rows]
+    positive = acc.totals["n_truth"][i]
+    negative = acc.totals["n_items"][i] - positive
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tpr = tp / positive if positive else np.full(len(tp), np.nan)
+        fpr = fp / negative if negative else np.full(len(fp), np.nan)
+    return tpr, fpr, acc.threshold[rows], tp, fp
+
+
+def _check_items(criterion) -> None:
+    if value_of(criterion) not in ("segment", "clip"):
+        raise ValueError(f"criterion must be 'segment' or 'clip'; got {value_of(criterion)!r}.")
+
+
+def roc_curve(
+    truth: pd.Series | pd.DataFrame,
+    scores: pd.DataFrame | None = None,
+    labels: Sequence[object] | None = None,
+    *,
+    criterion: str = Default("segment"),
+    segment_length: float | pd.Timedelta = Default(1.0),
+    files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = Default(None),
+) -> pd.DataFrame:
+    r"""Receiver operating characteristic of every label over all thresholds.
+
+    Items (segments or clips) with score :math:`\ge \theta` are positive decisions:
+    :math:`\text{TPR} = \text{tp} / P`, :math:`\text{FPR} = \text{fp} / N`
+    with :math:`P` the items a truth event of the label overlaps
+    and :math:`N` the others (NaN where :math:`P` or :math:`N` is 0).
+
+    Args:
+        {args}
+
+    Returns:
+        DataFrame indexed by ``(label, threshold)`` (thresholds descending)
+        with columns ``fpr``, ``tpr``, ``tp``, ``fp``
+
+    Examples:
+        >>> import audformat
+        >>> from audeval._score_based.roc import roc_curve
+        >>> truth = pd.Series(["a"], index=audformat.segmented_index(["f"], [0.0], [2.0]))
+        >>> index = audformat.segmented_index(["f"] * 4, [0, 1, 2, 3], [1, 2, 3, 4])
+        >>> scores = pd.DataFrame({"a": [0.9, 0.6, 0.3, 0.1]}, index=index)
+        >>> roc_curve(truth, scores)[["fpr", "tpr"]]
+                         fpr  tpr
+        label threshold
+        a     inf        0.0  0.0
+              0.9        0.0  0.5
+              0.6        0.0  1.0
+              0.3        0.5  1.0
+              0.1        1.0  1.0
+
+    """
+    _check_items(criterion)
+    acc = accumulate(score_table(roc_curve, truth, scores, labels, locals()))
+    parts = []
+    for i, label in enumerate(acc.labels):
+        tpr, fpr, threshold, tp, fp = _roc(acc, i)
+        index = pd.MultiIndex.from_arrays([[label] * len(tpr), threshold], names=["label", "threshold"])
+        parts.append(pd.DataFrame({"fpr": fpr, "tpr": tpr, "tp": tp, "fp": fp}, index=index))
+    return pd.concat(parts) if parts else pd.DataFrame(columns=["fpr", "tpr", "tp", "fp"])
+
+
+def auroc(
+    truth: pd.Series | pd.DataFrame,
+    scores: pd.DataFrame | None = None,
+    labels: Sequence[object] | None = None,
+    *,
+    criterion: str = Default("segment"),
+    segment_length: float | pd.Timedelta = Default(1.0),
+    files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = Default(None),
+    max_fpr: float | None = None,
+    mcclish: bool = False,
+    average: str | None = "macro",
+) -> float | pd.Series:
+    r"""Area under the ROC curve, or the partial area up to ``max_fpr``.
+
+    The ROC of :func:`roc_curve` as a staircase
+    (points ordered by FPR, then TPR; the TPR of a point holds until the next FPR),
+    the definition of sed_scores_eval, so that tied scores of positive and negative items
+    count as detected before the false positives:
+
+    .. math::
+
+        A = \frac{1}{m} \int_0^{m} \text{TPR}(f)\, df, \quad m = \text{max\_fpr}
+
+    With ``mcclish=True`` the partial area :math:`a = m A` is standardised
+    as McClish (1989) and sklearn do:
+    :math:`\frac{1}{2}\left(1 + \frac{a - m^2 / 2}{m - m^2 / 2}\right)`.
+    DCASE 2024 task 4 ranks on the mean partial AUROC
+    of 1 s segments with ``max_fpr=0.1`` (the defaults with ``max_fpr=0.1``).
+
+    Args:
+        {args}
+        max_fpr: largest FPR of the partial area, in (0, 1]; ``None``: the whole curve
+        mcclish: standardise the partial area (McClish correction)
+        average: ``"macro"``: the mean over labels; ``None``: a Series per label
+
+    Returns:
+        AUROC (float), or a Series per label
+
+    Examples:
+        >>> import audformat
+        >>> from audeval._score_based.roc import auroc
+        >>> truth = pd.Series(["a"], index=audformat.segmented_index(["f"], [0.0], [2.0]))
+        >>> index = audformat.segmented_index(["f"] * 4, [0, 1, 2, 3], [1, 2, 3, 4])
+        >>> scores = pd.DataFrame({"a": [0.9, 0.6, 0.3, 0.1]}, index=index)
+        >>> auroc(truth, scores)
+        1.0
+        >>> auroc(truth, scores, max_fpr=0.1, mcclish=True)
+        1.0
+
+    """
+    _check_items(criterion)
+    if max_fpr is not None:
+        if isinstance(max_fpr, bool) or not isinstance(max_fpr, numbers.Real):
+            raise TypeError(f"max_fpr must be a float in (0, 1] or None; got {max_fpr!r}.")
+        if not 0 < max_fpr <= 1:
+            raise ValueError(f"max_fpr must be in (0, 1]; got {max_fpr!r}.")
+        max_fpr = float(max_fpr)
+    if not isinstance(mcclish, (bool, np.bool_)):
+        raise TypeError(f"mcclish must be True or False; got {mcclish!r}.")
+    if average not in ("macro", None):
+        raise ValueError(f"average must be 'macro' or None; got {average!r}.")
+    acc = accumulate(score_table(auroc, truth, scores, labels, locals()))
+    values = []
+    for i in range(len(acc.labels)):
+        tpr, fpr, *_ = _roc(acc, i)
+        values.append(_area(tpr, fpr, max_fpr, bool(mcclish)))
+    if average == "macro":
+        return float(np.mean(values)) if values else float("nan")
+    return pd.Series(values, index=pd.Index(list(acc.labels), dtype=object, name="label"), name="auroc")
+
+
+def _area(tpr, fpr, max_fpr, mcclish) -> float:
+    if np.isnan(tpr).any() or np.isnan(fpr).any():
+        return float("nan")
+    order = np.lexsort((tpr, fpr))
+    tpr, fpr = tpr[order], fpr[order]
+    if max_fpr is None:
+        return float(np.sum(tpr[:-1] * np.diff(fpr)))
+    area = staircase_area(tpr, fpr, max_fpr)
+    if mcclish:
+        low = max_fpr * max_fpr / 2
+        return 0.5 * (1 + (area - low) / (max_fpr - low))
+    return area / max_fpr
+
+
+for _function in (roc_curve, auroc):
+    _function.__doc__ = _function.__doc__.replace("{args}", _ARGS)
+del _function
