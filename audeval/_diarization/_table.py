@@ -73,7 +73,7 @@ def _from_frame(stats: pd.DataFrame, compat: str | None = None) -> _Table:
     truth_values = stats.index.get_level_values("truth")
     pred_values = stats.index.get_level_values("prediction")
     truth_labels, prediction_labels = _level_labels(truth_values), _level_labels(pred_values)
-    files = pd.Index(pd.unique(np.asarray(file_values, dtype=object)), name="file")
+    files = pd.Index(file_values.unique(), name="file")
     try:
         files = files.sort_values()
     except TypeError:
