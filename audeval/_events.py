@@ -27,6 +27,7 @@ from audeval import _tables
 from audeval._tables import check_statistics, per_label, statistics_frame
 from audeval._options import Default, as_timedelta, check_bool, check_choice, check_duration, value_of
 from audeval._protocol import Family, resolve, stamp
+from audeval._report import label_report
 from audeval._validation import Inputs, check_fraction, check_inputs, check_option, to_ns
 
 
@@ -452,34 +453,40 @@ def error_rate(numerator, denominator, zero_division: float) -> np.ndarray:
     return np.where((denominator == 0) & (numerator == 0), zero_division, out)
 
 
-def class_wise(stats: pd.DataFrame, zero_division: float, propagate_nans: bool) -> pd.DataFrame:
-    """Per-label counts and metrics from a statistics table."""
-    summed = per_label(stats)
-    n_truth = summed["n_truth"].to_numpy()
-    n_pred = summed["n_prediction"].to_numpy()
-    tp = summed["tp"].to_numpy()
+def class_values(n_truth, n_prediction, tp, zero_division: float, propagate_nans: bool) -> dict:
+    """Per-label counts and metrics from count arrays (any shape, e.g. files x labels)."""
+    n_truth, n_pred, tp = (np.asarray(x) for x in (n_truth, n_prediction, tp))
     fn = n_truth - tp
     fp = n_pred - tp
     precision, recall, f = _scores.precision_recall_fscore(
         tp, n_pred, n_truth, zero_division=zero_division, propagate_nans=propagate_nans
     )
-    out = pd.DataFrame(
-        {
-            "n_truth": n_truth,
-            "n_prediction": n_pred,
-            "tp": tp,
-            "fp": fp,
-            "fn": fn,
-            "precision": precision,
-            "recall": recall,
-            "fscore": f,
-            "error_rate": error_rate(fn + fp, n_truth, zero_division),
-            "deletion_rate": error_rate(fn, n_truth, zero_division),
-            "insertion_rate": error_rate(fp, n_truth, zero_division),
-        },
-        index=pd.Index(list(summed.index), dtype=object, name="label"),
+    return {
+        "n_truth": n_truth,
+        "n_prediction": n_pred,
+        "tp": tp,
+        "fp": fp,
+        "fn": fn,
+        "precision": precision,
+        "recall": recall,
+        "fscore": f,
+        "error_rate": error_rate(fn + fp, n_truth, zero_division),
+        "deletion_rate": error_rate(fn, n_truth, zero_division),
+        "insertion_rate": error_rate(fp, n_truth, zero_division),
+    }
+
+
+def class_wise(stats: pd.DataFrame, zero_division: float, propagate_nans: bool) -> pd.DataFrame:
+    """Per-label counts and metrics from a statistics table."""
+    summed = per_label(stats)
+    values = class_values(
+        summed["n_truth"].to_numpy(),
+        summed["n_prediction"].to_numpy(),
+        summed["tp"].to_numpy(),
+        zero_division,
+        propagate_nans,
     )
-    return out
+    return pd.DataFrame(values, index=pd.Index(list(summed.index), dtype=object, name="label"))
 
 
 def overall(
@@ -691,6 +698,7 @@ def event_fscore_per_class(
         {'a': 0.6666666666666666, 'b': 0.0}
 
     """
+    propagate_nans = check_bool(propagate_nans, "propagate_nans")
     zero_division = _scores.check_zero_division(zero_division)
     stats = _statistics(event_fscore_per_class, truth, prediction, labels, locals())
     table = class_wise(stats, zero_division, propagate_nans)
@@ -738,6 +746,7 @@ def event_unweighted_average_fscore(
         0.3333333333333333
 
     """
+    propagate_nans = check_bool(propagate_nans, "propagate_nans")
     scores = event_fscore_per_class(
         truth,
         prediction,
@@ -799,6 +808,7 @@ def event_fscore(
         0.3333333333333333
 
     """
+    propagate_nans = check_bool(propagate_nans, "propagate_nans")
     _scores.check_average(average)
     zero_division = _scores.check_zero_division(zero_division)
     stats = _statistics(event_fscore, truth, prediction, labels, locals())
@@ -940,6 +950,7 @@ def event_confusion_matrix(
         [[1, 1, 0], [0, 0, 1], [0, 1, 0]]
 
     """
+    normalize = check_bool(normalize, "normalize")
     stats = _statistics(event_confusion_matrix, truth, prediction, labels, locals())
     check_statistics(stats, confusion_columns(_labels_of_stats(stats)))
     summed = per_label(stats)
@@ -984,14 +995,14 @@ def event_report(
     with its substitution, deletion and insertion rates.
     Row ``macro``: the mean of the class values (NaN left out).
 
-    With ``per_file=True`` there is one row per file
-    with the pooled (micro) values of that file,
-    and a last row ``TOTAL`` over all files
-    (as a pyannote.metrics report).
+    With ``per_file=True`` the report has one such block of rows per file
+    (its labels, ``micro`` and ``macro``), indexed by ``(file, label)``,
+    and a last block ``TOTAL``: the report over all files
+    (the shape of :func:`audeval.segment_report` and of the CLI's ``--per-file``).
 
     Args:
 {common}
-        per_file: one row per file plus a ``TOTAL`` row
+        per_file: one block of rows per file plus a ``TOTAL`` block
         zero_division: value of an undefined ratio
         propagate_nans: if ``True``, an F-score is NaN
             when its precision or recall is NaN
@@ -1012,41 +1023,50 @@ def event_report(
         macro      NaN  NaN   0.333        1.75
 
     """
+    per_file = check_bool(per_file, "per_file")
+    propagate_nans = check_bool(propagate_nans, "propagate_nans")
     zero_division = _scores.check_zero_division(zero_division)
     stats = _statistics(event_report, truth, prediction, labels, locals())
-    if per_file:
-        files = _tables.per_file(stats[COLUMNS])
-        rows = pd.DataFrame(overall(files, zero_division, propagate_nans), index=files.index)
-        total = pd.DataFrame(
-            overall(stats[COLUMNS].sum(), zero_division, propagate_nans), index=["TOTAL"]
-        )
-        report = pd.concat([rows, total])
-        report.index = pd.Index(list(report.index), dtype=object, name="file")
-        return report
     table = class_wise(stats, zero_division, propagate_nans)
     micro = overall(stats[COLUMNS].sum(), zero_division, propagate_nans)
-    macro = {
-        column: _scores.macro(table[column])
-        for column in (
-            "precision",
-            "recall",
-            "fscore",
-            "error_rate",
-            "deletion_rate",
-            "insertion_rate",
+    macro = {c: _scores.macro(table[c]) for c in MACRO_COLUMNS}
+    blocks = None
+    if per_file:
+        files, counts = _dense_counts(stats, list(table.index))
+        values = class_values(
+            counts["n_truth"], counts["n_prediction"], counts["tp"], zero_division, propagate_nans
         )
-    }
-    report = pd.concat(
-        [
-            table.astype({c: "float64" for c in ("n_truth", "n_prediction", "tp", "fp", "fn")}),
-            pd.DataFrame(micro, index=["micro"]),
-            pd.DataFrame(macro, index=["macro"]),
-        ]
+        sums = {name: counts[name].sum(axis=1) for name in counts}
+        blocks = (
+            files,
+            values,
+            overall(sums, zero_division, propagate_nans),
+            {c: _scores.macro(values[c], axis=1) for c in MACRO_COLUMNS},
+        )
+    return label_report(list(table.index), REPORT_COLUMNS, (dict(table), micro, macro), blocks)
+
+
+MACRO_COLUMNS = (
+    "precision", "recall", "fscore", "error_rate", "deletion_rate", "insertion_rate"
+)
+REPORT_COLUMNS = (
+    "n_truth", "n_prediction", "tp", "fp", "fn", "precision", "recall", "fscore", "error_rate",
+    "deletion_rate", "insertion_rate", "substitutions", "deletions", "insertions", "substitution_rate",
+)
+
+
+def _dense_counts(stats: pd.DataFrame, labels: list) -> tuple[list, dict[str, np.ndarray]]:
+    """Count columns as ``(files, labels)`` arrays, files in the order of the table."""
+    file_codes, files = pd.factorize(stats.index.get_level_values("file"))
+    label_codes = pd.Index(labels, dtype=object).get_indexer(
+        pd.Index(np.asarray(stats.index.get_level_values("label"), dtype=object), dtype=object)
     )
-    columns = list(table.columns) + ["substitutions", "deletions", "insertions", "substitution_rate"]
-    report = report[[c for c in columns if c in report.columns]]
-    report.index = pd.Index(list(report.index), dtype=object, name="label")
-    return report
+    counts = {}
+    for name in ("n_truth", "n_prediction", "tp", "substituted"):
+        grid = np.zeros((len(files), len(labels)), dtype=np.float64)
+        np.add.at(grid, (file_codes, label_codes), stats[name].to_numpy(dtype=np.float64))
+        counts[name] = grid
+    return list(files), counts
 
 
 __all__ = [

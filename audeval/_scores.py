@@ -81,12 +81,21 @@ def precision_recall_fscore(
     return precision, recall, fscore(precision, recall, propagate_nans=propagate_nans)
 
 
-def macro(values) -> float:
-    """Unweighted mean over labels, NaN ignored; NaN if all are NaN or no labels."""
+def macro(values, axis: int | None = None):
+    """Unweighted mean over labels, NaN ignored; NaN if all are NaN or no labels.
+
+    ``axis``: the label axis of a 2-d array (one mean per row); ``None``: one number.
+    """
     values = np.asarray(values, dtype=np.float64)
-    if values.size == 0 or np.all(np.isnan(values)):
-        return float("nan")
-    return float(np.nanmean(values))
+    if axis is None:
+        if values.size == 0 or np.all(np.isnan(values)):
+            return float("nan")
+        return float(np.nanmean(values))
+    valid = ~np.isnan(values)
+    count = valid.sum(axis=axis)
+    total = np.where(valid, values, 0.0).sum(axis=axis)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(count > 0, total / np.maximum(count, 1), np.nan)
 
 
 def check_average(average: str) -> str:

@@ -52,6 +52,7 @@ from audeval._scores import divide
 from audeval._scores import fscore
 from audeval._options import Default, as_timedelta, check_bool, check_choice, value_of
 from audeval._protocol import Family, resolve, stamp
+from audeval._report import label_report
 from audeval._tables import check_statistics
 from audeval._tables import label_index
 from audeval._tables import labels_of
@@ -1096,8 +1097,8 @@ def segment_report(
         {args}
         zero_division: value of 0 / 0
         propagate_nans: NaN F-score where precision or recall is NaN
-        per_file: one block of rows per file,
-            indexed by ``(file, label)``
+        per_file: one block of rows per file and a last block ``TOTAL``
+            (the report over all files), indexed by ``(file, label)``
 
     Returns:
         report with index ``label`` (labels, ``"micro"``, ``"macro"``),
@@ -1126,37 +1127,25 @@ def segment_report(
     propagate_nans = check_bool(propagate_nans, "propagate_nans")
     per_file = check_bool(per_file, "per_file")
     counts = _counts(segment_report, truth, prediction, labels, locals())
-    if per_file:
-        classwise, micro, macro = _scores(
-            counts.tp,
-            counts.fp,
-            counts.fn,
-            counts.tn,
-            counts.substitutions,
-            zero_division,
-            propagate_nans,
-        )
-    else:
-        classwise, micro, macro = _overall(counts, zero_division, propagate_nans)
     scale = 1.0 / NS_PER_SECOND if counts.exact else 1.0
-    n_rows = len(counts.labels) + 2
-    table = np.empty((np.atleast_1d(micro["tp"]).shape[0], n_rows, len(REPORT_COLUMNS)))
-    for j, name in enumerate(REPORT_COLUMNS):
-        table[:, :-2, j] = np.atleast_2d(classwise[name])
-        table[:, -2, j] = micro[name]
-        table[:, -1, j] = macro[name]
-        if name in ("n_truth", "n_prediction", "tp", "fp", "fn", "tn"):
-            table[:, :, j] *= scale
-    rows = list(counts.labels) + ["micro", "macro"]
+    overall = _scaled(_overall(counts, zero_division, propagate_nans), scale)
+    blocks = None
     if per_file:
-        index = pd.MultiIndex.from_product(
-            [pd.Index(counts.files, name="file"), pd.Index(rows, dtype=object)],
-            names=["file", "label"],
+        values = _scores(
+            counts.tp, counts.fp, counts.fn, counts.tn, counts.substitutions,
+            zero_division, propagate_nans,
         )
-    else:
-        index = pd.Index(rows, dtype=object, name="label")
-    return pd.DataFrame(
-        table.reshape(-1, len(REPORT_COLUMNS)), index=index, columns=list(REPORT_COLUMNS)
+        blocks = (list(counts.files), *_scaled(values, scale))
+    return label_report(counts.labels, REPORT_COLUMNS, overall, blocks)
+
+
+def _scaled(values: tuple[dict, dict, dict], scale: float) -> tuple[dict, dict, dict]:
+    """Count columns in seconds (exact mode: ``scale`` = 1e-9), rates as they are."""
+    if scale == 1.0:
+        return values
+    return tuple(
+        {k: v * scale if k in ("n_truth", "n_prediction", "tp", "fp", "fn", "tn") else v for k, v in d.items()}
+        for d in values
     )
 
 

@@ -384,7 +384,8 @@ def files(tmp_path):
     return {
         "good": write(tmp_path / "good.txt", "0\t1\tx\n"),
         "bad_time": write(tmp_path / "bad_time.txt", "0\t1\tx\n1\tlate\tx\n"),
-        "bad_fields": write(tmp_path / "bad_fields.txt", "0\t1\n"),
+        # "0\t1" is a valid onset-offset list now (issue 18 item 2): six fields are not
+        "bad_fields": write(tmp_path / "bad_fields.txt", "0\t1\tx\ta.wav\t1\t2\n"),
         "reversed": write(tmp_path / "reversed.txt", "2\t1\tx\n"),
         "bad_csv": write(tmp_path / "bad.csv", "file,start,end,label\na,0,one,x\n"),
         "bad_rttm": write(tmp_path / "bad.rttm", "SPEAKER a 1 zero 1 <NA> <NA> x <NA> <NA>\n"),

@@ -273,9 +273,17 @@ def test_report_per_file_has_total_row():
     truth = series([("f1", 0.0, 1.0, "a"), ("f2", 0.0, 1.0, "b")])
     pred = series([("f1", 0.0, 1.0, "a"), ("f3", 0.0, 1.0, "b")])
     report = audeval.event_report(truth, pred, per_file=True, **ONSET_OFFSET)
-    assert list(report.index) == ["f1", "f2", "f3", "TOTAL"]
-    assert report["fscore"].tolist() == [1.0, 0.0, 0.0, 0.5]
-    assert report.loc["TOTAL", "n_truth"] == 2
+    # one block per file (labels, micro, macro) and a last block TOTAL, as segment_report
+    assert list(report.index.get_level_values("file").unique()) == ["f1", "f2", "f3", "TOTAL"]
+    assert list(report.loc["f1"].index) == ["a", "b", "micro", "macro"]
+    assert report.xs("micro", level="label")["fscore"].tolist() == [1.0, 0.0, 0.0, 0.5]
+    assert report.loc[("TOTAL", "micro"), "n_truth"] == 2
+    pd.testing.assert_frame_equal(
+        report.loc["TOTAL"], audeval.event_report(truth, pred, **ONSET_OFFSET), check_names=False
+    )
+    assert report.loc[("f1", "a"), "fscore"] == 1.0
+    assert report.loc[("f2", "b"), "recall"] == 0.0
+    assert report.loc[("f1", "micro"), "precision"] == 1.0
 
 
 def test_metrics_from_statistics_table():

@@ -644,5 +644,8 @@ def test_property_table_in_place_of_series(truth, prediction, r):
     pd.testing.assert_frame_equal(seg.segment_report(by_label), report)
     # micro over the per-file report's counts is the overall micro row
     per_file = seg.segment_report(stats, per_file=True)
+    # the last block TOTAL is the report over all files
+    pd.testing.assert_frame_equal(per_file.loc["TOTAL"], report, check_names=False)
+    per_file = per_file.drop(index="TOTAL", level="file")
     micro = per_file.xs("micro", level="label")[["tp", "fp", "fn", "tn"]].sum()
     pd.testing.assert_series_equal(micro, report.loc["micro", ["tp", "fp", "fn", "tn"]], check_names=False)
