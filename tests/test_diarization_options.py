@@ -423,7 +423,7 @@ def _series(rows):
     return series([(f, s, s + d, label) for f, s, d, label in rows])
 
 
-@hypothesis.settings(max_examples=40, deadline=None)
+@hypothesis.settings(max_examples=15, deadline=None)
 @hypothesis.given(truth=turns, prediction=clusters, shift=st.integers(1, 50), seed=st.integers(0, 9))
 def test_invariant_to_cluster_renaming_and_row_order(truth, prediction, shift, seed):
     truth, prediction = _series(truth), _series(prediction)
@@ -450,7 +450,7 @@ def test_invariant_to_cluster_renaming_and_row_order(truth, prediction, shift, s
     )
 
 
-@hypothesis.settings(max_examples=40, deadline=None)
+@hypothesis.settings(max_examples=20, deadline=None)
 @hypothesis.given(truth=turns, prediction=clusters)
 def test_cluster_report_exact_equals_millisecond_frames(truth, prediction):
     """Times on a whole-second grid: 1 ms frames count the exact durations."""

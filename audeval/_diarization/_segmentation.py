@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from audeval._intervals import group_sum, merge, overlap_join, window_join
+from audeval._intervals import group_keys, group_sum, merge, overlap_join, window_join
 from audeval._options import Default, as_timedelta, check_duration, given, value_of
 from audeval._protocol import check_table, stamp
 from audeval._scores import fscore
@@ -44,7 +44,8 @@ def _distinct_segments(n, file, start, end):
     """Distinct segments of positive length, sorted by (file, start, end)."""
     keep = end > start
     file, start, end = file[keep], start[keep], end[keep]
-    order = np.lexsort((end, start, file))
+    (start_key,) = group_keys(n, (file, start))
+    order = np.lexsort((end, start_key))
     file, start, end = file[order], start[order], end[order]
     new = np.r_[True, (file[1:] != file[:-1]) | (start[1:] != start[:-1]) | (end[1:] != end[:-1])]
     return file[new], start[new], end[new]
@@ -75,10 +76,9 @@ def _matches(n, truth, prediction, tolerance: int) -> np.ndarray:
 
 def _pieces(n, file, time):
     """Consecutive distinct boundaries of each file as intervals."""
-    order = np.lexsort((time, file))
-    file, time = file[order], time[order]
-    new = np.r_[True, (file[1:] != file[:-1]) | (time[1:] != time[:-1])]
-    file, time = file[new], time[new]
+    (key,) = group_keys(n, (file, time))
+    unique, first = np.unique(key, return_index=True)
+    file, time = file[first], time[first]
     same = file[1:] == file[:-1]
     return file[:-1][same], time[:-1][same], time[1:][same]
 

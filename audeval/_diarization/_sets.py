@@ -68,6 +68,21 @@ def _merge_labels_frames(n, file, label, start, end):
     return key // width, key % width, start, end
 
 
+def _dense(*keys) -> np.ndarray:
+    """Dense ids of the distinct tuples of ``keys`` (ids in lexicographic order)."""
+    if len(keys[0]) == 0:
+        return _EMPTY
+    order = np.lexsort(keys[::-1])
+    change = np.zeros(len(order), dtype=bool)
+    change[0] = True
+    for key in keys:
+        k = key[order]
+        change[1:] |= k[1:] != k[:-1]
+    ids = np.empty(len(order), dtype=np.int64)
+    ids[order] = np.cumsum(change) - 1
+    return ids
+
+
 def _ranks(file, label) -> np.ndarray:
     """Rank of each (file, label) among the labels of its file (label order)."""
     if len(file) == 0:
@@ -110,11 +125,16 @@ def _set_sweep(n, region, truth, prediction):
         mask = np.zeros(n_seg, dtype=np.int64)
         np.bitwise_or.at(mask, seg, np.left_shift(1, _ranks(file, label)[interval]))
         masks.append(mask)
-    seg = np.unique(r_seg)
-    key = np.stack([b_file[:-1][seg], masks[0][seg], masks[1][seg]])
-    unique, inverse = np.unique(key, axis=1, return_inverse=True)
-    duration = group_sum(inverse.ravel(), length[seg], unique.shape[1])
-    return unique[0], unique[1], unique[2], duration
+    covered = np.zeros(n_seg, dtype=bool)
+    covered[r_seg] = True
+    seg = np.flatnonzero(covered)
+    keys = (b_file[:-1][seg], masks[0][seg], masks[1][seg])
+    ids = _dense(*keys)
+    n_ids = int(ids.max()) + 1 if len(ids) else 0
+    first = np.zeros(n_ids, dtype=np.int64)
+    first[ids] = np.arange(len(ids))
+    duration = group_sum(ids, length[seg], n_ids)
+    return keys[0][first], keys[1][first], keys[2][first], duration
 
 
 def _normalise(options) -> dict:
@@ -199,9 +219,6 @@ def speaker_set_statistics(
     return stamp(table, "speaker_set", recorded)
 
 
-def _dense(*keys) -> np.ndarray:
-    _, inverse = np.unique(np.stack(keys), axis=1, return_inverse=True)
-    return inverse.ravel()
 
 
 def _scores(group: np.ndarray, n: int, row: np.ndarray, col: np.ndarray, m: np.ndarray, log) -> dict:
