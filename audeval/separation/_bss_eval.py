@@ -40,7 +40,7 @@ from audeval.separation._checks import check_pair
 from audeval.separation._checks import check_positive_int
 from audeval.separation._checks import check_sampling_rate
 from audeval.separation._checks import check_seconds
-from audeval.separation._permutation import best_permutation
+from audeval.separation._permutation import assign
 from audeval.separation._solve import GramSolver
 
 
@@ -351,7 +351,7 @@ def bss_eval_v4(
 
     if permutation:
         matrix = {key: v.reshape(n_src, est.shape[0], -1) for key, v in values.items()}
-        assignment = best_permutation(matrix["sir"])
+        assignment = assign(matrix["sir"])
         safe = np.maximum(assignment, 0)
         out = {key: v[np.arange(n_src), safe].copy() for key, v in matrix.items()}
         for v in out.values():

@@ -38,7 +38,7 @@ from audeval.separation._checks import as_sources
 from audeval.separation._checks import check_bool
 from audeval.separation._checks import check_pair
 from audeval.separation._checks import check_positive_int
-from audeval.separation._permutation import best_permutation
+from audeval.separation._permutation import assign
 from audeval.separation._bss_eval import toeplitz_gram
 from audeval.separation._solve import GramSolver
 
@@ -284,7 +284,7 @@ def bss_eval_sources(
     check_pair(ref, est, same_count=not permutation)
     channels = pairwise_sources(ref, est, n_taps)
     if permutation:
-        assignment = best_permutation(sir_matrix(channels))
+        assignment = assign(sir_matrix(channels))
     else:
         assignment = np.arange(ref.shape[0])
     out = scores(channels, assignment)

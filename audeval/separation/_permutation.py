@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import scipy.optimize
 
@@ -38,7 +40,10 @@ def best_permutation(scores: object, *, maximize: bool = True) -> np.ndarray:
     and NaN as worse still,
     so that an undefined pair is only chosen when nothing else is left.
     Ties are resolved by scipy's ``linear_sum_assignment``
-    (deterministically).
+    (deterministically). If **every** score is NaN (e.g. all signals
+    silent) the assignment is the identity and a ``RuntimeWarning``
+    says that it is arbitrary; the metric functions of this module
+    return NaN scores then, without the warning.
 
     Args:
         scores: pairwise scores of shape (references, estimates, ...)
@@ -70,6 +75,19 @@ def best_permutation(scores: object, *, maximize: bool = True) -> np.ndarray:
         )
     if matrix.shape[0] == 0 or matrix.shape[1] == 0:
         raise ValueError(f"scores must not be empty; got shape {matrix.shape}.")
+    if np.isnan(matrix).all():
+        warnings.warn(
+            f"best_permutation: every score is NaN (shape {matrix.shape}); "
+            "the assignment is arbitrary (the identity).",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    return assign(matrix, maximize=maximize)
+
+
+def assign(matrix: np.ndarray, *, maximize: bool = True) -> np.ndarray:
+    """:func:`best_permutation` without checks or warnings (internal use)."""
+    matrix = np.asarray(matrix, dtype=np.float64)
     if matrix.ndim > 2:
         flat = matrix.reshape(matrix.shape[0], matrix.shape[1], -1)
         with np.errstate(invalid="ignore"):

@@ -41,7 +41,7 @@ from audeval.separation._checks import as_mixture
 from audeval.separation._checks import as_sources
 from audeval.separation._checks import check_bool
 from audeval.separation._checks import check_pair
-from audeval.separation._permutation import best_permutation
+from audeval.separation._permutation import assign
 from audeval.separation._permutation import take_assignment
 
 
@@ -430,7 +430,7 @@ def scale_invariant(
     pairs = _evaluate_pairs(truth, prediction, mixture, zero_mean, sir_sar)
     pairs = {key: np.moveaxis(value, 0, -1) for key, value in pairs.items()}
     if permutation:
-        assignment = best_permutation(pairs["si_sdr"])
+        assignment = assign(pairs["si_sdr"])
     else:
         assignment = np.arange(truth.shape[0])
     out = {key: take_assignment(value, assignment) for key, value in pairs.items()}
