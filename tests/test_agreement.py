@@ -293,6 +293,10 @@ def test_table_errors(three):
         krippendorff_alpha(stats, raters["r1"])
     with pytest.raises(ValueError, match="per_label"):
         krippendorff_alpha(stats, None, per_label=True)
+    plain = stats.copy()
+    plain.attrs = {}  # e.g. summed by an older pandas, which drops attrs
+    with pytest.raises(ValueError, match="records no options"):
+        krippendorff_alpha(plain, None)
 
 
 # -------------------------------------------------------------------------
@@ -567,3 +571,37 @@ def test_errors_name_the_rater_and_option():
         krippendorff_alpha({"r1": good, "r2": good}, average="weighted")
     with pytest.raises(ValueError, match="two raters"):
         cohen_kappa({"r1": good, "r2": good, "r3": good})
+
+
+def test_matrix_per_file_from_statistics_tables():
+    from audeval._events import event_fscore
+
+    raters = {
+        "r1": series([("f", 0.0, 1.0, "a"), ("g", 0.0, 1.0, "a")]),
+        "r2": series([("f", 0.0, 1.0, "a"), ("g", 5.0, 6.0, "a")]),
+    }
+    per_file = agreement_matrix(raters, metric=event_fscore, per_file=True)
+    assert per_file.loc[("f", "r1"), "r2"] == 1.0
+    assert per_file.loc[("g", "r2"), "r1"] == 0.0
+    assert np.isnan(per_file.loc[("g", "r1"), "r1"])
+
+
+def test_frames_categorical_and_empty():
+    s = pd.Series(
+        pd.Categorical(["b", "a"], categories=["b", "a", "c"]),
+        index=audformat.segmented_index(["f", "f"], [0.0, 1.0], [1.0, 2.0]),
+    )
+    raters = {"r1": s, "r2": s.iloc[:1]}
+    # on 0.3 s frames the frame [0.9, 1.2) holds b and a for r1 (labels in category order)
+    spans = disagreements(raters, frame_size=0.3)
+    assert spans["r1"].tolist() == ["b + a", "a"]
+    assert spans["r2"].tolist() == ["b", "<no label>"]
+    assert spans.index.get_level_values("start").total_seconds().tolist() == [0.9, 1.2]
+    result = consensus({"r1": s, "r2": s})
+    assert isinstance(result.dtype, pd.CategoricalDtype)
+    assert list(result.cat.categories) == ["b", "a", "c"]
+    empty = series([])
+    with pytest.warns(UndefinedMetricWarning):
+        assert np.isnan(krippendorff_alpha({"r1": empty, "r2": empty}))
+    assert len(consensus({"r1": empty, "r2": empty})) == 0
+    assert len(disagreements({"r1": empty, "r2": empty})) == 0

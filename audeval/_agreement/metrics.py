@@ -62,6 +62,12 @@ def statistics_of(
                 f"the statistics table lacks the columns {missing}; "
                 "pass a table from agreement_statistics."
             )
+        if "per_label" not in recorded:
+            raise ValueError(
+                "the statistics table records no options (was it summed with plain pandas?), "
+                "so whether its rows are labels or label sets is unknown: sum tables with "
+                "audeval.sum_statistics, or keep the attrs of the tables (table.attrs = shard.attrs)."
+            )
         recorded = {**normalise({k: _options.value_of(v) for k, v in options.items()}), **recorded}
         table = annotations
         if labels is not None:

@@ -169,6 +169,8 @@ def _winner(piece: np.ndarray, choice: np.ndarray, rater: np.ndarray, weight: np
     """Per piece the choice with the largest summed weight; ties: the earliest rater's choice."""
     key = piece * np.int64(n_choices) + choice
     keys, inverse = np.unique(key, return_inverse=True)
+    if len(keys) == 0:
+        return keys, keys.copy()
     total = np.round(np.bincount(inverse, weights=weight, minlength=len(keys)), 9)
     priority = np.full(len(keys), np.iinfo(np.int64).max)
     np.minimum.at(priority, inverse, rater)
