@@ -177,3 +177,55 @@ def test_item_statistics_and_metrics(data, criterion, case):
         assert at.loc[row, "precision"] == pytest.approx(expected["at_0.5"]["p"][cls], abs=1e-12)
         if row == cls:
             assert best.loc[row, "threshold"] == pytest.approx(expected["best"]["threshold"][cls], abs=1e-12)
+
+
+def _events(frame, file="filename", start="onset", end="offset", label="event_label"):
+    index = pd.MultiIndex.from_arrays(
+        [frame[file].to_numpy(), _td(frame[start]), _td(frame[end])], names=["file", "start", "end"]
+    )
+    return pd.Series(frame[label].to_numpy(), index=index)
+
+
+@pytest.mark.parametrize("case", range(3))
+def test_operating_points_random_psds_eval(data, case):
+    truth, scores, durations, golden = data
+    expected = golden["operating_points"][case]
+    frame = pd.read_csv(os.path.join(ASSETS, "operating_points.csv"))
+    ops = {t: _events(part) for t, part in frame.groupby("threshold")}
+    value = psds(
+        truth, ops, files_duration=durations, dtc_threshold=expected["dtc"],
+        gtc_threshold=expected["gtc"], cttc_threshold=expected["cttc"],
+        alpha_ct=expected["alpha_ct"], alpha_st=expected["alpha_st"], max_efpr=expected["max_efpr"],
+    )
+    assert value == pytest.approx(expected["psds"], abs=1e-9)
+
+
+DESED = "/work/shared/fixtures/desed"
+
+
+@pytest.mark.skipif(not os.path.isdir(DESED), reason="DESED fixtures not available")
+@pytest.mark.filterwarnings("ignore:.*beyond the duration of their file")
+def test_operating_points_desed_psds_eval(data):
+    golden = data[3]["desed_operating_points"]
+    truth = _events(pd.read_csv(os.path.join(DESED, "validation.tsv"), sep="\t").dropna())
+    durations = pd.read_csv(os.path.join(DESED, "validation_durations.tsv"), sep="\t")
+    durations = durations.set_index("filename")["duration"]
+    ops = {}
+    for name in sorted(os.listdir(os.path.join(DESED, "ops"))):
+        threshold = float(name[len("predictions_th_"):-len(".tsv")])
+        ops[threshold] = _events(pd.read_csv(os.path.join(DESED, "ops", name), sep="\t"))
+    table = score_statistics(truth, ops, files_duration=durations, cttc_threshold=0.3,
+                             dtc_threshold=0.7, gtc_threshold=0.7, compat="psds_eval")
+    assert psds(table, None) == pytest.approx(golden[0]["psds"], abs=1e-9)  # PSDS1 0.33447
+    # exact ns, events cropped to the file durations: DESED's detections on a 64 ms grid
+    # meet some criteria exactly, and 553 detections reach beyond their file
+    exact = psds(truth, ops, files_duration=durations)
+    assert exact == pytest.approx(0.3346162677041842, abs=1e-12)
+    for expected in golden[1:]:
+        value = psds(
+            truth, ops, files_duration=durations, dtc_threshold=expected["dtc"],
+            gtc_threshold=expected["gtc"], cttc_threshold=expected["cttc"],
+            alpha_ct=expected["alpha_ct"], alpha_st=expected["alpha_st"],
+            max_efpr=expected["max_efpr"], compat="psds_eval",
+        )
+        assert value == pytest.approx(expected["psds"], abs=1e-9)  # PSDS2 0.5281

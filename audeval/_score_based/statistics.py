@@ -34,10 +34,15 @@ from audeval._score_based import deltas as _deltas
 from audeval._score_based.inputs import ScoreInputs, check_scores
 from audeval._score_based.intersection import intersection_deltas
 from audeval._score_based.items import clip_items, item_deltas, segment_items
+from audeval._score_based.operating import (
+    operating_point_counts,
+    operating_point_deltas,
+    operating_point_inputs,
+)
 from audeval._tables import label_index
 
 CRITERIA = ("intersection", "segment", "clip")
-COMPAT = (None, "sed_scores_eval")
+COMPAT = (None, "sed_scores_eval", "psds_eval")
 TOTALS = ("n_truth", "truth_duration", "duration", "n_items")
 
 
@@ -117,7 +122,9 @@ def score_statistics(
         truth: truth events (audformat segmented index);
             events of one class must not overlap
         scores: score table, segmented index of consecutive frames per file,
-            one column per class
+            one column per class;
+            or operating points, a mapping threshold -> detection Series
+            (psds_eval's input; ``criterion="intersection"``)
         labels: classes to evaluate (columns of ``scores``), in order
         criterion: ``"intersection"``, ``"segment"`` or ``"clip"``
         dtc_threshold: detection tolerance criterion :math:`\rho_{dtc}`
@@ -127,6 +134,8 @@ def score_statistics(
         files_duration: duration per file (else the end of its last frame)
         compat: ``"sed_scores_eval"`` compares intersections
             in seconds rounded to 6 decimals, as sed_scores_eval does;
+            ``"psds_eval"`` (operating points) compares sums of float ratios
+            :math:`\sum_g |d \cap g| / |d|` in seconds, as psds_eval does;
             ``None``: exact integer nanoseconds
 
     Returns:
@@ -152,6 +161,11 @@ def score_statistics(
         "criterion": criterion, "dtc_threshold": dtc_threshold, "gtc_threshold": gtc_threshold,
         "cttc_threshold": cttc_threshold, "segment_length": segment_length, "compat": compat,
     })
+    if not isinstance(scores, pd.DataFrame) and isinstance(scores, Mapping):
+        table = _operating_points(truth, scores, labels, files_duration, options)
+        return stamp(table, "score", {**_recorded(options), "labels": _given(labels)})
+    if options["compat"] == "psds_eval":
+        raise ValueError("compat='psds_eval' applies to operating points, not to score tables.")
     inputs = check_scores(truth, scores, labels, files_duration=files_duration)
     if options["criterion"] == "intersection":
         decimals = 6 if options["compat"] == "sed_scores_eval" else None
@@ -168,8 +182,32 @@ def score_statistics(
             items = clip_items(inputs)
         group, level, columns, totals = item_deltas(inputs, items)
         table = _frame(inputs, group, level, columns, totals)
-    recorded = {**_recorded(options), "labels": list(inputs.labels) if labels is not None else None}
+    recorded = {**_recorded(options), "labels": _given(labels)}
     return stamp(table, "score", recorded)
+
+
+def _given(labels) -> list | None:
+    return None if labels is None else list(labels)
+
+
+def _operating_points(truth, operating_points, labels, files_duration, options) -> pd.DataFrame:
+    """The score table of operating points (module :mod:`audeval._score_based.operating`)."""
+    if options["criterion"] != "intersection":
+        raise ValueError(
+            "operating points are evaluated with criterion='intersection' only; "
+            f"got criterion={options['criterion']!r}."
+        )
+    inputs, thresholds, detections = operating_point_inputs(
+        truth, operating_points, labels, files_duration,
+        float_ratios=options["compat"] == "psds_eval",
+    )
+    counts = operating_point_counts(
+        inputs, detections, len(thresholds), dtc=options["dtc_threshold"],
+        gtc=options["gtc_threshold"], cttc=options["cttc_threshold"],
+        float_ratios=options["compat"] == "psds_eval",
+    )
+    group, level, columns = operating_point_deltas(counts, thresholds)
+    return _frame(inputs, group, level, columns, _totals(inputs))
 
 
 def _recorded(options: dict) -> dict:

@@ -204,6 +204,75 @@ def items(sse_scores, gt, durations, criterion):
     return out
 
 
+DESED = "/work/shared/fixtures/desed"
+PSDS_CONFIGS = [
+    # dtc, gtc, cttc, alpha_ct, alpha_st, max_efpr
+    (0.7, 0.7, 0.3, 0.0, 1.0, 100.0),
+    (0.1, 0.1, 0.3, 0.5, 1.0, 100.0),
+    (0.5, 0.3, 0.2, 1.0, 0.0, 50.0),
+]
+
+
+# the random set is about a minute long: false positive rates per hour are large
+RANDOM_PSDS_CONFIGS = [
+    (0.7, 0.7, 0.3, 0.0, 1.0, 5000.0),
+    (0.1, 0.1, 0.3, 0.5, 1.0, 20000.0),
+    (0.5, 0.3, 0.2, 1.0, 0.0, 10000.0),
+]
+
+
+def psds_eval_values(gt_frame, meta_frame, ops, configs=PSDS_CONFIGS):
+    """psds_eval's PSDS of operating points ``{threshold: detection DataFrame}``."""
+    from psds_eval import PSDSEval
+
+    out = []
+    for dtc, gtc, cttc, alpha_ct, alpha_st, max_efpr in configs:
+        evaluator = PSDSEval(dtc_threshold=dtc, gtc_threshold=gtc, cttc_threshold=cttc,
+                             ground_truth=gt_frame, metadata=meta_frame)
+        for threshold, detections in sorted(ops.items()):
+            evaluator.add_operating_point(detections, info={"threshold": threshold})
+        value = evaluator.psds(alpha_ct=alpha_ct, alpha_st=alpha_st, max_efpr=max_efpr)
+        out.append({"dtc": dtc, "gtc": gtc, "cttc": cttc, "alpha_ct": alpha_ct,
+                    "alpha_st": alpha_st, "max_efpr": max_efpr, "psds": float(value.value)})
+    return out
+
+
+def operating_points_random(sse_scores, gt, durations):
+    """psds_eval on operating points of the random scores (thresholds 0.1, ..., 0.9)."""
+    from sed_scores_eval.base_modules.detection import scores_to_event_list
+
+    ops, rows = {}, []
+    for threshold in np.round(np.arange(0.1, 1.0, 0.1), 1):
+        events = scores_to_event_list(sse_scores, thresholds=float(threshold))
+        frame = pd.DataFrame(
+            [(file, on, off, label) for file, evs in events.items() for on, off, label in evs],
+            columns=["filename", "onset", "offset", "event_label"],
+        )
+        ops[float(threshold)] = frame
+        rows.append(frame.assign(threshold=float(threshold)))
+    pd.concat(rows).to_csv(os.path.join(HERE, "operating_points.csv"), index=False,
+                           float_format="%.17g")
+    gt_frame = pd.DataFrame(
+        [(file, on, off, label) for file, evs in gt.items() for on, off, label in evs],
+        columns=["filename", "onset", "offset", "event_label"],
+    )
+    meta = pd.DataFrame(list(durations.items()), columns=["filename", "duration"])
+    return psds_eval_values(gt_frame, meta, ops, RANDOM_PSDS_CONFIGS)
+
+
+def operating_points_desed():
+    """psds_eval on the DCASE 2021 baseline's 50 operating points of DESED validation."""
+    gt_frame = pd.read_csv(os.path.join(DESED, "validation.tsv"), sep="\t")
+    meta = pd.read_csv(os.path.join(DESED, "validation_durations.tsv"), sep="\t")
+    ops = {}
+    folder = os.path.join(DESED, "ops")
+    for name in sorted(os.listdir(folder)):
+        threshold = float(name[len("predictions_th_"):-len(".tsv")])
+        frame = pd.read_csv(os.path.join(folder, name), sep="\t")
+        ops[threshold] = frame[["filename", "onset", "offset", "event_label"]]
+    return psds_eval_values(gt_frame, meta, ops)
+
+
 def floats(obj):
     if isinstance(obj, dict):
         return {str(k): floats(v) for k, v in obj.items()}
@@ -228,6 +297,8 @@ def main():
         "intersection": intersection(sse_scores, gt, durations),
         "segment": items(sse_scores, gt, durations, "segment"),
         "clip": items(sse_scores, gt, durations, "clip"),
+        "operating_points": operating_points_random(sse_scores, gt, durations),
+        "desed_operating_points": operating_points_desed(),
     }
     with open(os.path.join(HERE, "golden.json"), "w") as fp:
         json.dump(floats(golden), fp, indent=1)
