@@ -287,3 +287,44 @@ def test_psd_roc_per_class(random_data):
     for _, part in per_class.groupby("label"):
         assert (np.diff(part["efpr"]) > 0).all()
         assert (np.diff(part["tpr"]) > 0).all()
+
+
+# ---------------------------------------------------------------------------
+# scores_to_events
+# ---------------------------------------------------------------------------
+
+
+def test_scores_to_events_median_filter_is_scipy(random_data):
+    from scipy.ndimage import median_filter
+
+    from audeval._score_based import scores_to_events
+
+    _, scores = random_data
+    events = scores_to_events(scores, threshold={"a": 0.5, "b": 0.6, "c": 0.4}, median_filter=1.2)
+    # 1.2 s at 0.25 s frames: 5 frames
+    for file, part in scores.groupby(level="file"):
+        for c, th in (("a", 0.5), ("b", 0.6), ("c", 0.4)):
+            active = median_filter((part[c].to_numpy() > th).astype(int), size=5, mode="reflect")
+            mine = np.zeros(len(part), dtype=int)
+            got = events[(events == c).to_numpy() & (events.index.get_level_values("file") == file)]
+            for start, end in zip(got.index.get_level_values("start"), got.index.get_level_values("end")):
+                mine[int(start.total_seconds() / 0.25) : int(end.total_seconds() / 0.25)] = 1
+            np.testing.assert_array_equal(mine, active)
+
+
+def test_scores_to_events_agrees_with_fscore_at(random_data):
+    from audeval._score_based import scores_to_events
+
+    truth, scores = random_data
+    for threshold in (0.3, 0.5, 0.8):
+        events = scores_to_events(scores, threshold=threshold)
+        from_events = accumulate(score_statistics(truth, {threshold: events}))
+        from_scores = fscore_at(truth, scores, threshold=threshold)
+        for i, label in enumerate(from_events.labels):
+            rows = from_events.rows(i)
+            tp, fp = from_events.counts["tp"][rows][-1], from_events.counts["fp"][rows][-1]
+            n_truth = from_events.totals["n_truth"][i]
+            recall = tp / n_truth
+            precision = tp / (tp + fp) if tp + fp else 1.0
+            assert from_scores.loc[label, "recall"] == pytest.approx(recall, abs=1e-15)
+            assert from_scores.loc[label, "precision"] == pytest.approx(precision, abs=1e-15)

@@ -13,6 +13,7 @@ from audeval._score_based.curves import (
     fscore_at,
     precision_recall_curve,
 )
+from audeval._score_based.events import scores_to_events
 from audeval._score_based.psd import PSDS1, PSDS2, psd_roc, psds
 from audeval._score_based.roc import auroc, roc_curve
 from audeval._score_based.statistics import score_statistics
@@ -29,4 +30,5 @@ __all__ = [
     "psds",
     "roc_curve",
     "score_statistics",
+    "scores_to_events",
 ]
