@@ -181,3 +181,76 @@ def test_evaluate_argument_errors(dataset):
     # reordered columns are aligned by name
     res = sep.evaluate(truth, prediction[["drums", "vocals"]], mixture, root=str(root))
     assert res.index.get_level_values("source").tolist() == SOURCES * 2
+
+
+def test_evaluate_v3_global_and_sa_sdr_equal_array_functions(dataset):
+    root, truth, prediction, _ = dataset
+    v3 = sep.evaluate(truth, prediction, metrics="bss_eval_sources", filter_length=32,
+                      root=str(root))
+    glob = sep.evaluate(truth, prediction, metrics="global_sdr", window=0.5, root=str(root))
+    sa = sep.evaluate(truth, prediction[["drums", "vocals"]], metrics="sa_sdr",
+                      permutation=True, root=str(root))
+    assert list(v3.index.names) == ["file", "source"] and list(sa.index.names) == ["file"]
+    for n, file in enumerate(truth.index):
+        refs, est = _arrays(root, truth, n), _arrays(root, prediction, n)
+        res = sep.bss_eval_sources(refs, est, filter_length=32)
+        for key in ("sdr", "sir", "sar"):
+            np.testing.assert_allclose(v3.loc[file][key], res[key].mean(axis=1), atol=1e-12)
+        np.testing.assert_allclose(glob.loc[file]["usdr"], sep.global_sdr(refs, est))
+        chunks = sep.chunked_sdr(refs, est, sampling_rate=RATE, chunk=0.5)
+        np.testing.assert_allclose(glob.loc[file]["csdr"], chunks["median"])
+        assert sa.loc[file, "sa_sdr"] == pytest.approx(sep.sa_sdr(refs, est)["sa_sdr"].mean())
+        assert sa.loc[file, "estimate"] == "vocals,drums"
+    per_file = sep.aggregate(sa, level="file")
+    assert per_file["sa_sdr"].tolist() == sa["sa_sdr"].tolist()
+    overall = sep.aggregate(sa, how="mean", level="all")
+    assert overall["sa_sdr"].tolist() == [pytest.approx(sa["sa_sdr"].mean())]
+    with pytest.raises(ValueError, match="level='all'"):
+        sep.aggregate(sa)
+    with pytest.raises(ValueError, match="not supported"):
+        sep.evaluate(truth, prediction, metrics="global_sdr", permutation=True, root=str(root))
+
+
+def test_evaluate_ca_sdri_with_absent_classes(dataset):
+    root, truth, prediction, mixture = dataset
+    # song1: both classes estimated; song2: drums missed, a spurious "bell" (a copy of vocals)
+    pred = prediction.copy()
+    pred["bell"] = [np.nan, prediction.iloc[1]["vocals"]]
+    pred.iloc[1, pred.columns.get_loc("drums")] = np.nan
+    res = sep.evaluate(truth, pred, mixture, metrics="ca_sdri", root=str(root))
+    assert res.index.tolist() == [
+        ("song1.wav", "vocals"), ("song1.wav", "drums"),
+        ("song2.wav", "vocals"), ("song2.wav", "drums"), ("song2.wav", "bell"),
+    ]
+    assert res["status"].tolist() == ["matched", "matched", "matched", "missed", "spurious"]
+    per_file = []
+    for n, file in enumerate(truth.index):
+        refs, est = _arrays(root, truth, n), _arrays(root, prediction, n)
+        mix = _read(root / mixture.iloc[n])
+        labels = ["vocals", "drums"] if n == 0 else ["vocals", "bell"]
+        est = est if n == 0 else est[[0, 0]]
+        value = sep.ca_sdri(refs, est, mix, truth_labels=SOURCES, prediction_labels=labels)
+        np.testing.assert_allclose(res.loc[file]["sdri"], value["sdri"], atol=1e-12)
+        per_file.append(value["ca_sdri"])
+    assert res.loc[("song2.wav", "drums"), "sdri"] == 0.0
+    overall = sep.aggregate(res, how="mean", level="all")["sdri"].iloc[0]
+    assert overall == pytest.approx(np.mean(per_file), abs=1e-12)
+    with pytest.raises(ValueError, match="mixture"):
+        sep.evaluate(truth, pred, metrics="ca_sdri", root=str(root))
+
+
+def test_evaluate_missing_or_directory_path_names_file_and_column(dataset):
+    root, truth, prediction, _ = dataset
+    bad = prediction.copy()
+    bad.iloc[1, 1] = "nowhere.wav"
+    with pytest.raises(ValueError, match=r"prediction\['drums'\] of file 'song2.wav'.*missing"):
+        sep.evaluate(truth, bad, root=str(root))
+    (root / "folder.wav").mkdir()
+    bad.iloc[1, 1] = "folder.wav"
+    with pytest.raises(ValueError, match=r"prediction\['drums'\].*directory"):
+        sep.evaluate(truth, bad, root=str(root))
+    (root / "junk.wav").write_text("not audio")
+    bad = truth.copy()
+    bad.iloc[0, 0] = "junk.wav"
+    with pytest.raises(ValueError, match=r"truth\['vocals'\] of file 'song1.wav': cannot read"):
+        sep.evaluate(bad, prediction, root=str(root))
