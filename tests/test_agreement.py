@@ -568,7 +568,9 @@ def test_errors_name_the_rater_and_option():
     with pytest.raises(ValueError, match="frame_size"):
         krippendorff_alpha({"r1": good, "r2": good}, frame_size=0.0)
     with pytest.raises(ValueError, match="average"):
-        krippendorff_alpha({"r1": good, "r2": good}, average="weighted")
+        krippendorff_alpha({"r1": good, "r2": good}, per_label=True, average="weighted")
+    with pytest.raises(ValueError, match="needs per_label=True"):
+        krippendorff_alpha({"r1": good, "r2": good}, average="none")
     with pytest.raises(ValueError, match="two raters"):
         cohen_kappa({"r1": good, "r2": good, "r3": good})
 
@@ -605,3 +607,19 @@ def test_frames_categorical_and_empty():
         assert np.isnan(krippendorff_alpha({"r1": empty, "r2": empty}))
     assert len(consensus({"r1": empty, "r2": empty})) == 0
     assert len(disagreements({"r1": empty, "r2": empty})) == 0
+
+
+def test_fill_missing_rows_get_the_file_totals():
+    from audeval._agreement import fill_missing
+
+    # 2 files x 2 categories; the second file lacks its second row
+    storage = {
+        "total": np.array([5, 5, 7, 0]),
+        "pairable": np.array([10, 10, 14, 0]),
+        "values": np.array([3, 7, 14, 0]),
+    }
+    present = np.array([True, True, True, False])
+    fill_missing(storage, present, (2, 2))
+    assert storage["total"].tolist() == [5, 5, 7, 7]
+    assert storage["pairable"].tolist() == [10, 10, 14, 14]
+    assert storage["values"].tolist() == [3, 7, 14, 0]

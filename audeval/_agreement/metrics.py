@@ -219,6 +219,8 @@ def agreement(
     zero_division: float,
 ):
     """One metric call: the table, the reduction, the zero-division rule, the output shape."""
+    explicit = _options.given(average)
+    average = _options.value_of(average)
     average = _options.check_choice("none" if average is None else average, "average", AVERAGES)
     per_file = _options.check_bool(per_file, "per_file")
     zero_division = _options.check_zero_division(zero_division)
@@ -229,6 +231,11 @@ def agreement(
             f"cohen_kappa compares two raters; the annotations hold {len(raters)} ({raters}): "
             "use agreement_matrix(annotations, metric=cohen_kappa), fleiss_kappa "
             "or krippendorff_alpha."
+        )
+    if explicit and not recorded["per_label"]:
+        raise ValueError(
+            f"average={average!r} averages over labels, which needs per_label=True; "
+            "label sets (per_label=False) give one value."
         )
     groups, labels_out, values, undefined = _reduce(kind, table, recorded, average, per_file)
     values = _undefined(values, undefined, zero_division, NAMES[kind])
@@ -287,7 +294,7 @@ def cohen_kappa(
     labels: Sequence[object] | None = None,
     *,
     per_label: bool = Default(False),
-    average: str = "macro",
+    average: str = Default("macro"),
     frame_size: float | pd.Timedelta | None = Default(None),
     unrated: str = Default("no_label"),
     files_duration: Mapping | pd.Series | None = None,
@@ -342,7 +349,7 @@ def fleiss_kappa(
     labels: Sequence[object] | None = None,
     *,
     per_label: bool = Default(False),
-    average: str = "macro",
+    average: str = Default("macro"),
     frame_size: float | pd.Timedelta | None = Default(None),
     unrated: str = Default("no_label"),
     files_duration: Mapping | pd.Series | None = None,
@@ -401,7 +408,7 @@ def krippendorff_alpha(
     labels: Sequence[object] | None = None,
     *,
     per_label: bool = Default(False),
-    average: str = "macro",
+    average: str = Default("macro"),
     frame_size: float | pd.Timedelta | None = Default(None),
     unrated: str = Default("no_label"),
     files_duration: Mapping | pd.Series | None = None,
