@@ -328,3 +328,57 @@ def test_scores_to_events_agrees_with_fscore_at(random_data):
             precision = tp / (tp + fp) if tp + fp else 1.0
             assert from_scores.loc[label, "recall"] == pytest.approx(recall, abs=1e-15)
             assert from_scores.loc[label, "precision"] == pytest.approx(precision, abs=1e-15)
+
+
+# ---------------------------------------------------------------------------
+# Generic layers (the family registered as the lead will register it)
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def registered(monkeypatch):
+    from audeval import _registry
+    from audeval._score_based.family import FAMILY
+
+    monkeypatch.setitem(_registry.FAMILIES, "score", FAMILY)
+    for function in (*FAMILY.metrics, FAMILY.statistics):
+        monkeypatch.setitem(_registry._BY_METRIC, function, FAMILY)
+    return FAMILY
+
+
+def _split(truth, scores, parts):
+    for part in parts:
+        yield (
+            truth[truth.index.get_level_values("file").isin(part)],
+            scores[scores.index.get_level_values("file").isin(part)],
+        )
+
+
+def test_sum_accumulator_bootstrap(registered, random_data):
+    import audeval
+
+    truth, scores = random_data
+    files = sorted(set(scores.index.get_level_values("file")))
+    parts = [files[:2], files[2:3], files[3:]]
+    options = dict(dtc_threshold=0.5, gtc_threshold=0.5, cttc_threshold=0.3, alpha_ct=0.5)
+    direct = psds(truth, scores, **options)
+    stats = options.copy()
+    del stats["alpha_ct"]
+    tables = [score_statistics(t, s, labels=["a", "b", "c"], **stats) for t, s in _split(truth, scores, parts)]
+    summed = audeval.sum_statistics(tables)
+    assert psds(summed, None, alpha_ct=0.5) == direct
+    accumulator = audeval.Accumulator(psds, labels=["a", "b", "c"], **options)
+    for t, s in _split(truth, scores, parts):
+        accumulator.update(t, s)
+    assert accumulator.compute() == direct
+    result = audeval.bootstrap(psds, truth, scores, n_boot=20, seed=1, **options)
+    assert result.value == direct
+    assert result.low <= direct <= result.high
+    auc = audeval.bootstrap(auroc_fn(), truth, scores, n_boot=10, seed=1, max_fpr=0.2)
+    assert auc.value == auroc_fn()(truth, scores, max_fpr=0.2)
+
+
+def auroc_fn():
+    from audeval._score_based import auroc
+
+    return auroc

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from audeval._options import Default
 from audeval._protocol import Family
 from audeval._score_based.curves import (
     average_precision,
@@ -30,5 +31,10 @@ FAMILY = Family(
     ),
     columns=("tp", "fp", "n_truth"),
     normalise=normalise,
+    # ROC metrics default to segments; a criterion the caller gives wins (split_options)
+    requires=(
+        (roc_curve, {"criterion": Default("segment")}),
+        (auroc, {"criterion": Default("segment")}),
+    ),
 )
 """The score family (index ``(file, label, threshold)``)."""

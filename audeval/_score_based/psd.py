@@ -50,6 +50,12 @@ def class_rocs(acc: Accumulated, alpha_ct: float, max_efpr: float) -> list[tuple
         efpr = acc.counts["fp"][rows] / dataset[i] if dataset[i] > 0 else np.zeros_like(tpr)
         if alpha_ct != 0.0:
             others = [j for j in range(len(acc.labels)) if j != i]
+            missing = [acc.labels[j] for j in others if f"ct_{acc.labels[j]}" not in acc.counts]
+            if missing:
+                raise ValueError(
+                    "alpha_ct is not 0 but the statistics have no cross triggers: "
+                    "pass cttc_threshold to score_statistics."
+                )
             rates = [
                 acc.counts[f"ct_{acc.labels[j]}"][rows] / max(truth_seconds[j], 1e-12) for j in others
             ]

@@ -345,4 +345,5 @@ def score_table(
     from audeval._tables import select_labels
 
     wanted = {k: options[k] for k in (*STATISTICS_OPTIONS, "files_duration") if k in options}
-    return resolve(FAMILY, truth, scores, labels, wanted, metric=metric, select=select_labels)
+    # metric=None: the call's own defaults hold (the family's ``requires`` serve the generic layers)
+    return resolve(FAMILY, truth, scores, labels, wanted, metric=None, select=select_labels)
