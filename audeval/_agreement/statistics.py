@@ -8,17 +8,13 @@ A category is a label set (``per_label=False``; the empty set is "no label")
 or, per label, "label present" (``per_label=True``; "absent" is the complement).
 The table holds, per ``(file, category)``, sums over the file's pieces:
 
-=================  ============================================================  ========
-column             sum over pieces                                                dtype
-=================  ============================================================  ========
-``total``          :math:`T = \sum_p d_p` (the file's length if :math:`m_f \ge 2`)  int64 ns
-``pairable``       :math:`N = \sum_p d_p\, m_f` (pairable values)                  int64 ns
-``values``         :math:`n_c = \sum_p d_p\, n_{pc}`                               int64 ns
-``first``          :math:`a_c = \sum_p d_p\, [\text{first rater in } c]`           int64 ns
-``coincide``       :math:`o_{cc} = \sum_p d_p\, n_{pc}(n_{pc} - 1) / (m_f - 1)`     float ns
-``fleiss_agree``   :math:`\sum_p d_p\, n_{pc}(n_{pc} - 1) / (m_f (m_f - 1))`        float ns
-``fleiss_share``   :math:`\sum_p d_p\, n_{pc} / m_f`                               float ns
-=================  ============================================================  ========
+* ``total``: :math:`T = \sum_p d_p`, the file's length if :math:`m_f \ge 2` (int64 ns)
+* ``pairable``: :math:`N = \sum_p d_p\, m_f`, the pairable values (int64 ns)
+* ``values``: :math:`n_c = \sum_p d_p\, n_{pc}` (int64 ns)
+* ``first``: :math:`a_c = \sum_p d_p\, [\text{first rater in } c]` (int64 ns)
+* ``coincide``: :math:`o_{cc} = \sum_p d_p\, n_{pc}(n_{pc} - 1) / (m_f - 1)` (float ns)
+* ``fleiss_agree``: :math:`\sum_p d_p\, n_{pc}(n_{pc} - 1) / (m_f (m_f - 1))` (float ns)
+* ``fleiss_share``: :math:`\sum_p d_p\, n_{pc} / m_f` (float ns)
 
 Files rated by fewer than two raters add nothing (nothing is pairable there).
 ``total`` and ``pairable`` repeat the file's totals on each of its rows.
@@ -291,9 +287,9 @@ def agreement_statistics(
         T = \sum_p d_p,\quad N = \sum_p d_p m_f,\quad
         n_c = \sum_p d_p n_{pc},\quad a_c = \sum_p d_p [r_1 \in c],
 
-        o_{cc} = \sum_p d_p rac{n_{pc}(n_{pc} - 1)}{m_f - 1},\quad
-        	ext{fleiss\_agree}_c = \sum_p d_p rac{n_{pc}(n_{pc} - 1)}{m_f(m_f - 1)},\quad
-        	ext{fleiss\_share}_c = \sum_p d_p rac{n_{pc}}{m_f}
+        o_{cc} = \sum_p d_p \frac{n_{pc}(n_{pc} - 1)}{m_f - 1},\quad
+        \text{fleiss\_agree}_c = \sum_p d_p \frac{n_{pc}(n_{pc} - 1)}{m_f(m_f - 1)},\quad
+        \text{fleiss\_share}_c = \sum_p d_p \frac{n_{pc}}{m_f}
 
     in the columns ``total``, ``pairable``, ``values``, ``first`` (int64 ns)
     and ``coincide``, ``fleiss_agree``, ``fleiss_share`` (float ns),
