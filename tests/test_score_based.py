@@ -382,3 +382,42 @@ def auroc_fn():
     from audeval._score_based import auroc
 
     return auroc
+
+
+# ---------------------------------------------------------------------------
+# Readers
+# ---------------------------------------------------------------------------
+
+
+def test_read_sed_scores_round_trip(tmp_path, random_data):
+    from audeval._score_based import read_sed_scores
+
+    _, scores = random_data
+    for file, part in scores.groupby(level="file"):
+        frame = pd.DataFrame({
+            "onset": part.index.get_level_values("start").total_seconds(),
+            "offset": part.index.get_level_values("end").total_seconds(),
+            **{c: part[c].to_numpy() for c in part.columns},
+        })
+        frame.to_csv(tmp_path / f"{file}.tsv", sep="\t", index=False, float_format="%.17g")
+    read = read_sed_scores(tmp_path)
+    pd.testing.assert_frame_equal(read, scores.sort_index(), check_index_type=False)
+    (tmp_path / "bad.tsv").write_text("start\tend\ta\n0\t1\t0.5\n")
+    with pytest.raises(ValueError, match="first columns must be 'onset' and 'offset'"):
+        read_sed_scores(tmp_path)
+
+
+def test_read_operating_points(tmp_path):
+    from audeval._score_based import read_operating_points
+
+    for threshold in (0.1, 0.5):
+        (tmp_path / f"predictions_th_{threshold}.tsv").write_text(
+            "filename\tonset\toffset\tevent_label\nf.wav\t0.0\t1.0\ta\n"
+        )
+    ops = read_operating_points(tmp_path)
+    assert sorted(ops) == [0.1, 0.5]
+    truth = events([("f.wav", 0.0, 1.0, "a")])
+    assert psds(truth, ops, max_efpr=10.0) == 1.0
+    (tmp_path / "notes.tsv").write_text("x")
+    with pytest.raises(ValueError, match="holds no threshold"):
+        read_operating_points(tmp_path)

@@ -15,6 +15,7 @@ from audeval._score_based.curves import (
 )
 from audeval._score_based.events import scores_to_events
 from audeval._score_based.psd import PSDS1, PSDS2, psd_roc, psds
+from audeval._score_based.readers import read_operating_points, read_sed_scores
 from audeval._score_based.roc import auroc, roc_curve
 from audeval._score_based.statistics import score_statistics
 
@@ -28,6 +29,8 @@ __all__ = [
     "precision_recall_curve",
     "psd_roc",
     "psds",
+    "read_operating_points",
+    "read_sed_scores",
     "roc_curve",
     "score_statistics",
     "scores_to_events",

@@ -1,0 +1,129 @@
+"""Readers of score-based inputs: sed_scores_eval score directories, psds_eval operating points."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+import os
+import re
+
+import numpy as np
+import pandas as pd
+
+from audeval._read_events import read_tsv
+from audeval._validation import seconds_to_ns
+
+THRESHOLD = re.compile(r"(\d+(?:\.\d+)?)(?=\.[^.]+$)")
+
+
+def read_sed_scores(path: str | os.PathLike, *, suffix: str = "") -> pd.DataFrame:
+    r"""Read a sed_scores_eval score directory into a score table.
+
+    One tab-separated file per audio file, named ``<audio id>.tsv``,
+    with the columns ``onset``, ``offset`` (seconds)
+    and one column of scores per class (``sed_scores_eval.io.write_sed_scores``).
+
+    Args:
+        path: directory of ``.tsv`` score files
+        suffix: appended to every audio id to give the file name of the index
+            (e.g. ``".wav"`` where the truth names files ``<id>.wav``)
+
+    Returns:
+        score table: segmented index (``file``, ``start``, ``end``), a column per class
+
+    Raises:
+        FileNotFoundError: if ``path`` is not a directory
+        ValueError: if a file lacks ``onset``/``offset`` or the files differ in classes
+
+    Examples:
+        >>> import tempfile
+        >>> from audeval._score_based import read_sed_scores
+        >>> folder = tempfile.mkdtemp()
+        >>> with open(os.path.join(folder, "a.tsv"), "w") as fp:
+        ...     _ = fp.write("onset\toffset\tdog\n0.0\t0.5\t0.9\n0.5\t1.0\t0.2\n")
+        >>> scores = read_sed_scores(folder, suffix=".wav")
+        >>> scores["dog"].tolist(), scores.index.get_level_values("end").total_seconds().tolist()
+        ([0.9, 0.2], [0.5, 1.0])
+
+    """
+    path = os.fspath(path)
+    if not os.path.isdir(path):
+        raise FileNotFoundError(f"path must be a directory of score files; got {path!r}.")
+    names = sorted(n for n in os.listdir(path) if n.endswith(".tsv"))
+    frames, classes = [], None
+    for name in names:  # one read per file
+        frame = pd.read_csv(os.path.join(path, name), sep="\t")
+        if list(frame.columns[:2]) != ["onset", "offset"]:
+            raise ValueError(
+                f"{os.path.join(path, name)}: the first columns must be 'onset' and 'offset'; "
+                f"got {list(frame.columns[:2])}."
+            )
+        if classes is None:
+            classes = list(frame.columns[2:])
+        elif list(frame.columns[2:]) != classes:
+            raise ValueError(
+                f"{os.path.join(path, name)} has the classes {list(frame.columns[2:])}, "
+                f"the files before {classes}."
+            )
+        frames.append(frame.assign(file=name[: -len(".tsv")] + suffix))
+    if not frames:
+        raise ValueError(f"{path} holds no .tsv score files.")
+    frame = pd.concat(frames, ignore_index=True)
+    index = pd.MultiIndex.from_arrays(
+        [
+            frame["file"].to_numpy(dtype=object),
+            pd.to_timedelta(seconds_to_ns(frame["onset"].to_numpy(dtype=float)), unit="ns"),
+            pd.to_timedelta(seconds_to_ns(frame["offset"].to_numpy(dtype=float)), unit="ns"),
+        ],
+        names=["file", "start", "end"],
+    )
+    return pd.DataFrame(frame[classes].to_numpy(dtype=np.float64), index=index, columns=classes)
+
+
+def read_operating_points(
+    paths: str | os.PathLike | Sequence[str | os.PathLike],
+) -> dict[float, pd.Series]:
+    r"""Read psds_eval operating points: detection files whose names end in their threshold.
+
+    Each file is a DCASE detection table
+    (``filename``, ``onset``, ``offset``, ``event_label``; read as :func:`audeval.read_tsv`),
+    named like ``predictions_th_0.49.tsv``: the last number before the extension
+    is the threshold.
+
+    Args:
+        paths: a directory of such files, or a list of files
+
+    Returns:
+        mapping threshold -> detections, as :func:`psds` takes it
+
+    Raises:
+        FileNotFoundError: if a path does not exist
+        ValueError: if a file name holds no threshold, or two files the same
+
+    Examples:
+        >>> import tempfile
+        >>> from audeval._score_based import read_operating_points
+        >>> folder = tempfile.mkdtemp()
+        >>> for th in (0.3, 0.7):
+        ...     with open(os.path.join(folder, f"predictions_th_{th}.tsv"), "w") as fp:
+        ...         _ = fp.write("filename\tonset\toffset\tevent_label\na.wav\t0.5\t1.5\tdog\n")
+        >>> sorted(read_operating_points(folder))
+        [0.3, 0.7]
+
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        path = os.fspath(paths)
+        if os.path.isdir(path):
+            paths = [os.path.join(path, n) for n in sorted(os.listdir(path)) if not n.startswith(".")]
+        else:
+            paths = [path]
+    out: dict[float, pd.Series] = {}
+    for path in paths:
+        path = os.fspath(path)
+        match = THRESHOLD.search(os.path.basename(path))
+        if match is None:
+            raise ValueError(f"{path}: the file name holds no threshold (like predictions_th_0.5.tsv).")
+        threshold = float(match.group(1))
+        if threshold in out:
+            raise ValueError(f"{path}: a second file of threshold {threshold}.")
+        out[threshold] = read_tsv(path)
+    return out
