@@ -1,0 +1,77 @@
+"""The ``audeval`` command line interface (SPEC section 8).
+
+One subcommand per metric family::
+
+    audeval example
+    audeval events TRUTH PREDICTION [options]
+    audeval segments TRUTH PREDICTION [options]
+    audeval structure TRUTH PREDICTION [options]
+    audeval diarization TRUTH PREDICTION [options]
+    audeval detection TRUTH PREDICTION [options]
+    audeval separation TRUTH PREDICTION [options]
+
+TRUTH and PREDICTION are annotation files or directories
+in any format :func:`audeval.read_annotations` reads.
+Bad input gives one line ``audeval: error: ...`` on stderr and exit code 2.
+
+Modules: ``parser`` (the argument parser, one function per subcommand),
+``inputs`` (reading both sides, matching files), ``commands`` (one function per subcommand,
+calling the family's public report), ``render`` (table, markdown, CSV, JSON),
+``messages`` (one-line errors, warnings, progress bars).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+import sys
+
+from audeval._cli.messages import PROG
+from audeval._cli.messages import PROGRESS_MIN_FILES
+from audeval._cli.messages import UsageError
+from audeval._cli.messages import _progress_wanted
+from audeval._cli.messages import collect_warnings
+from audeval._cli.messages import one_line
+from audeval._cli.parser import build_parser
+from audeval._cli.render import render
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``audeval`` with the arguments ``argv`` (default: ``sys.argv[1:]``).
+
+    Returns:
+        exit code: 0 on success, 2 on bad input
+
+    """
+    from audeval._cli.commands import RUN
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        parser = build_parser()
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exit:  # --help, --version
+            return int(exit.code or 0)
+        if args.command is None:
+            parser.print_help(sys.stderr)
+            return 2
+        with collect_warnings():
+            result = RUN[args.command](args)
+        text = result if isinstance(result, str) else render(
+            result, args.format, args.decimals, args.all_columns
+        )
+        if args.output:
+            with open(args.output, "w", encoding="utf-8", newline="\n") as fp:
+                fp.write(text)
+        else:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+    except (UsageError, ValueError, TypeError, OSError) as error:
+        print(f"{PROG}: error: {one_line(error)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    return 0
+
+
+__all__ = ["PROGRESS_MIN_FILES", "build_parser", "main"]

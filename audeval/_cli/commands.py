@@ -1,0 +1,378 @@
+"""The subcommands: each reads its inputs, calls its family's public report and titles it.
+
+A family module is imported when its subcommand runs,
+so that a missing family gives a one-line usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+
+import numpy as np
+import pandas as pd
+
+from audeval._cli.inputs import load, read_path_table
+from audeval._cli.messages import PROG, UsageError, collect_warnings, one_line, warn
+from audeval._cli.render import COUNT_COLUMNS, TOTAL, Result, render, with_file_level
+
+
+# columns shown in table and markdown output unless --all-columns
+EVENT_COLUMNS = (
+    "n_truth",
+    "n_prediction",
+    "tp",
+    "precision",
+    "recall",
+    "fscore",
+    "error_rate",
+    "substitution_rate",
+    "deletion_rate",
+    "insertion_rate",
+)
+SEGMENT_COLUMNS = (
+    "n_truth",
+    "n_prediction",
+    "precision",
+    "recall",
+    "fscore",
+    "error_rate",
+    "substitution_rate",
+    "deletion_rate",
+    "insertion_rate",
+    "accuracy",
+)
+
+
+def import_family(module: str, subcommand: str):
+    """The module of a family, or a usage error naming the subcommand."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as error:
+        if getattr(error, "name", None) == module:
+            raise UsageError(
+                f"'{subcommand}' is not available in this version of audeval "
+                f"(module {module} is missing)"
+            ) from None
+        raise
+
+
+# -------------------------------------------------------------------------
+# Events
+# -------------------------------------------------------------------------
+
+
+def events(args: argparse.Namespace) -> Result:
+    """``audeval events``: the event report, per file on request."""
+    family = import_family("audeval._events", "events")
+    data = load(args)
+    truth, prediction, labels = data.keep_empty_files()
+    onset = None if args.no_onset else args.onset_tolerance
+    offset = None if args.no_offset else args.offset_tolerance
+    duration = None if args.no_offset else args.duration_tolerance
+    if onset is None and offset is None and duration is None:
+        raise UsageError("--no-onset and --no-offset together leave nothing to evaluate")
+    stats = family.event_statistics(
+        truth,
+        prediction,
+        labels,
+        onset_tolerance=onset,
+        offset_tolerance=offset,
+        duration_tolerance=duration,
+        matching=args.matching,
+        files_duration=data.files_duration,
+    )
+    options = dict(zero_division=args.zero_division, propagate_nans=args.propagate_nans)
+    summary = family.event_report(stats, None, **options)
+    n_files = stats.index.get_level_values("file").nunique()
+    onset_text = "onsets not evaluated" if onset is None else f"onset tolerance {onset:g} s"
+    offset_text = (
+        "offsets not evaluated"
+        if offset is None and duration is None
+        else f"offset tolerance max({offset or 0:g} s, {duration or 0:g} x length)"
+    )
+    title = (
+        f"Event-based metrics: {n_files} files, {len(labels)} labels; "
+        f"{onset_text}, {offset_text}, {args.matching} matching"
+    )
+    if not args.per_file:
+        return Result(title, summary, columns=EVENT_COLUMNS)
+    per_file = _events_per_file(family, stats, options)
+    combined = pd.concat([per_file, with_file_level(summary)])
+    return Result(title, summary, per_file, combined, EVENT_COLUMNS)
+
+
+def _events_per_file(family, stats: pd.DataFrame, options: dict) -> pd.DataFrame:
+    """Class-wise, micro and macro rows of every file, from the statistics table.
+
+    Class-wise rows of all files come from one report
+    whose labels are the (file, label) pairs;
+    the micro rows apply the report's micro rule to each file's summed counts;
+    the macro rows are the mean of each file's class-wise rows, NaN ignored,
+    as in the report of a single file.
+    """
+    n = len(stats)
+    files = pd.unique(stats.index.get_level_values("file"))
+    n_labels = len(stats.index.get_level_values("label").categories)
+    pairs = stats.copy()
+    pairs.index = pd.MultiIndex.from_arrays(
+        [
+            pd.Index(["*"] * n, dtype=object, name="file"),
+            pd.CategoricalIndex(np.arange(n), categories=np.arange(n), ordered=True, name="label"),
+        ]
+    )
+    classwise = family.event_report(pairs, None, **options).iloc[:n]
+    columns = classwise.columns
+    classwise.index = pd.MultiIndex.from_arrays(
+        [
+            pd.Index(list(stats.index.get_level_values("file")), dtype=object),
+            pd.Index(list(stats.index.get_level_values("label")), dtype=object),
+        ],
+        names=["file", "label"],
+    )
+    sums = stats[family.COLUMNS].groupby(level="file", sort=False, observed=True).sum()
+    micro = pd.DataFrame(
+        family.overall(sums, options["zero_division"], options["propagate_nans"]),
+        index=sums.index,
+    ).loc[list(files)]
+    rates = [c for c in columns if c not in COUNT_COLUMNS]
+    macro = classwise[rates].groupby(level="file", sort=False).mean()
+    blocks = []
+    for name, table in (("micro", micro), ("macro", macro)):
+        table = table.reindex(columns=columns)
+        table.index = pd.MultiIndex.from_arrays(
+            [pd.Index(list(files), dtype=object), pd.Index([name] * len(files), dtype=object)],
+            names=["file", "label"],
+        )
+        blocks.append(table)
+    out = pd.concat([classwise, *blocks])
+    codes = np.arange(len(files))
+    order = np.concatenate([np.repeat(codes, n_labels), codes, codes])
+    rank = np.concatenate(
+        [
+            np.tile(np.arange(n_labels), len(files)),
+            np.full(len(files), n_labels),
+            np.full(len(files), n_labels + 1),
+        ]
+    )
+    return out.iloc[np.lexsort((rank, order))].astype(float)
+
+
+# -------------------------------------------------------------------------
+# Segments, structure
+# -------------------------------------------------------------------------
+
+
+def segments(args: argparse.Namespace) -> Result:
+    """``audeval segments``: the segment report, per file on request."""
+    family = import_family("audeval._segments", "segments")
+    data = load(args)
+    truth, prediction, labels = data.keep_empty_files()
+    options = dict(
+        time_resolution=args.time_resolution,
+        files_duration=data.files_duration,
+        zero_division=args.zero_division,
+        compat=args.compat,
+    )
+    summary = family.segment_report(truth, prediction, labels, **options)
+    resolution = (
+        "exact time (counts in seconds)"
+        if args.time_resolution is None
+        else f"time resolution {args.time_resolution:g} s"
+    )
+    n_files = len(set(data.files))
+    title = f"Segment-based metrics: {n_files} files, {len(labels)} labels; {resolution}"
+    if data.files_duration is None:
+        title += "; file length = latest end (no --files-duration)"
+    if not args.per_file:
+        return Result(title, summary, columns=SEGMENT_COLUMNS)
+    per_file = family.segment_report(truth, prediction, labels, per_file=True, **options)
+    per_file.index = per_file.index.set_names(["file", "label"])
+    # the blocks of the files; the summary gives the TOTAL block
+    per_file = per_file[np.asarray(per_file.index.get_level_values("file") != TOTAL)]
+    combined = pd.concat([per_file, with_file_level(summary)])
+    return Result(title, summary, per_file, combined, SEGMENT_COLUMNS)
+
+
+def structure(args: argparse.Namespace) -> Result:
+    """``audeval structure``: the structure report per file and its mean."""
+    family = import_family("audeval._structure", "structure")
+    data = load(args)
+    report = family.structure_report(
+        data.truth,
+        data.prediction,
+        windows=tuple(args.windows),
+        frame_size=args.frame_size,
+        beta=args.beta,
+        trim=args.trim,
+        compat=args.compat,
+        files_duration=data.files_duration,
+    )
+    mean = report.mean(numeric_only=True).to_frame("mean").T
+    mean.index = pd.Index(["mean"], dtype=object, name="file")
+    frame = "exact (frameless)" if args.frame_size is None else f"frame size {args.frame_size:g} s"
+    title = f"Structural segmentation: mean over {len(report)} files; {frame}"
+    summary = mean.T.rename(columns={"mean": "mean over files"})
+    summary.index.name = "metric"
+    summary.columns.name = None
+    combined = pd.concat([report, mean])
+    if not args.per_file:
+        return Result(title, summary, None, combined.loc[["mean"]])
+    return Result(title, summary, report, combined)
+
+
+# -------------------------------------------------------------------------
+# Diarization, detection
+# -------------------------------------------------------------------------
+
+
+def diarization(args: argparse.Namespace) -> Result:
+    """``audeval diarization``: the diarization report per file and in total."""
+    family = import_family("audeval._diarization", "diarization")
+    data = load(args)
+    with collect_warnings():
+        report = family.diarization_report(
+            data.truth,
+            data.prediction,
+            mapping=args.mapping,
+            individual_file_mapping=not args.global_mapping,
+            collar=args.collar,
+            skip_overlap=args.skip_overlap,
+            files_duration=data.files_duration,
+        )
+    title = (
+        f"Diarization: {len(report) - 1} files; collar {args.collar:g} s"
+        f"{', overlap skipped' if args.skip_overlap else ''}; {args.mapping} mapping"
+        f"{' over all files' if args.global_mapping else ' per file'}"
+    )
+    return _per_file_with_total(title, report, args.per_file)
+
+
+def detection(args: argparse.Namespace) -> Result:
+    """``audeval detection``: the detection report per file and in total."""
+    family = import_family("audeval._diarization", "detection")
+    data = load(args)
+    options = dict(
+        collar=args.collar,
+        skip_overlap=args.skip_overlap,
+        files_duration=data.files_duration,
+        beta=args.beta,
+    )
+    if args.zero_division is not None:
+        options["zero_division"] = args.zero_division
+    with collect_warnings():
+        report = family.detection_report(
+            data.truth, data.prediction, args.positive_labels, **options
+        )
+    positive = "every row" if args.positive_labels is None else ", ".join(args.positive_labels)
+    title = (
+        f"Detection: {len(report) - 1} files; positive: {positive}; collar {args.collar:g} s"
+        f"{', overlap skipped' if args.skip_overlap else ''}"
+    )
+    return _per_file_with_total(title, report, args.per_file)
+
+
+def _per_file_with_total(title: str, report: pd.DataFrame, per_file: bool) -> Result:
+    is_total = np.asarray(report.index.astype(str) == TOTAL)
+    total = report[is_total]
+    if not per_file:
+        return Result(title, total)
+    return Result(title, total, report[~is_total], report)
+
+
+# -------------------------------------------------------------------------
+# Separation
+# -------------------------------------------------------------------------
+
+
+def separation(args: argparse.Namespace) -> Result:
+    """``audeval separation``: separation metrics per file and source, aggregated."""
+    family = import_family("audeval.separation", "separation")
+    truth = read_path_table(args.truth, "truth")
+    prediction = read_path_table(args.prediction, "prediction")
+    options: dict = dict(metrics=args.metrics, permutation=args.permutation)
+    if args.mixture is not None:
+        options["mixture"] = read_path_table(args.mixture, "mixture")
+    if args.metrics == "bss_eval_v4":
+        options.update(window=args.window, hop=args.hop)
+    if args.length_mismatch is not None:
+        options["length_mismatch"] = args.length_mismatch
+    try:
+        scores = family.evaluate(truth, prediction, **options)
+    except RuntimeError as error:  # audio decoding errors of soundfile and audiofile
+        raise ValueError(f"cannot read audio: {one_line(error)}") from None
+    summary = family.aggregate(scores, how=args.aggregate)
+    n_files = scores.index.get_level_values("file").nunique()
+    if args.metrics == "bss_eval_v4":
+        title = (
+            f"Source separation: BSS Eval v4, {args.aggregate} over windows, "
+            f"then over {n_files} files per source"
+        )
+    else:
+        title = (
+            f"Source separation: scale-invariant metrics (dB), "
+            f"{args.aggregate} over {n_files} files per source"
+        )
+    if not args.per_file:
+        return Result(title, summary)
+    per_file = family.aggregate(scores, how=args.aggregate, level="file")
+    per_file = per_file.select_dtypes("number")
+    total = summary.copy()
+    total.index = pd.MultiIndex.from_arrays(
+        [pd.Index([TOTAL] * len(total), dtype=object), pd.Index(list(total.index), dtype=object)],
+        names=["file", "source"],
+    )
+    return Result(title, summary, per_file, pd.concat([per_file, total]))
+
+
+# -------------------------------------------------------------------------
+# Example
+# -------------------------------------------------------------------------
+
+
+def example(args: argparse.Namespace) -> Result | str:
+    """``audeval example``: events and segments of the shipped example data."""
+    from audeval._cli.parser import build_parser
+    from audeval._example import example_files
+
+    paths = example_files()
+    if args.path:
+        return os.path.dirname(paths["truth"]) + "\n"
+    intro = (
+        "audeval example: 6 radio clips with the labels music, speech and noise,\n"
+        "truth of a rater and prediction of a detector (files in "
+        f"{os.path.dirname(paths['truth'])}).\n"
+        "The same as:\n"
+        f"  {PROG} events --example --onset-tolerance 0.5 --no-offset\n"
+        f"  {PROG} segments --example --time-resolution 0.01\n"
+    )
+    output = ["--format", args.format, "--no-progress"]
+    if args.per_file:
+        output.append("--per-file")
+    if args.decimals is not None:
+        output += ["--decimals", str(args.decimals)]
+    parser = build_parser()
+    parts = [intro]
+    for run, argv in (
+        (events, ["events", "--example", "--onset-tolerance", "0.5", "--no-offset"]),
+        (segments, ["segments", "--example", "--time-resolution", "0.01"]),
+    ):
+        result = run(parser.parse_args([*argv, *output]))
+        parts.append(render(result, args.format, args.decimals, args.all_columns))
+    return "\n".join(parts) if args.format in ("table", "markdown") else "".join(parts[1:])
+
+
+RUN = {
+    "example": example,
+    "events": events,
+    "segments": segments,
+    "structure": structure,
+    "diarization": diarization,
+    "detection": detection,
+    "separation": separation,
+}
+"""The function of every subcommand."""
+
+
+__all__ = ["RUN"]

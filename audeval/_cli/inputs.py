@@ -1,0 +1,249 @@
+"""Inputs of the command line: read both sides, match their files, read audio path tables."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import posixpath
+
+import numpy as np
+import pandas as pd
+
+from audeval._cli.messages import PROG, UsageError, one_line, progress_wanted, show_files, warn
+
+
+def _read_side(args: argparse.Namespace, side: str) -> pd.Series:
+    from audeval._readers import read_annotations
+
+    path = getattr(args, side)
+    format = getattr(args, f"{side}_format") or args.input_format
+    table = getattr(args, f"{side}_table") or args.table
+    column = getattr(args, f"{side}_column") or args.column
+    return read_annotations(
+        path,
+        format=format,
+        table=table,
+        column=column,
+        verbose=progress_wanted(args),
+    )
+
+
+def _files_of(series: pd.Series) -> list:
+    files = series.attrs.get("files")
+    if files is None:
+        files = series.index.get_level_values("file").unique()
+    return list(files)
+
+
+def _stem(file: str) -> str:
+    return posixpath.splitext(posixpath.basename(str(file).replace("\\", "/")))[0]
+
+
+def _rename_files(series: pd.Series, name: str) -> pd.Series:
+    """Files reduced to their stem (``audio/a.wav`` -> ``a``), collisions are errors."""
+    files = _files_of(series)
+    stems = [_stem(f) for f in files]
+    seen: dict[str, str] = {}
+    for file, stem in zip(files, stems):
+        if stem in seen and seen[stem] != file:
+            raise ValueError(
+                f"{name}: the files {seen[stem]!r} and {file!r} have the same stem {stem!r}; "
+                "use --match-files exact."
+            )
+        seen[stem] = file
+    mapping = dict(zip(files, stems))
+    index = series.index
+    if isinstance(index, pd.MultiIndex):
+        index = index.set_levels(index.levels[0].map(lambda f: mapping.get(f, _stem(f))), level=0)
+    else:
+        index = index.map(lambda f: mapping.get(f, _stem(f)))
+        index.name = "file"
+    renamed = series.copy()
+    renamed.index = index
+    renamed.attrs["files"] = list(dict.fromkeys(stems))
+    return renamed
+
+
+def _label_kind(series: pd.Series) -> str:
+    values = series.cat.categories if isinstance(series.dtype, pd.CategoricalDtype) else series
+    kind = pd.api.types.infer_dtype(values, skipna=True)
+    return "string" if kind in ("string", "empty") else kind
+
+
+def _harmonise_labels(truth: pd.Series, prediction: pd.Series) -> tuple[pd.Series, pd.Series]:
+    """Compare labels as text when one side has text and the other numbers."""
+    kinds = {_label_kind(truth), _label_kind(prediction)}
+    if len(kinds) == 2 and "string" in kinds:
+        out = []
+        for series in (truth, prediction):
+            if _label_kind(series) != "string":
+                attrs = dict(series.attrs)
+                series = series.astype(str).astype(object)
+                series.attrs.update(attrs)
+            out.append(series)
+        return out[0], out[1]
+    return truth, prediction
+
+
+class Data:
+    """Truth, prediction and what the command line adds to them."""
+
+    def __init__(
+        self,
+        truth: pd.Series,
+        prediction: pd.Series,
+        files_duration: pd.Series | None,
+        labels: list | None,
+    ) -> None:
+        self.truth = truth
+        self.prediction = prediction
+        self.files_duration = files_duration
+        self.labels = labels
+        self.files = list(dict.fromkeys(_files_of(truth) + _files_of(prediction)))
+
+    def keep_empty_files(self) -> tuple[pd.Series, pd.Series, list]:
+        """Truth and prediction that keep files without events, and the labels.
+
+        A file named in the input without any event
+        gets a zero-length row with a label outside ``labels``:
+        the validation gate keeps its file in the evaluation
+        and leaves the row out.
+        """
+        from audeval._validation import check_inputs
+
+        labels = self.labels
+        if labels is None:
+            labels = list(check_inputs(self.truth, self.prediction, require_end=False).labels)
+        used = set(self.truth.index.get_level_values("file").unique()) | set(
+            self.prediction.index.get_level_values("file").unique()
+        )
+        empty = [f for f in self.files if f not in used]
+        if not empty or not isinstance(self.truth.index, pd.MultiIndex):
+            return self.truth, self.prediction, labels
+        import audformat
+
+        marker = "\x00no event"
+        while marker in labels:
+            marker += "\x00"
+        index = audformat.segmented_index(empty, [0.0] * len(empty), [0.0] * len(empty))
+        truth = self.truth
+        if isinstance(truth.dtype, pd.CategoricalDtype):
+            truth = truth.astype(object)
+        filler = pd.Series([marker] * len(empty), index=index, dtype=object)
+        truth = pd.concat([truth.astype(object), filler])
+        return truth, self.prediction, labels
+
+
+def load(args: argparse.Namespace) -> Data:
+    """Read truth, prediction and durations as the arguments say."""
+    from audeval._example import example_files
+    from audeval._readers import read_files_duration
+
+    files_duration_path = args.files_duration
+    if getattr(args, "example", False):
+        if args.truth is not None or args.prediction is not None:
+            raise UsageError("give either --example or TRUTH and PREDICTION, not both")
+        paths = example_files()
+        args.truth, args.prediction = paths["truth"], paths["prediction"]
+        if files_duration_path is None:
+            files_duration_path = paths["files_duration"]
+    elif args.truth is None or args.prediction is None:
+        raise UsageError(
+            "the following arguments are required: TRUTH, PREDICTION "
+            f"(see '{PROG} {args.command} --help')"
+        )
+    truth = _read_side(args, "truth")
+    prediction = _read_side(args, "prediction")
+    files_duration = read_files_duration(files_duration_path) if files_duration_path else None
+    if args.match_files == "stem":
+        truth = _rename_files(truth, "truth")
+        prediction = _rename_files(prediction, "prediction")
+        if files_duration is not None:
+            files_duration = files_duration.copy()
+            files_duration.index = pd.Index(
+                [_stem(f) for f in files_duration.index], name="file", dtype=object
+            )
+            if not files_duration.index.is_unique:
+                raise ValueError("--files-duration: two files have the same stem.")
+    truth, prediction = _harmonise_labels(truth, prediction)
+    _report_one_sided(truth, prediction, args)
+    labels = getattr(args, "labels", None)
+    return Data(truth, prediction, files_duration, labels)
+
+
+def _report_one_sided(truth: pd.Series, prediction: pd.Series, args: argparse.Namespace) -> None:
+    """Warn about files of one side only (each side's files are hashed once)."""
+    truth_files = _files_of(truth)
+    prediction_files = _files_of(prediction)
+    truth_set, prediction_set = set(truth_files), set(prediction_files)
+    only_truth = [f for f in truth_files if f not in prediction_set]
+    only_prediction = [f for f in prediction_files if f not in truth_set]
+    if not only_truth and not only_prediction:
+        return
+    if not truth_set & prediction_set and args.match_files == "exact":
+        stems = {_stem(f) for f in truth_files} & {_stem(f) for f in prediction_files}
+        if stems:
+            warn(
+                "truth and prediction have no file in common, "
+                "but their file names agree without folder and extension; "
+                "use --match-files stem"
+            )
+    if only_truth:
+        warn(
+            f"{len(only_truth)} file(s) only in the truth, scored as missed: "
+            f"{show_files(only_truth)}"
+        )
+    if only_prediction:
+        warn(
+            f"{len(only_prediction)} file(s) only in the prediction, scored as false alarms: "
+            f"{show_files(only_prediction)}"
+        )
+
+
+def read_path_table(path: str, name: str) -> pd.DataFrame:
+    """A CSV of audio paths: ``file`` column plus one column per source.
+
+    Relative paths are taken relative to the folder of the CSV.
+    """
+    import audformat
+
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"{path}: no such file or directory.")
+    if os.path.isdir(path):
+        raise ValueError(f"{path}: is a directory, expected a CSV of audio paths.")
+    try:
+        table = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
+    except (pd.errors.EmptyDataError, pd.errors.ParserError) as error:
+        raise ValueError(f"{path}: cannot be read as CSV ({one_line(error)}).") from None
+    table.columns = [str(c).strip() for c in table.columns]
+    if "file" not in table.columns or len(table.columns) < 2:
+        raise ValueError(
+            f"{path}:1: {name} needs a 'file' column and one column of audio paths per source; "
+            f"got columns {list(table.columns)}."
+        )
+    folder = os.path.dirname(os.path.abspath(path))
+    for column in table.columns:
+        values = table[column].str.strip()
+        empty = values.eq("").to_numpy()
+        if empty.any():
+            line = int(np.flatnonzero(empty)[0]) + 2
+            raise ValueError(f"{path}:{line}: empty cell in column {column!r}.")
+        if column != "file":
+            values = values.map(lambda v: v if os.path.isabs(v) else os.path.join(folder, v))
+            exists = values.map(os.path.isfile).to_numpy(dtype=bool)
+            if not exists.all():
+                line = int(np.flatnonzero(~exists)[0]) + 2
+                raise ValueError(
+                    f"{path}:{line}: no audio file {table[column].iloc[line - 2]!r} "
+                    f"(column {column!r})."
+                )
+        table[column] = values
+    index = audformat.filewise_index(table["file"].tolist())
+    if not index.is_unique:
+        raise ValueError(f"{path}: names a file twice.")
+    return pd.DataFrame(
+        {c: table[c].tolist() for c in table.columns if c != "file"}, index=index
+    )
+
+
+__all__ = ["Data", "load", "read_path_table"]

@@ -1,0 +1,80 @@
+"""Messages of the command line: one-line errors, warnings, progress bars."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+import contextlib
+import sys
+import warnings
+
+
+PROG = "audeval"
+MAX_FILES_SHOWN = 5
+PROGRESS_MIN_FILES = 10
+
+
+class UsageError(Exception):
+    """Bad command line: reported in one line, exit code 2."""
+
+
+def one_line(error: BaseException) -> str:
+    """An exception message as one line (multi-line messages are joined)."""
+    text = str(error)
+    if isinstance(error, KeyError) and len(error.args) == 1:
+        text = str(error.args[0])
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    text = " ".join(lines) if lines else type(error).__name__
+    text = " ".join(text.split())
+    return text if len(text) <= 400 else text[:397] + "..."
+
+
+def warn(message: str) -> None:
+    """``audeval: warning: ...`` on stderr."""
+    print(f"{PROG}: warning: {message}", file=sys.stderr)
+
+
+def show_files(files: Sequence) -> str:
+    """The first few files, and how many there are."""
+    shown = ", ".join(str(f) for f in list(files)[:MAX_FILES_SHOWN])
+    return shown + (f", ... ({len(files)} in all)" if len(files) > MAX_FILES_SHOWN else "")
+
+
+def _progress_wanted(args: argparse.Namespace) -> bool:
+    """The rule: progress bars on a terminal, unless ``--no-progress``."""
+    return not getattr(args, "no_progress", False) and sys.stderr.isatty()
+
+
+def progress_wanted(args: argparse.Namespace) -> bool:
+    """Whether to show progress bars.
+
+    Looks up ``audeval._cli._progress_wanted``,
+    so that the rule can be replaced in one place (the tests do).
+    """
+    import audeval._cli
+
+    return audeval._cli._progress_wanted(args)
+
+
+def progress(items: list, args: argparse.Namespace, desc: str):
+    """``items``, wrapped in a progress bar when wanted and there are many."""
+    if progress_wanted(args) and len(items) > PROGRESS_MIN_FILES:
+        import audeer
+
+        return audeer.progress_bar(items, desc=desc)
+    return items
+
+
+@contextlib.contextmanager
+def collect_warnings():
+    """Show the user warnings of the block as one line each, once."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    shown = set()
+    for warning in caught:
+        if issubclass(warning.category, UserWarning):  # not deprecations of dependencies
+            text = one_line(warning.message)  # type: ignore[arg-type]
+            if text not in shown:
+                shown.add(text)
+                warn(text)

@@ -1,0 +1,433 @@
+"""The argument parser of ``audeval``, built per subcommand from small functions."""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+from audeval._cli.messages import PROG, UsageError
+from audeval._cli.render import FORMATS
+
+
+INPUT_FORMATS = ("auto", "tsv", "lab", "rttm", "csv", "db")
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser that reports errors in one line instead of exiting."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+# -------------------------------------------------------------------------
+# Small argument types
+# -------------------------------------------------------------------------
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"expected non-negative seconds, got {text!r}")
+    return value
+
+
+def _seconds_or_none(text: str) -> float | None:
+    if text.strip().lower() in ("none", "off", "exact"):
+        return None
+    return _seconds(text)
+
+
+def _positive_seconds_or_none(text: str) -> float | None:
+    value = _seconds_or_none(text)
+    if value is not None and value <= 0:
+        raise argparse.ArgumentTypeError(f"expected positive seconds or 'none', got {text!r}")
+    return value
+
+
+def _number(text: str) -> float:
+    if text.strip().lower() == "nan":
+        return float("nan")
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+
+
+def _list(text: str) -> list[str]:
+    items = [item.strip() for item in text.split(",")]
+    if not all(items):
+        raise argparse.ArgumentTypeError(f"expected a comma-separated list, got {text!r}")
+    return items
+
+
+def _seconds_list(text: str) -> list[float]:
+    return [_seconds(item) for item in _list(text)]
+
+
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+    return value
+
+def _add_output(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("output")
+    group.add_argument(
+        "--per-file",
+        action="store_true",
+        help="also give the results of every file",
+    )
+    group.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="table",
+        help="output format (default: table); csv and json give one long table",
+    )
+    group.add_argument(
+        "-o",
+        "--output",
+        metavar="PATH",
+        help="write the output to PATH instead of stdout",
+    )
+    group.add_argument(
+        "--decimals",
+        type=_non_negative_int,
+        metavar="N",
+        help="round to N decimals (default: 3 for table and markdown, full precision otherwise)",
+    )
+    group.add_argument(
+        "--all-columns",
+        action="store_true",
+        help="show every column in table and markdown output (csv and json always have all)",
+    )
+    group.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="never show a progress bar (shown on a terminal when reading or scoring many files)",
+    )
+
+
+def _add_inputs(parser: argparse.ArgumentParser, *, example: bool, labels: bool = True) -> None:
+    parser.add_argument(
+        "truth",
+        nargs="?",
+        metavar="TRUTH",
+        help="ground truth: annotation file or directory (MIREX/DCASE tsv, .lab, RTTM, "
+        "audformat CSV) or an audformat database folder",
+    )
+    parser.add_argument(
+        "prediction",
+        nargs="?",
+        metavar="PREDICTION",
+        help="prediction, in any supported format",
+    )
+    group = parser.add_argument_group("input")
+    if example:
+        group.add_argument(
+            "--example",
+            action="store_true",
+            help="evaluate the example dataset shipped with audeval",
+        )
+    group.add_argument(
+        "--files-duration",
+        metavar="PATH",
+        help="CSV/TSV with file and duration (seconds) of every audio file",
+    )
+    if labels:
+        group.add_argument(
+            "--labels",
+            type=_list,
+            metavar="A,B,...",
+            help="labels to evaluate, in this order (others are left out)",
+        )
+    group.add_argument(
+        "--input-format",
+        choices=INPUT_FORMATS,
+        default="auto",
+        help="format of both inputs (default: from the file extension and content)",
+    )
+    group.add_argument("--truth-format", choices=INPUT_FORMATS, help=argparse.SUPPRESS)
+    group.add_argument("--prediction-format", choices=INPUT_FORMATS, help=argparse.SUPPRESS)
+    group.add_argument(
+        "--table",
+        metavar="NAME",
+        help="table of an audformat database (--truth-table, --prediction-table for one side)",
+    )
+    group.add_argument(
+        "--column",
+        metavar="NAME",
+        help="label column of an audformat database or CSV "
+        "(--truth-column, --prediction-column for one side)",
+    )
+    for side in ("truth", "prediction"):
+        group.add_argument(f"--{side}-table", metavar="NAME", help=argparse.SUPPRESS)
+        group.add_argument(f"--{side}-column", metavar="NAME", help=argparse.SUPPRESS)
+    group.add_argument(
+        "--match-files",
+        choices=("exact", "stem"),
+        default="exact",
+        help="compare file names as they are (exact, default) "
+        "or without folder and extension (stem: audio/a.wav matches a.txt)",
+    )
+
+
+# -------------------------------------------------------------------------
+# Options shared by several subcommands
+# -------------------------------------------------------------------------
+
+
+def _add_zero_division(group, default: float | None, help: str) -> None:
+    group.add_argument(
+        "--zero-division", type=_number, default=default, metavar="VALUE", help=help
+    )
+
+
+def _add_collar(group, what: str) -> None:
+    group.add_argument(
+        "--collar",
+        type=_seconds,
+        default=0.0,
+        metavar="SECONDS",
+        help="total width of the unscored collar around truth boundaries (default: 0)",
+    )
+    group.add_argument("--skip-overlap", action="store_true", help=f"do not score {what}")
+
+
+# -------------------------------------------------------------------------
+# Subcommands
+# -------------------------------------------------------------------------
+
+
+def _example(commands) -> None:
+    p = commands.add_parser(
+        "example",
+        help="evaluate the example dataset shipped with audeval",
+        description="Evaluate the example dataset shipped with audeval "
+        "with event-based and segment-based metrics.",
+    )
+    p.add_argument("--path", action="store_true", help="print the folder of the example files")
+    _add_output(p)
+
+
+def _events(commands) -> None:
+    p = commands.add_parser(
+        "events",
+        help="event-based metrics (sed_eval/DCASE, MIREX)",
+        description="Event-based precision, recall, F-score and error rate per label, "
+        "micro and macro (counts summed over files). Tolerance defaults are DCASE's.",
+    )
+    _add_inputs(p, example=True)
+    g = p.add_argument_group("metric")
+    g.add_argument(
+        "--onset-tolerance",
+        type=_seconds,
+        default=0.2,
+        metavar="SECONDS",
+        help="onsets match within this distance (default: 0.2)",
+    )
+    g.add_argument(
+        "--offset-tolerance",
+        type=_seconds_or_none,
+        default=0.2,
+        metavar="SECONDS",
+        help="offsets match within max(this, duration tolerance x event length) "
+        "(default: 0.2; 'none' for only the duration tolerance)",
+    )
+    g.add_argument(
+        "--duration-tolerance",
+        type=_seconds_or_none,
+        default=0.5,
+        metavar="FRACTION",
+        help="offset tolerance as a fraction of the true event length (default: 0.5; 'none')",
+    )
+    g.add_argument("--no-onset", action="store_true", help="do not evaluate onsets")
+    g.add_argument("--no-offset", action="store_true", help="do not evaluate offsets (MIREX)")
+    g.add_argument(
+        "--matching",
+        choices=("optimal", "greedy"),
+        default="optimal",
+        help="one-to-one matching of events (default: optimal)",
+    )
+    _add_zero_division(g, 0.0, "value of an undefined precision or recall (default: 0; 'nan')")
+    g.add_argument(
+        "--propagate-nans",
+        action="store_true",
+        help="F-score is NaN when precision or recall is NaN",
+    )
+    _add_output(p)
+
+
+def _segments(commands) -> None:
+    p = commands.add_parser(
+        "segments",
+        help="segment-based metrics (sed_eval/DCASE, MIREX)",
+        description="Segment-based precision, recall, F-score, error rate and accuracy "
+        "per label, micro and macro (counts summed over files).",
+    )
+    _add_inputs(p, example=True)
+    g = p.add_argument_group("metric")
+    g.add_argument(
+        "--time-resolution",
+        type=_positive_seconds_or_none,
+        default=1.0,
+        metavar="SECONDS",
+        help="segment length (default: 1.0; MIREX: 0.01; 'exact' for continuous time)",
+    )
+    g.add_argument("--compat", choices=("sed_eval",), help="reproduce sed_eval's float binning")
+    _add_zero_division(g, 0.0, "value of 0 / 0 (default: 0; 'nan')")
+    _add_output(p)
+
+
+def _structure(commands) -> None:
+    p = commands.add_parser(
+        "structure",
+        help="structural segmentation (mir_eval.segment)",
+        description="Boundary detection and clustering metrics of mir_eval.segment per file, "
+        "and their mean over files.",
+    )
+    _add_inputs(p, example=False, labels=False)
+    g = p.add_argument_group("metric")
+    g.add_argument(
+        "--windows",
+        type=_seconds_list,
+        default=[0.5, 3.0],
+        metavar="S1,S2",
+        help="boundary hit windows in seconds (default: 0.5,3.0)",
+    )
+    g.add_argument(
+        "--frame-size",
+        type=_positive_seconds_or_none,
+        default=0.1,
+        metavar="SECONDS",
+        help="frame hop of the clustering metrics (default: 0.1; 'exact' for frameless)",
+    )
+    g.add_argument("--beta", type=_seconds, default=1.0, help="F-measure beta (default: 1)")
+    g.add_argument("--trim", action="store_true", help="leave out the first and last boundary")
+    g.add_argument("--compat", choices=("mir_eval",), help="reproduce mir_eval 0.8.2")
+    _add_output(p)
+
+
+def _diarization(commands) -> None:
+    p = commands.add_parser(
+        "diarization",
+        help="diarization error rate (pyannote.metrics)",
+        description="Diarization error rate and its components per file and in total "
+        "(durations summed over files).",
+    )
+    _add_inputs(p, example=False, labels=False)
+    g = p.add_argument_group("metric")
+    _add_collar(g, "overlapped speech")
+    g.add_argument(
+        "--mapping",
+        choices=("optimal", "greedy", "identity"),
+        default="optimal",
+        help="label mapping (default: optimal; identity: identification error rate)",
+    )
+    g.add_argument(
+        "--global-mapping",
+        action="store_true",
+        help="one label mapping over all files instead of one per file",
+    )
+    _add_output(p)
+
+
+def _detection(commands) -> None:
+    p = commands.add_parser(
+        "detection",
+        help="detection error rate (voice activity, pyannote.metrics)",
+        description="Detection error rate, precision, recall and accuracy "
+        "per file and in total (durations summed over files).",
+    )
+    _add_inputs(p, example=True, labels=False)
+    g = p.add_argument_group("metric")
+    g.add_argument(
+        "--positive-labels",
+        type=_list,
+        metavar="A,B,...",
+        help="labels that count as activity (default: every row)",
+    )
+    _add_collar(g, "overlapped regions")
+    g.add_argument("--beta", type=_seconds, default=1.0, help="F-score beta (default: 1)")
+    _add_zero_division(
+        g, None, "value of 0 / 0 (default: the function's, 1 as pyannote.metrics)"
+    )
+    _add_output(p)
+
+
+def _separation(commands) -> None:
+    p = commands.add_parser(
+        "separation",
+        help="source separation (SI-SDR, BSS Eval)",
+        description="Separation metrics per file and source. TRUTH and PREDICTION are "
+        "CSV files with a 'file' column and one column of audio paths per source.",
+    )
+    p.add_argument("truth", metavar="TRUTH", help="CSV of reference audio paths")
+    p.add_argument("prediction", metavar="PREDICTION", help="CSV of estimated audio paths")
+    g = p.add_argument_group("metric")
+    g.add_argument("--mixture", metavar="PATH", help="CSV of mixture paths (for SI-SDRi etc.)")
+    g.add_argument(
+        "--metrics",
+        choices=("scale_invariant", "bss_eval_v4"),
+        default="scale_invariant",
+        help="SI-SDR family (default) or framewise BSS Eval v4",
+    )
+    g.add_argument(
+        "--permutation",
+        action="store_true",
+        help="match estimates to sources per file (permutation-invariant)",
+    )
+    g.add_argument(
+        "--window",
+        type=_positive_seconds_or_none,
+        default=1.0,
+        metavar="SECONDS",
+        help="BSS Eval window (default: 1.0; 'none' for the whole file)",
+    )
+    g.add_argument(
+        "--hop",
+        type=_positive_seconds_or_none,
+        default=None,
+        metavar="SECONDS",
+        help="BSS Eval hop (default: the window)",
+    )
+    g.add_argument(
+        "--length-mismatch",
+        choices=("error", "pad_or_truncate"),
+        help="what to do when an estimate has another length than its reference",
+    )
+    g.add_argument(
+        "--aggregate",
+        choices=("median", "mean"),
+        default="median",
+        help="summary over windows and files (default: median, as SiSEC)",
+    )
+    _add_output(p)
+
+
+SUBCOMMANDS = (_example, _events, _segments, _structure, _diarization, _detection, _separation)
+"""The parser of every subcommand, in the order of ``audeval --help``."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``audeval``; ``args.command`` names the subcommand."""
+    from audeval import __version__
+
+    parser = _Parser(
+        prog=PROG,
+        description="Evaluate time-annotated audio labels and separated audio. "
+        f"Start with '{PROG} example'.",
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for add in SUBCOMMANDS:
+        add(commands)
+    return parser
+
+
+__all__ = ["INPUT_FORMATS", "build_parser"]
