@@ -1,42 +1,28 @@
-"""Diarization and detection: audeval against pyannote.metrics and audmetric.
+"""Diarization: audeval against pyannote.metrics, spy-der and simpleder (SPEC sections 6, 9).
 
-Run in an environment that has audeval's dependencies plus the reference toolkits
-(here the reference venv, which has pyannote.metrics 4.2 and audmetric 1.4.2)::
+Run in a venv with audeval's dependencies and the reference toolkits::
 
-    OPENBLAS_NUM_THREADS=1 /opt/refenv/bin/python benchmarks/bench_diarization.py \
-        [--quick] [--workload long|files|both]
+    python3 -m venv /work/venvs/h6
+    /work/venvs/h6/bin/pip install "pyannote.metrics==4.2" spy-der==0.4.1 simpleder==0.0.8 \\
+        audformat audeer audiofile
+    OPENBLAS_NUM_THREADS=1 /work/venvs/h6/bin/python benchmarks/bench_diarization.py \\
+        [--files 1000] [--share 0.1]
 
-Workloads (SPEC section 9):
+Data (``benchmarks/_data.conversations``): ``--files`` conversations of 4 speakers
+with 86 turns each (about 5 min a file; 86k truth turns for 1000 files):
+turns of at least 0.6 s, 30 % overlapping the previous one by up to 0.3 s,
+no speaker overlapping itself; the prediction jitters every boundary by up to 0.25 s,
+renames speakers to int clusters, gives 10 % of turns to a wrong speaker,
+drops 5 % and adds 5 % short false alarms, merged per cluster.
+``files_duration``: last end plus 1 s; the references get the same UEM ``[0, duration]``.
 
-* one long file with 10k truth segments (4 speakers, ~7 h)
-  and a prediction of about the same size;
-* 1000 files of ~2 min with 2-5 speakers (~24 truth segments each).
-
-Truth is a conversation: turns of random speakers (each >= 0.6 s)
-that overlap the previous turn by up to 0.3 s, so a speaker never overlaps itself.
-The prediction jitters every boundary by up to 0.25 s,
-relabels speakers by a random permutation with 10 % of turns confused,
-drops 5 % and adds 5 % short false alarms; its labels are merged per speaker.
-
-Timed:
-
-* audeval: ``diarization_error_rate`` (optimal mapping per file),
-  ``diarization_report`` (DER, components and JER per file),
-  ``detection_error_rate``, all from the Series, with ``files_duration``;
-* pyannote.metrics: ``DiarizationErrorRate`` and ``DetectionErrorRate`` over all files,
-  with a UEM of [0, duration]; the conversion of the Series to ``Annotation``
-  objects is *not* timed (in favour of pyannote.metrics);
-* audmetric: ``diarization_error_rate`` (greedy, global mapping, its defaults)
-  on the same Series, compared with audeval's
-  ``mapping="greedy", individual_file_mapping=False``.
-
-Timings are CPU seconds of this one process (single-threaded work):
-the shortest of 7 runs for audeval, one run for the references.
-audmetric needs hours on the full workloads: it runs on a share of the data
-(10 % of the long file's time line, 2 % of the files)
-and its time is scaled up linearly, an underestimate
-since its cost grows faster than linearly; the values shown
-for that row are both computed on that share.
+Timed: CPU seconds of this process (``time.process_time``), the shortest of 5 runs
+for audeval (from the Series, validation included), one run for the references,
+whose conversion to their own objects is *not* timed (in their favour).
+pyannote.metrics' cluster and segmentation metrics run on a share (``--share``)
+of the files and their time is scaled up linearly (their cost is linear in files);
+the values compared for those rows are on that share, audeval's too.
+dscore's metrics are audeval's only (dscore is not pip-installable).
 """
 
 from __future__ import annotations
@@ -53,219 +39,173 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import _data  # noqa: E402
+
 import audeval  # noqa: E402
+from audeval import _diarization as dia  # noqa: E402
 
 
-def conversation(rng, n_turns: int, n_speakers: int):
-    """Start, end (s) and speaker of overlapping turns; no speaker overlaps itself."""
-    length = np.maximum(rng.exponential(2.5, n_turns), 0.6).round(3)
-    overlap = rng.uniform(0, 0.3, n_turns).round(3) * (rng.uniform(size=n_turns) < 0.3)
-    gap = rng.exponential(0.5, n_turns).round(3) * (rng.uniform(size=n_turns) < 0.5)
-    step = np.where(overlap > 0, -overlap, gap)
-    start = np.zeros(n_turns)
-    end = np.zeros(n_turns)
-    position = 0.0
-    for k in range(n_turns):  # data generation only, not timed
-        start[k] = max(position, 0.0)
-        end[k] = start[k] + length[k]
-        position = end[k] + step[k]
-    shift = rng.integers(1, n_speakers, n_turns) if n_speakers > 1 else np.zeros(n_turns, int)
-    speaker = np.cumsum(shift) % n_speakers  # never the same speaker twice in a row
-    return start.round(3), end.round(3), speaker
-
-
-def union_per_label(file, start, end, label):
-    """Merge the intervals of each (file, label) (data generation only)."""
-    frame = pd.DataFrame({"file": file, "start": start, "end": end, "label": label})
-    frame = frame[frame["end"] > frame["start"]].sort_values(["file", "label", "start"])
-    reach = frame.groupby(["file", "label"])["end"].cummax()
-    previous = reach.groupby([frame["file"], frame["label"]]).shift()
-    new = ~(frame["start"] <= previous)
-    run = new.cumsum()
-    merged = frame.groupby(run).agg(
-        file=("file", "first"), start=("start", "first"), end=("end", "max"), label=("label", "first")
-    )
-    return merged
-
-
-def make_data(n_files: int, turns_per_file: int, *, seed: int = 0):
-    rng = np.random.default_rng(seed)
-    truth_rows, pred_rows, durations = [], [], {}
-    for f in range(n_files):
-        file = f"file{f:05d}.wav"
-        n_speakers = int(rng.integers(2, 6)) if n_files > 1 else 4
-        start, end, speaker = conversation(rng, turns_per_file, n_speakers)
-        duration = float(end.max()) + 1.0
-        durations[file] = duration
-        truth_rows.append(
-            pd.DataFrame({"file": file, "start": start, "end": end, "label": np.char.add("spk", speaker.astype(str))})
-        )
-        keep = rng.uniform(size=len(start)) > 0.05
-        p_start = np.maximum(start + rng.uniform(-0.25, 0.25, len(start)), 0).round(3)[keep]
-        p_end = (end + rng.uniform(-0.25, 0.25, len(end))).round(3)[keep]
-        permutation = rng.permutation(n_speakers)
-        p_speaker = permutation[speaker][keep]
-        confused = rng.uniform(size=len(p_speaker)) < 0.1
-        p_speaker[confused] = rng.integers(0, n_speakers, int(confused.sum()))
-        n_extra = max(1, len(start) // 20)
-        extra = rng.uniform(0, duration - 1, n_extra).round(3)
-        pred_rows.append(
-            pd.DataFrame(
-                {
-                    "file": file,
-                    "start": np.concatenate([p_start, extra]),
-                    "end": np.concatenate([p_end, extra + rng.uniform(0.2, 1.0, n_extra).round(3)]),
-                    "label": np.char.add("s", np.concatenate([p_speaker, rng.integers(0, n_speakers, n_extra)]).astype(str)),
-                }
-            )
-        )
-    truth = pd.concat(truth_rows, ignore_index=True)
-    prediction = union_per_label(*(pd.concat(pred_rows, ignore_index=True)[c] for c in ("file", "start", "end", "label")))
-
-    def series(frame):
-        index = pd.MultiIndex.from_arrays(
-            [
-                frame["file"].to_numpy(),
-                pd.to_timedelta(frame["start"].to_numpy(), unit="s"),
-                pd.to_timedelta(frame["end"].to_numpy(), unit="s"),
-            ],
-            names=["file", "start", "end"],
-        )
-        return pd.Series(frame["label"].to_numpy(), index=index)
-
-    return series(truth), series(prediction), durations
+def make_data(n_files: int):
+    truth, prediction, durations = _data.conversations(n_files, turns=86, speakers=(4, 4))
+    prediction = pd.Series(prediction.str[1:].astype(np.int64).to_numpy(), index=prediction.index)
+    return truth, prediction, durations
 
 
 def timed(function, repeat: int) -> tuple[float, object]:
-    """Shortest CPU time of ``repeat`` runs (one run if it takes over a minute).
-
-    CPU time of this process (``time.process_time``), not wall-clock time:
-    everything here is single-threaded, and CPU time does not count
-    the time other processes on a busy machine take from this one.
-    """
     times, result = [], None
     for _ in range(repeat):
         start = time.process_time()
         result = function()
         times.append(time.process_time() - start)
-        if times[-1] > 60:
+        if times[-1] > 30:
             break
     return min(times), result
 
 
-def to_annotations(truth, prediction, durations):
-    from pyannote.core import Annotation, Segment, Timeline
-
-    out = {}
-    for name, series in (("truth", truth), ("prediction", prediction)):
-        files = series.index.get_level_values("file").to_numpy()
-        starts = series.index.get_level_values("start").total_seconds().to_numpy()
-        ends = series.index.get_level_values("end").total_seconds().to_numpy()
-        for k, (file, start, end, label) in enumerate(zip(files, starts, ends, series.to_numpy())):
-            pair = out.setdefault(file, {"truth": Annotation(uri=file), "prediction": Annotation(uri=file)})
-            pair[name][Segment(start, end), k] = label
-    for file, duration in durations.items():
-        pair = out.setdefault(file, {"truth": Annotation(uri=file), "prediction": Annotation(uri=file)})
-        pair["uem"] = Timeline([Segment(0.0, duration)], uri=file)
+def per_file(series: pd.Series) -> dict:
+    """file -> list of (label, start s, end s)."""
+    files = series.index.get_level_values("file").to_numpy()
+    starts = series.index.get_level_values("start").total_seconds().to_numpy()
+    ends = series.index.get_level_values("end").total_seconds().to_numpy()
+    out: dict = {}
+    for file, start, end, label in zip(files, starts, ends, series.to_numpy()):
+        out.setdefault(file, []).append((str(label), float(start), float(end)))
     return out
 
 
-def run_pyannote(annotations, metric_class):
-    metric = metric_class()
-    for pair in annotations.values():
-        metric(pair["truth"], pair["prediction"], uem=pair["uem"])
+def annotations(truth, prediction, durations, files):
+    from pyannote.core import Annotation, Segment, Timeline
+
+    out = {}
+    sides = (per_file(truth), per_file(prediction))
+    for file in files:
+        pair = []
+        for side in sides:
+            annotation = Annotation(uri=file)
+            for k, (label, start, end) in enumerate(side.get(file, [])):
+                annotation[Segment(start, end), k] = label
+            pair.append(annotation)
+        uem = Timeline([Segment(0.0, durations[file].total_seconds())], uri=file)
+        out[file] = (pair[0], pair[1], uem)
+    return out
+
+
+def pyannote_metric(metric, data, use_uem=True):
+    for reference, hypothesis, uem in data.values():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if use_uem:
+                metric(reference, hypothesis, uem=uem)
+            else:
+                metric(reference, hypothesis)
     return abs(metric)
 
 
-def subset(series, files=None, until=None):
-    """Rows of some files, or rows that end before a time (for the slow references)."""
-    keep = np.ones(len(series), dtype=bool)
-    if files is not None:
-        keep &= series.index.get_level_values("file").isin(files)
-    if until is not None:
-        keep &= series.index.get_level_values("end") <= pd.Timedelta(seconds=until)
-    return series[keep]
+def spyder_der(truth_turns, prediction_turns, uem, **options):
+    import spyder
+
+    ref = {f: [(label, s, e) for label, s, e in turns] for f, turns in truth_turns.items()}
+    hyp = {f: [(label, s, e) for label, s, e in turns] for f, turns in prediction_turns.items()}
+    result = spyder.DER(ref, hyp, uem=dict(uem), verbose=False, **options)
+    return result["Overall"].der
 
 
-def workload(name, n_files, turns, repeat, audmetric_share):
-    truth, prediction, durations = make_data(n_files, turns)
-    files_duration = pd.Series(durations)
-    print(f"\n## {name}: {n_files} file(s), {len(truth)} truth and {len(prediction)} predicted segments")
-    options = dict(files_duration=files_duration)
+def simpleder_der(truth_turns, prediction_turns):
+    import simpleder
 
-    t_der, der = timed(lambda: audeval.diarization_error_rate(truth, prediction, **options), repeat)
-    t_report, _ = timed(lambda: audeval.diarization_report(truth, prediction, **options), repeat)
-    t_det, det = timed(lambda: audeval.detection_error_rate(truth, prediction, **options), repeat)
-    t_stats, _ = timed(lambda: audeval.diarization_statistics(truth, prediction, **options), repeat)
+    error = total = 0.0
+    for file, ref in truth_turns.items():
+        detail = simpleder.DER(ref, prediction_turns.get(file, []), detailed=True)
+        error += detail["miss"] + detail["false_alarm"] + detail["confusion"]
+        total += detail["ref_length"]
+    return error / total
 
-    from pyannote.metrics.detection import DetectionErrorRate
-    from pyannote.metrics.diarization import DiarizationErrorRate
 
-    annotations = to_annotations(truth, prediction, durations)
-    t_py_der, py_der = timed(lambda: run_pyannote(annotations, DiarizationErrorRate), 1)
-    t_py_det, py_det = timed(lambda: run_pyannote(annotations, DetectionErrorRate), 1)
-
-    # audmetric is far slower (super-linear in segments per file and in files):
-    # it runs on a share of the data and its time is scaled up linearly,
-    # which underestimates it (the speed-up shown is a lower bound)
-    if n_files > 1:
-        files = sorted(durations)[: max(1, int(n_files * audmetric_share))]
-        t_sub, p_sub = subset(truth, files=files), subset(prediction, files=files)
-    else:
-        until = float(truth.index.get_level_values("end").total_seconds().max()) * audmetric_share
-        t_sub, p_sub = subset(truth, until=until), subset(prediction, until=until)
-    share = len(t_sub) / len(truth)
-
-    import audmetric
-
-    t_am, am = timed(lambda: audmetric.diarization_error_rate(t_sub, p_sub), 1)
-
-    def audeval_greedy(t, p):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # no files_duration, as audmetric
-            return audeval.diarization_error_rate(t, p, mapping="greedy", individual_file_mapping=False)
-
-    t_greedy, greedy = timed(lambda: audeval_greedy(truth, prediction), repeat)
-    greedy_sub = audeval_greedy(t_sub, p_sub)
-
-    rows = [
-        ("diarization_error_rate (optimal, per file)", t_der, "pyannote DiarizationErrorRate", t_py_der, der, py_der),
-        ("diarization_report (components + JER per file)", t_report, "pyannote DiarizationErrorRate", t_py_der, None, None),
-        ("diarization_statistics", t_stats, "pyannote DiarizationErrorRate", t_py_der, None, None),
-        ("detection_error_rate", t_det, "pyannote DetectionErrorRate", t_py_det, det, py_det),
-        (
-            "diarization_error_rate (greedy, global)",
-            t_greedy,
-            f"audmetric diarization_error_rate (x{1 / share:.1f} of a {share:.0%} share)",
-            t_am / share,
-            greedy_sub,
-            am,
-        ),
-    ]
-    print("| audeval | CPU s | reference | CPU s | speed-up | audeval value | reference value |")
-    print("|---|---|---|---|---|---|---|")
-    for ours, t_ours, ref, t_ref, v_ours, v_ref in rows:
-        values = f"{v_ours:.12f} | {v_ref:.12f}" if v_ours is not None else " | "
-        print(f"| {ours} | {t_ours:.4f} | {ref} | {t_ref:.2f} | {t_ref / t_ours:.0f}x | {values} |")
-    print("(audmetric values are on its share of the data, audeval's too)", flush=True)
+def row(name, t_ours, reference, t_ref, v_ours, v_ref):
+    speed = f"{t_ref / t_ours:,.0f}x" if t_ref else ""
+    agree = f"{abs(v_ours - v_ref):.1e}" if v_ref is not None else ""
+    t_ref = f"{t_ref:.2f}" if t_ref else ""
+    print(f"| {name} | {t_ours:.3f} | {reference} | {t_ref} | {speed} | {agree} |", flush=True)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="smaller workloads")
-    parser.add_argument(
-        "--workload", choices=["long", "files", "both"], default="both",
-        help="which workload (pyannote.metrics needs minutes on the long file)",
-    )
+    parser.add_argument("--files", type=int, default=1000)
+    parser.add_argument("--share", type=float, default=0.1, help="share of files for slow references")
+    parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
+    truth, prediction, durations = make_data(args.files)
     print(f"python {platform.python_version()}, numpy {np.__version__}, pandas {pd.__version__}")
-    print(f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}, {platform.processor() or platform.machine()}")
-    turns, files = (1000, 100) if args.quick else (10_000, 1000)
-    if args.workload in ("long", "both"):
-        workload("one long file", 1, turns, 7, 0.2 if args.quick else 0.1)
-    if args.workload in ("files", "both"):
-        workload("many files", files, 24, 7, 0.1 if args.quick else 0.02)
+    print(f"{args.files} files, {len(truth)} truth turns, {len(prediction)} predicted turns, "
+          f"{durations.dt.total_seconds().sum() / 3600:.1f} h\n")
+    options = {"files_duration": durations}
+    files = sorted(durations.index)
+    share_files = files[: max(1, int(len(files) * args.share))]
+    in_share = truth.index.get_level_values("file").isin(share_files)
+    p_share = prediction.index.get_level_values("file").isin(share_files)
+    t_sub, p_sub = truth[in_share], prediction[p_share]
+    share_durations = durations[share_files]
+    scale = len(files) / len(share_files)
+
+    truth_turns, prediction_turns = per_file(truth), per_file(prediction)
+    uem = {f: [(0.0, d.total_seconds())] for f, d in durations.items()}
+    everything = annotations(truth, prediction, durations, files)
+    share = {f: everything[f] for f in share_files}
+
+    from pyannote.metrics import diarization as pd_dia
+    from pyannote.metrics import segmentation as pd_seg
+
+    print("| audeval | CPU s | reference | CPU s | speed-up | difference |")
+    print("|---|---|---|---|---|---|")
+    t, der = timed(lambda: audeval.diarization_error_rate(truth, prediction, **options), args.repeat)
+    t_py, py = timed(lambda: pyannote_metric(pd_dia.DiarizationErrorRate(), everything), 1)
+    row("diarization_error_rate", t, "pyannote.metrics DiarizationErrorRate", t_py, der, py)
+    t_sp, sp = timed(lambda: spyder_der(truth_turns, prediction_turns, uem), 1)
+    row("diarization_error_rate", t, "spy-der DER", t_sp, der, sp)
+    t_si, si = timed(lambda: simpleder_der(truth_turns, prediction_turns), 1)
+    row("diarization_error_rate (files_duration = extent)", t, "simpleder DER (per file, summed)", t_si, der, si)
+    for label, opts, spy in (
+        ("DER, collar 0.25 s per side, single-speaker regions",
+         dict(collar=0.25, collar_convention="per_side", regions="single"),
+         dict(collar=0.25, regions="single")),
+        ("DER, overlap regions", dict(regions="overlap"), dict(regions="overlap")),
+    ):
+        t, value = timed(
+            lambda: audeval.diarization_error_rate(truth, prediction, **opts, **options), args.repeat
+        )
+        t_sp, sp = timed(lambda: spyder_der(truth_turns, prediction_turns, uem, **spy), 1)
+        row(label, t, f"spy-der DER {spy}", t_sp, value, sp)
+    t, report = timed(lambda: audeval.diarization_report(truth, prediction, **options), args.repeat)
+    row("diarization_report (DER, components, JER, purity, coverage, homogeneity, completeness per file)",
+        t, "", 0, 0, None)
+    t, _ = timed(lambda: dia.diarization_cluster_report(truth, prediction, **options), args.repeat)
+    row("diarization_cluster_report (dscore: B-cubed, GKT, H, MI, NMI; exact)", t, "", 0, 0, None)
+    t, _ = timed(lambda: dia.diarization_cluster_report(truth, prediction, frame_size=0.01, **options), args.repeat)
+    row("diarization_cluster_report (dscore's 10 ms frames)", t, "", 0, 0, None)
+
+    for name, ours, theirs in (
+        ("purity", lambda t_, p_, d_: dia.diarization_purity_coverage(t_, p_, files_duration=d_)[0],
+         lambda: pyannote_metric(pd_dia.DiarizationPurity(), share, use_uem=False)),
+        ("coverage", lambda t_, p_, d_: dia.diarization_purity_coverage(t_, p_, files_duration=d_)[1],
+         lambda: pyannote_metric(pd_dia.DiarizationCoverage(), share, use_uem=False)),
+        ("homogeneity", lambda t_, p_, d_: dia.diarization_homogeneity_completeness(t_, p_, files_duration=d_)[0],
+         lambda: pyannote_metric(pd_dia.DiarizationHomogeneity(), share)),
+        ("completeness", lambda t_, p_, d_: dia.diarization_homogeneity_completeness(t_, p_, files_duration=d_)[1],
+         lambda: pyannote_metric(pd_dia.DiarizationCompleteness(), share)),
+        ("speaker_change precision (tolerance 0.5 s)",
+         lambda t_, p_, d_: dia.speaker_change_precision_recall(t_, p_, tolerance=0.5)[0],
+         lambda: pyannote_metric(pd_seg.SegmentationPrecision(tolerance=0.5), share, use_uem=False)),
+        ("speaker_change purity (gaps 0.5 s)",
+         lambda t_, p_, d_: dia.speaker_change_purity_coverage(t_, p_)[0],
+         lambda: pyannote_metric(pd_seg.SegmentationPurity(tolerance=0.5), share, use_uem=False)),
+    ):
+        t, _ = timed(lambda: ours(truth, prediction, durations), args.repeat)
+        value = ours(t_sub, p_sub, share_durations)
+        t_ref, ref = timed(theirs, 1)
+        row(name, t, f"pyannote.metrics (x{scale:.0f} of {len(share_files)} files)", t_ref * scale, value, ref)
 
 
 if __name__ == "__main__":

@@ -188,7 +188,11 @@ def diarization_homogeneity_completeness(
     homogeneity :math:`= 1 - \sum_f H_f(R|H) / \sum_f H_f(R)`
     and completeness the same with the roles of truth and prediction swapped;
     with a zero denominator the value is 1 if the numerator is 0, else 0.
-    Same as pyannote.metrics' ``DiarizationHomogeneity`` and ``DiarizationCompleteness``.
+    Same as pyannote.metrics' ``DiarizationHomogeneity`` and ``DiarizationCompleteness``;
+    both are taken on the scored region of the truth (collars around truth boundaries,
+    truth overlap skipped), whereas pyannote.metrics 4.2's ``DiarizationCompleteness``
+    swaps the roles before cutting collars and overlap out (around the *prediction*):
+    with ``collar`` or ``skip_overlap`` its completeness differs.
 
     Args:
         {args}

@@ -84,7 +84,7 @@ def _scoring_bounds(inputs: Inputs, known: np.ndarray | None = None):
             f"files_duration is not known for {int(unknown.sum())} of {n} files: "
             "their scored region is the union of the extents "
             "of truth and prediction (pyannote.metrics' rule). "
-            "Pass files_duration (or uem) to score [0, duration]."
+            "Pass files_duration to score [0, duration]."
         )
         sides = (inputs.truth, inputs.prediction)
         keep = [side.end > side.start for side in sides]
