@@ -159,7 +159,9 @@ def activity(
     """
     interval, piece = expand_ranges(pieces.first, pieces.stop)
     key = piece * np.int64(max(n_channels, 1)) + np.asarray(channel, np.int64)[interval]
-    key = np.unique(key) if distinct else np.sort(key)
+    key = np.sort(key)
+    if distinct and len(key):
+        key = key[np.r_[True, key[1:] != key[:-1]]]
     n = np.int64(max(n_channels, 1))
     return key // n, key % n
 

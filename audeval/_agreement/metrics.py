@@ -274,7 +274,7 @@ ARGS = """
         per_file: one value per file (a Series; a DataFrame for ``average="none"``)
         zero_division: value where the metric is 0 / 0
             (no disagreement is expected: every rater always gives the same category;
-            an :class:`audeval.UndefinedMetricWarning` is issued)
+            an ``UndefinedMetricWarning`` is issued)
 
     Raises:
         TypeError, ValueError: on invalid input or options,

@@ -76,7 +76,8 @@ def disagreements(
     Consecutive spans where every rater says the same are joined.
     Each rater's column holds its label on the span
     (``"<no label>"`` for none, ``"a + b"`` for several labels at once,
-    NaN if the rater does not rate the file, with ``unrated="missing"``);
+    NaN if the rater does not rate the file, with ``unrated="missing"``),
+    as a categorical of the label sets that occur (``"<no label>"`` first);
     the column ``duration`` says how long the span is:
     ``disagreements(...).sort_values("duration", ascending=False)``
     lists the longest first.
@@ -124,17 +125,16 @@ def disagreements(
     high = np.where(rating, matrix, -1).max(axis=1, initial=-1)
     differ = np.flatnonzero((n_rating >= 2) & (low != high))
     pieces = sw.pieces
-    if len(differ):
-        _, code = np.unique(matrix[differ], axis=0, return_inverse=True)
-        code = np.asarray(code).ravel()
-    else:
-        code = np.zeros(0, np.int64)
+    # a new code wherever a rater's set differs from the previous span's
+    rows = matrix[differ]
+    changed = (rows[1:] != rows[:-1]).any(axis=1)
+    code = np.cumsum(np.r_[False, changed]).astype(np.int64)
     first, last = runs(pieces.file[differ], pieces.start[differ], pieces.end[differ], code)
     rows = differ[first]
-    names = np.array(set_names(members, ratings.labels) + [np.nan], dtype=object)
-    names[0] = NO_LABEL
+    names = pd.Index(set_names(members, ratings.labels), dtype=object)
     columns = {
-        rater: names[matrix[rows, r]] for r, rater in enumerate(ratings.raters)
+        rater: pd.Categorical.from_codes(matrix[rows, r], categories=names)
+        for r, rater in enumerate(ratings.raters)
     }
     start = pieces.start[rows]
     end = pieces.end[differ[last]]
@@ -166,18 +166,23 @@ def _weights(weights: Mapping | None, raters: list) -> np.ndarray:
 
 
 def _winner(piece: np.ndarray, choice: np.ndarray, rater: np.ndarray, weight: np.ndarray, n_choices: int):
-    """Per piece the choice with the largest summed weight; ties: the earliest rater's choice."""
+    """Per piece the choice with the largest summed weight; ties: the earliest rater's choice.
+
+    ``piece`` must be sorted, and ``rater`` ascending within a piece.
+    """
     key = piece * np.int64(n_choices) + choice
-    keys, inverse = np.unique(key, return_inverse=True)
+    keys, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     if len(keys) == 0:
         return keys, keys.copy()
     total = np.round(np.bincount(inverse, weights=weight, minlength=len(keys)), 9)
-    priority = np.full(len(keys), np.iinfo(np.int64).max)
-    np.minimum.at(priority, inverse, rater)
+    priority = rater[first]  # the first (earliest) rater of each choice
     k_piece = keys // n_choices
-    order = np.lexsort((priority, -total, k_piece))
-    best = order[np.r_[True, k_piece[order][1:] != k_piece[order][:-1]]]
-    return k_piece[best], keys[best] % n_choices
+    begin = np.flatnonzero(np.r_[True, k_piece[1:] != k_piece[:-1]])
+    size = np.diff(np.r_[begin, len(keys)])
+    best = np.repeat(np.maximum.reduceat(total, begin), size)
+    rank = np.where(total == best, priority, np.iinfo(np.int64).max)
+    chosen = rank == np.repeat(np.minimum.reduceat(rank, begin), size)
+    return k_piece[chosen], keys[chosen] % n_choices
 
 
 def consensus(

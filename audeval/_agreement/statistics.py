@@ -130,9 +130,9 @@ def label_sets(sw: Sweep) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[tupl
     new[1:] = (sw.piece[1:] != sw.piece[:-1]) | (sw.rater[1:] != sw.rater[:-1])
     begin = np.flatnonzero(new)
     size = np.diff(np.r_[begin, n]).astype(np.int64)
-    code = np.zeros(len(begin), dtype=np.int64)
+    code = sw.label[begin].astype(np.int64)  # the code of a first label: the label
     width = np.int64(int(sw.label.max(initial=0)) + 2)
-    for k in range(int(size.max(initial=0))):
+    for k in range(1, int(size.max(initial=0))):
         # the code of a prefix of k + 1 labels: the rank of (code of k labels, next label)
         grow = size > k
         key = code[grow] * width + sw.label[begin[grow] + k] + 1
