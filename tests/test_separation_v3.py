@@ -161,3 +161,36 @@ def test_errors():
     res = sep.bss_eval_sources(refs, refs[:1] + 0.1, filter_length=4, permutation=True)
     assert res["estimate"].tolist() == [0, -1]
     assert np.isnan(res["sdr"][1])
+
+
+# -------------------------------------------------------------------------
+# Singular Gram matrices (issue 18 #25): pivoted Cholesky, no lstsq
+# -------------------------------------------------------------------------
+
+
+def test_gram_solver_fallback_is_the_least_squares_projection():
+    from audeval.separation._solve import GramSolver
+
+    basis = gen.noise(60, (200, 5))
+    s = np.concatenate([basis, basis[:, :2], 3 * basis[:, 4:]], axis=1)  # 3 dependent columns
+    x = gen.noise(61, (200, 3))
+    solver = GramSolver(s.T @ s)
+    assert solver.kind == "pivoted" and solver.rank == 5
+    expected = s @ np.linalg.lstsq(s, x, rcond=None)[0]
+    np.testing.assert_allclose(s @ solver.solve(s.T @ x), expected, rtol=0, atol=1e-12)
+    assert GramSolver(basis.T @ basis).kind == "cholesky"
+    zero = GramSolver(np.zeros((3, 3)))
+    assert zero.rank == 0 and (zero.solve(np.ones(3)) == 0).all()
+
+
+@pytest.mark.filterwarnings("error")
+def test_bss_eval_v4_identical_channels_equal_the_mono_result():
+    mono = gen.coloured(62, (2, 3000), 0.8)
+    est = gen.mix(mono, 63, 0.3, 0.1)
+    stereo = sep.bss_eval_v4(
+        np.stack([mono, mono], -1), np.stack([est, est], -1),
+        sampling_rate=1000, window=1.0, filter_length=32,
+    )
+    single = sep.bss_eval_v4(mono, est, sampling_rate=1000, window=1.0, filter_length=32)
+    for key in ("sdr", "isr", "sir", "sar"):
+        np.testing.assert_allclose(stereo[key], single[key], rtol=0, atol=1e-8, err_msg=key)
