@@ -122,8 +122,9 @@ def side_labels(series: object) -> list:
     """Labels of one side: categories in order, else sorted (by type name, then value)."""
     if not isinstance(series, pd.Series):
         return []
-    if isinstance(series.dtype, pd.CategoricalDtype):
-        return list(series.cat.categories)
+    if isinstance(series.dtype, pd.CategoricalDtype):  # used categories, in category order
+        codes = np.unique(np.asarray(series.cat.codes))
+        return [series.cat.categories[c] for c in codes if c >= 0]
     values = pd.unique(series.dropna().array)
     values = values.tolist() if hasattr(values, "tolist") else list(values)
     try:
@@ -174,10 +175,20 @@ def check_diarization_inputs(truth, prediction, *, files_duration):
 
 def check_detection_inputs(truth, prediction, *, positive_labels, files_duration):
     """Validated inputs of detection; a positive label found on neither side raises."""
+    found = union_labels(side_labels(truth), side_labels(prediction))
     if positive_labels is None:
-        labels = union_labels(side_labels(truth), side_labels(prediction))
+        labels = found
     else:
         labels = positive_labels
+        if isinstance(truth, pd.Series) and isinstance(prediction, pd.Series):
+            known = set(found)
+            unused = [label for label in labels if label not in known]
+            if unused:
+                raise ValueError(
+                    f"positive_labels {unused} occur in neither truth nor prediction "
+                    "(a misspelt label would give a perfect score); "
+                    f"labels found: {found}."
+                )
     inputs = check_inputs(
         truth, prediction, labels=labels, files_duration=files_duration, allow_filewise=True
     )
