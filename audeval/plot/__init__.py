@@ -25,12 +25,19 @@ so a figure can be inspected in tests or post-processed.
 
 from __future__ import annotations
 
-from audeval.plot._common import OUTCOME_COLORS
+from audeval.plot import _common
 from audeval.plot._diarization import diarization_timeline
 from audeval.plot._events import event_confusion_matrix
 from audeval.plot._events import event_timeline
 from audeval.plot._segments import segment_timeline
 from audeval.plot._structure import structure_timeline
+
+
+#: Colour per outcome (Okabe-Ito palette, readable with colour-blindness):
+#: ``"tp"`` matched, ``"substitution"`` paired with another label,
+#: ``"deletion"`` missed truth, ``"insertion"`` false alarm.
+#: Every plot takes ``colors=`` to replace some of them.
+OUTCOME_COLORS = _common.OUTCOME_COLORS
 
 
 __all__ = [
