@@ -337,6 +337,10 @@ def test_invariances(rows, random, per_label):
     # row order within each rater
     shuffled = {r: s.sample(frac=1.0, random_state=random.randint(0, 99)) for r, s in raters.items()}
     np.testing.assert_allclose(_all(shuffled, per_label=per_label), expected, atol=1e-12)
+    # file renaming (and so file order)
+    swap = {"f1": "f2", "f2": "f1"}
+    moved = {r: s.rename(index=swap, level="file") for r, s in raters.items()}
+    np.testing.assert_allclose(_all(moved, per_label=per_label), expected, atol=1e-12)
     # label renaming
     rename = {"a": "z", "b": "y", "c": "x"}
     renamed = {r: s.map(rename) for r, s in raters.items()}
@@ -503,6 +507,10 @@ def test_unitized_alpha_krippendorff_2004_example():
     assert alpha["k"] == 1.0
     overall = unitized_alpha(raters, files_duration={"f": 300.0}, frame_size=1.0)
     assert overall == pytest.approx(0.8591, abs=5e-4)
+    # the continuous coefficient is the limit of ever smaller units
+    exact = unitized_alpha(raters, files_duration={"f": 300.0})
+    errors = [abs(unitized_alpha(raters, files_duration={"f": 300.0}, frame_size=u) - exact) for u in (1.0, 0.01)]
+    assert errors[1] < errors[0] / 50
 
 
 @pytest.mark.parametrize(

@@ -189,6 +189,7 @@ REDUCTIONS = {
     "alpha": alpha_of,
 }
 NAMES = {"cohen": "Cohen's kappa", "fleiss": "Fleiss' kappa", "alpha": "Krippendorff's alpha"}
+SERIES_NAMES = {"cohen": "cohen_kappa", "fleiss": "fleiss_kappa", "alpha": "krippendorff_alpha"}
 
 
 def _reduce(kind: str, table: pd.DataFrame, recorded: dict, average: str, per_file: bool):
@@ -249,7 +250,7 @@ def agreement(
             return float(values[0])
         return {label: float(v) for label, v in zip(labels_out, values[0])}
     if labels_out is None:
-        return pd.Series(values, index=groups, name=kind, dtype="float64")
+        return pd.Series(values, index=groups, name=SERIES_NAMES[kind], dtype="float64")
     return pd.DataFrame(values, index=groups, columns=pd.Index(labels_out, dtype=object, name="label"))
 
 
