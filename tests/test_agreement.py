@@ -110,6 +110,9 @@ def test_golden_label_sets(name):
     )
     if "fleiss" in expected:
         assert fleiss_kappa(raters, **options) == pytest.approx(expected["fleiss"], abs=1e-12)
+        assert fleiss_kappa(raters, frame_size=case["frame"], **options) == pytest.approx(
+            expected["fleiss"], abs=1e-12
+        )
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN))
