@@ -23,8 +23,9 @@ def _scalar(value: object, metric: Callable, truth: object, prediction: object) 
     )
 
 
-def _per_file(metric: Callable, truth: pd.Series, prediction: pd.Series, labels, options: dict) -> pd.Series:
+def _per_file(metric: Callable, mapping: dict, pair: tuple, labels, options: dict) -> pd.Series:
     """The metric of every file: the agreement metrics natively, the others from their table."""
+    truth, prediction = mapping[pair[0]], mapping[pair[1]]
     if "per_file" in inspect.signature(metric).parameters:
         return metric(truth, prediction, labels, per_file=True, **options)
     from audeval import _registry
@@ -33,13 +34,11 @@ def _per_file(metric: Callable, truth: pd.Series, prediction: pd.Series, labels,
     statistics_options, metric_options = _registry.split_options(family, metric, options)
     table = family.compute(truth, prediction, labels, statistics_options)
     files = table.index.get_level_values("file")
-    return pd.Series(
-        {
-            file: _scalar(metric(table[files == file], None, **metric_options), metric, truth.name, prediction.name)
-            for file in pd.unique(files)
-        },
-        dtype="float64",
-    )
+    values = {}
+    for file in pd.unique(files):  # on request only: one reduction per file
+        value = metric(table[files == file], None, **metric_options)
+        values[file] = _scalar(value, metric, *pair)
+    return pd.Series(values, dtype="float64")
 
 
 def agreement_matrix(
@@ -115,7 +114,7 @@ def agreement_matrix(
     blocks = {}
     for truth in raters:
         columns = {
-            prediction: _per_file(metric, mapping[truth], mapping[prediction], labels, options)
+            prediction: _per_file(metric, mapping, (truth, prediction), labels, options)
             for prediction in raters
             if prediction != truth
         }

@@ -19,7 +19,6 @@ import numpy as np
 import pandas as pd
 
 from audeval import _options
-from audeval._agreement.inputs import UNRATED
 from audeval._agreement.statistics import COLUMNS
 from audeval._agreement.statistics import agreement_statistics
 from audeval._agreement.statistics import normalise
@@ -112,11 +111,10 @@ def grid(table: pd.DataFrame, per_file: bool) -> tuple[pd.Index, list, dict[str,
 
 def _undefined(values: np.ndarray, undefined: np.ndarray, zero_division: float, what: str) -> np.ndarray:
     if np.any(undefined):
-        warnings.warn(
+        _options.warn(
             f"{what} is undefined (0 / 0: no disagreement is expected, e.g. every rater "
             f"always gives the same category) and was set to zero_division={zero_division}.",
             UndefinedMetricWarning,
-            stacklevel=4,
         )
     return np.where(undefined, zero_division, values)
 

@@ -17,7 +17,6 @@ import pandas as pd
 from audeval import _options
 from audeval._agreement.inputs import Ratings
 from audeval._agreement.inputs import check_ratings
-from audeval._agreement.statistics import NO_LABEL
 from audeval._agreement.statistics import label_sets
 from audeval._agreement.statistics import normalise
 from audeval._agreement.statistics import set_names

@@ -137,7 +137,8 @@ def label_sets(sw: Sweep) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[tupl
         grow = size > k
         key = code[grow] * width + sw.label[begin[grow] + k] + 1
         _, code[grow] = np.unique(key, return_inverse=True)
-    uniques, where, set_code = np.unique(size * (code.max(initial=0) + 1) + code, return_index=True, return_inverse=True)
+    identity = size * (code.max(initial=0) + 1) + code  # equal sets: equal size and code
+    _, where, set_code = np.unique(identity, return_index=True, return_inverse=True)
     members = [tuple(sw.label[begin[g] : begin[g] + size[g]].tolist()) for g in where]
     order = sorted(range(len(members)), key=lambda i: (len(members[i]), members[i]))
     rank = np.empty(len(order), dtype=np.int64)

@@ -306,5 +306,6 @@ def unitized_alpha(
     if average == "pooled":
         return pd.Series(values, index=ratings.files, name="unitized_alpha") if per_file else float(values[0])
     if per_file:
-        return pd.DataFrame(values, index=ratings.files, columns=pd.Index(ratings.labels, dtype=object, name="label"))
+        columns = pd.Index(ratings.labels, dtype=object, name="label")
+        return pd.DataFrame(values, index=ratings.files, columns=columns)
     return {label: float(v) for label, v in zip(ratings.labels, values[0])}
