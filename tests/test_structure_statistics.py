@@ -264,7 +264,7 @@ def test_table_of_no_files():
     assert audeval.structure_report(table, None).empty
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(
     rows=st.lists(
         st.tuples(
@@ -293,8 +293,11 @@ def test_file_order_and_shards(rows, order):
     concatenated = pd.concat(shards)
     for metric in METRICS:
         direct = metric(truth, prediction)
-        np.testing.assert_allclose(metric(concatenated, None), direct, rtol=1e-12, atol=0)
-        assert_same(metric(audeval.sum_statistics(shards), None), direct)
+        # E[MI] of a file is summed in chunks shared with other files: equal to ~1e-15
+        np.testing.assert_allclose(metric(concatenated, None), direct, rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(
+            metric(audeval.sum_statistics(shards), None), direct, rtol=1e-12, atol=1e-15
+        )
 
 
 # -------------------------------------------------------------------------

@@ -1,0 +1,351 @@
+r"""Public hierarchy metrics: T-measure, L-measure, their report, statistics and family."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from audeval._hierarchy import _statistics
+from audeval._hierarchy._options import OPTIONS
+from audeval._hierarchy._options import make_options
+from audeval._hierarchy._options import normalise
+from audeval._options import Default
+from audeval._options import value_of
+from audeval._protocol import Family
+from audeval._protocol import stamp
+from audeval._structure._options import _check_beta
+from audeval._structure._options import _check_bool
+
+Hierarchy = pd.DataFrame | Mapping | pd.Series
+
+#: mir_eval.hierarchy.evaluate keys and the column names of hierarchy_report
+MIR_EVAL_COLUMNS = {
+    "T-Precision reduced": "t_precision_reduced",
+    "T-Recall reduced": "t_recall_reduced",
+    "T-Measure reduced": "t_measure_reduced",
+    "T-Precision full": "t_precision_full",
+    "T-Recall full": "t_recall_full",
+    "T-Measure full": "t_measure_full",
+    "L-Precision": "l_precision",
+    "L-Recall": "l_recall",
+    "L-Measure": "l_measure",
+}
+
+_EXAMPLE = """
+        >>> import audformat
+        >>> index = audformat.segmented_index(["a"] * 4, [0, 10, 20, 30], [10, 20, 30, 40])
+        >>> truth = pd.DataFrame(
+        ...     {"coarse": ["A", "A", "B", "B"], "fine": ["a", "b", "c", "d"]}, index=index
+        ... )
+        >>> prediction = pd.DataFrame(
+        ...     {"coarse": ["x", "x", "x", "y"], "fine": ["p", "q", "r", "s"]}, index=index
+        ... )"""
+
+
+def _resolve(truth, prediction, which, call):
+    return _statistics.resolve(truth, prediction, which, call, make_options, normalise, OPTIONS)
+
+
+def _check_frameless_window(frame_size, window, prediction) -> None:
+    if prediction is not None and value_of(frame_size) is None and value_of(window) is not None:
+        raise ValueError(
+            "the frameless T-measure (frame_size=None) is defined for window=None only: "
+            "pass window=None or a frame_size."
+        )
+
+
+def _check_defined(table: pd.DataFrame) -> None:
+    if table.get("t_full_recall_queries") is not None and table["t_full_recall_queries"].isna().any():
+        raise ValueError(
+            "the statistics table was made with frame_size=None and a window, "
+            "for which the T-measure is not defined: pass window=None to hierarchy_statistics."
+        )
+
+
+def hierarchy_statistics(
+    truth: Hierarchy,
+    prediction: Hierarchy,
+    *,
+    frame_size: float | pd.Timedelta | None = Default(0.1),
+    window: float | pd.Timedelta | None = Default(15.0),
+    monotonic: bool = Default(False),
+    files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = Default(None),
+) -> pd.DataFrame:
+    r"""Per-file statistics of the hierarchy metrics.
+
+    One row per file (index ``file``):
+    ``duration`` (the track end :math:`T`) and, for every measure
+    ``t_reduced``, ``t_full``, ``l`` and direction ``precision``, ``recall``,
+    ``<measure>_<direction>_score``: the sum over counted queries :math:`q`
+    of :math:`1 - I_q / N_q` (inversions over ranked pairs, see
+    :func:`hierarchy_tmeasure`), each query weighted by its length
+    (1 per frame, its duration in ns with ``frame_size=None``),
+    and ``<measure>_<direction>_queries``: the counted queries
+    (frames, or ns), so that a file's value is ``score / queries``
+    (0 where no query counts, as mir_eval).
+    Every hierarchy metric takes the table in place of ``truth``
+    (``prediction=None``) and gives the direct call's number:
+    the mean over rows of the per-file values.
+    With ``frame_size=None`` and a finite ``window``
+    the T-measure columns are NaN (not defined; use ``window=None``).
+
+    Args:
+        truth: true hierarchy: a DataFrame on the segmented index
+            with one label column per level (coarse to fine;
+            adjacent rows with equal labels are one segment of that level),
+            a mapping ``level -> Series`` (every row a segment), or a Series
+        prediction: predicted hierarchy, in one of those forms
+        frame_size: frame hop in seconds or as timedelta;
+            ``None``: exact in continuous time
+        window: T-measure window in seconds, ``None``: the whole track
+        monotonic: two units meet at level ``l`` only if they also meet
+            at every coarser level (mir_eval issue 409);
+            ``False``: the deepest level at which they meet (mir_eval 0.8.2)
+        files_duration: durations to resolve ``end=NaT``
+        compat: ``"mir_eval"`` to reproduce ``mir_eval.hierarchy`` 0.8.2
+
+    Returns:
+        statistics table, one row per file
+
+    Examples:{example}
+        >>> table = hierarchy_statistics(truth, prediction)
+        >>> table[["l_recall_score", "l_recall_queries"]]
+              l_recall_score  l_recall_queries
+        file
+        a              280.0               400
+        >>> hierarchy_lmeasure(table, None) == hierarchy_lmeasure(truth, prediction)
+        True
+
+    """
+    options = make_options(frame_size=frame_size, window=window, monotonic=monotonic, compat=compat)
+    table = _statistics.statistics_table(truth, prediction, options, files_duration)
+    return stamp(table, "hierarchy", options.recorded())
+
+
+def hierarchy_tmeasure(
+    truth: Hierarchy | pd.DataFrame,
+    prediction: Hierarchy | None,
+    *,
+    window: float | pd.Timedelta | None = Default(15.0),
+    transitive: bool = Default(False),
+    frame_size: float | pd.Timedelta | None = Default(0.1),
+    beta: float = Default(1.0),
+    monotonic: bool = Default(False),
+    files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = Default(None),
+) -> tuple[float, float, float]:
+    r"""T-measure: agreement of the segment trees of two hierarchies (McFee et al. 2015).
+
+    For a query unit :math:`q` and another unit :math:`j` of its file,
+    :math:`m_t(q, j)` is the deepest level at which they lie in one segment
+    of the truth (0: none), :math:`m_p` the same for the prediction.
+    Recall counts, among the units within ``window`` of :math:`q`,
+    the pairs :math:`(i, j)` with :math:`m_t(q, i) < m_t(q, j)`
+    (``transitive=True``; else only :math:`m_t(q, j) = m_t(q, i) + 1`),
+    :math:`N_q` of them, and the inversions :math:`I_q` among them,
+    :math:`m_p(q, i) \ge m_p(q, j)`:
+
+    .. math::
+
+        R = \operatorname{mean}_{q:\, N_q > 0} \left(1 - \frac{I_q}{N_q}\right),
+        \quad P = R \text{ with the sides swapped}, \quad
+        F_\beta = \frac{(1 + \beta^2) P R}{\beta^2 P + R}
+
+    and 0 where no query has a pair.
+    Counted from interval lengths per query (the units of each meet level around
+    :math:`q` form one interval): no frame pairs.
+    ``compat="mir_eval"`` equals ``mir_eval.hierarchy.tmeasure`` after
+    ``evaluate``'s alignment: the frame index ``int((t - t mod f) / f)``,
+    the window ``int((w - w mod f) / f)`` frames, the query frame left out,
+    ``__T_MIN``/``__T_MAX`` pads, interior gaps in no segment.
+    By default the track of a file is ``[0, T)`` (``T`` the latest true end),
+    each gap is a segment of its level, frame ``k`` lies at ``k * frame_size``,
+    and the query frame counts among its own results,
+    so that frames sum what ``frame_size=None`` integrates
+    (exact, for ``window=None`` only).
+
+    Args:
+        truth: true hierarchy (see :func:`hierarchy_statistics`),
+            or a table of :func:`hierarchy_statistics`
+        prediction: predicted hierarchy; ``None`` with a table
+        window: window in seconds around each query; ``None``: the whole track
+        transitive: compare all pairs of meet levels (full),
+            else adjacent levels only (reduced)
+        frame_size: frame hop in seconds or as timedelta;
+            ``None``: exact in continuous time (with ``window=None``)
+        beta: weight of recall in the F-measure
+        monotonic: meets count only on unbroken paths from the top level
+        files_duration: durations to resolve ``end=NaT``
+        compat: ``"mir_eval"`` to reproduce ``mir_eval.hierarchy`` 0.8.2
+
+    Returns:
+        precision, recall, F-measure: means over files (0.0 without files)
+
+    Examples:{example}
+        >>> [round(v, 4) for v in hierarchy_tmeasure(truth, prediction)]
+        [0.8277, 0.7213, 0.7708]
+        >>> [round(v, 4) for v in hierarchy_tmeasure(truth, prediction, transitive=True)]
+        [0.9115, 0.816, 0.8611]
+
+        Exact in continuous time, over the whole track:
+
+        >>> [round(v, 4) for v in hierarchy_tmeasure(truth, prediction, frame_size=None, window=None)]
+        [0.6667, 0.5, 0.5714]
+
+    """
+    transitive = _check_bool(transitive, "transitive")
+    beta = _check_beta(beta)
+    _check_frameless_window(frame_size, window, prediction)
+    call = dict(
+        window=window, frame_size=frame_size, monotonic=monotonic, compat=compat,
+        files_duration=files_duration,
+    )
+    table = _resolve(truth, prediction, frozenset({"t"}), call)
+    _check_defined(table)
+    measure = "t_full" if transitive else "t_reduced"
+    return tuple(_statistics.mean(v) for v in _statistics.values(table, measure, beta))
+
+
+def hierarchy_lmeasure(
+    truth: Hierarchy | pd.DataFrame,
+    prediction: Hierarchy | None,
+    *,
+    frame_size: float | pd.Timedelta | None = Default(0.1),
+    beta: float = Default(1.0),
+    monotonic: bool = Default(False),
+    files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = Default(None),
+) -> tuple[float, float, float]:
+    r"""L-measure: agreement of the label lattices of two hierarchies (McFee et al. 2017).
+
+    As :func:`hierarchy_tmeasure` with ``transitive=True`` and no window,
+    but two units meet at a level where they have the same *label*
+    (not necessarily the same segment): :math:`m_t(q, j)` is the deepest level
+    at which truth labels :math:`q` and :math:`j` alike.
+
+    .. math::
+
+        R = \operatorname{mean}_{q:\, N_q > 0} \left(1 - \frac{I_q}{N_q}\right),
+        \quad P = R \text{ with the sides swapped}, \quad
+        F_\beta = \frac{(1 + \beta^2) P R}{\beta^2 P + R}
+
+    Counted per atom (a piece of the track with one label per level on both sides)
+    from label classes: no frame pairs;
+    ``frame_size=None`` is exact in continuous time
+    (equal to the frame values when all boundaries lie on the frame grid).
+    ``compat="mir_eval"`` equals ``mir_eval.hierarchy.lmeasure``
+    after ``evaluate``'s alignment (labels compared as given).
+
+    Args:
+        truth: true hierarchy (see :func:`hierarchy_statistics`),
+            or a table of :func:`hierarchy_statistics`
+        prediction: predicted hierarchy; ``None`` with a table
+        frame_size: frame hop in seconds or as timedelta;
+            ``None``: exact in continuous time
+        beta: weight of recall in the F-measure
+        monotonic: meets count only on unbroken paths from the top level
+        files_duration: durations to resolve ``end=NaT``
+        compat: ``"mir_eval"`` to reproduce ``mir_eval.hierarchy`` 0.8.2
+
+    Returns:
+        precision, recall, F-measure: means over files (0.0 without files)
+
+    Examples:{example}
+        >>> [round(v, 4) for v in hierarchy_lmeasure(truth, prediction)]
+        [0.8, 0.7, 0.7467]
+        >>> [round(v, 4) for v in hierarchy_lmeasure(truth, prediction, frame_size=None)]
+        [0.8, 0.7, 0.7467]
+        >>> [round(v, 4) for v in hierarchy_lmeasure(truth, prediction, compat="mir_eval")]
+        [0.7984, 0.698, 0.7448]
+
+    """
+    beta = _check_beta(beta)
+    call = dict(frame_size=frame_size, monotonic=monotonic, compat=compat, files_duration=files_duration)
+    table = _resolve(truth, prediction, frozenset({"l"}), call)
+    return tuple(_statistics.mean(v) for v in _statistics.values(table, "l", beta))
+
+
+def hierarchy_report(
+    truth: Hierarchy | pd.DataFrame,
+    prediction: Hierarchy | None,
+    *,
+    window: float | pd.Timedelta | None = Default(15.0),
+    frame_size: float | pd.Timedelta | None = Default(0.1),
+    beta: float = Default(1.0),
+    monotonic: bool = Default(False),
+    files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = Default(None),
+) -> pd.DataFrame:
+    r"""All values of ``mir_eval.hierarchy.evaluate``, one row per file.
+
+    Columns (mir_eval's key in brackets):
+    ``t_precision_reduced``, ``t_recall_reduced``, ``t_measure_reduced``
+    (``T-Precision reduced``, ...): :func:`hierarchy_tmeasure`;
+    ``t_precision_full``, ``t_recall_full``, ``t_measure_full``
+    (``T-Precision full``, ...): the same with ``transitive=True``;
+    ``l_precision``, ``l_recall``, ``l_measure`` (``L-Precision``, ...):
+    :func:`hierarchy_lmeasure`.
+    The mean of a column is what the single function returns.
+
+    Args:
+        truth: true hierarchy (see :func:`hierarchy_statistics`),
+            or a table of :func:`hierarchy_statistics`
+        prediction: predicted hierarchy; ``None`` with a table
+        window: T-measure window in seconds; ``None``: the whole track
+        frame_size: frame hop in seconds or as timedelta;
+            ``None``: exact in continuous time (with ``window=None``)
+        beta: weight of recall in every F-measure
+        monotonic: meets count only on unbroken paths from the top level
+        files_duration: durations to resolve ``end=NaT``
+        compat: ``"mir_eval"`` to reproduce ``mir_eval.hierarchy`` 0.8.2
+
+    Returns:
+        DataFrame indexed by file
+
+    Examples:{example}
+        >>> hierarchy_report(truth, prediction)[["t_measure_reduced", "l_measure"]].round(3)
+              t_measure_reduced  l_measure
+        file
+        a                 0.771      0.747
+
+    """
+    beta = _check_beta(beta)
+    _check_frameless_window(frame_size, window, prediction)
+    call = dict(
+        window=window, frame_size=frame_size, monotonic=monotonic, compat=compat,
+        files_duration=files_duration,
+    )
+    table = _resolve(truth, prediction, frozenset({"t", "l"}), call)
+    _check_defined(table)
+    columns: dict[str, np.ndarray] = {}
+    for measure, names in (
+        ("t_reduced", ("t_precision_reduced", "t_recall_reduced", "t_measure_reduced")),
+        ("t_full", ("t_precision_full", "t_recall_full", "t_measure_full")),
+        ("l", ("l_precision", "l_recall", "l_measure")),
+    ):
+        for name, values in zip(names, _statistics.values(table, measure, beta)):
+            columns[name] = values
+    return pd.DataFrame(columns, index=pd.Index(table.index, name="file"))
+
+
+for _function in (hierarchy_statistics, hierarchy_tmeasure, hierarchy_lmeasure, hierarchy_report):
+    _function.__doc__ = _function.__doc__.replace("{example}", _EXAMPLE)
+del _function
+
+
+FAMILY = Family(
+    name="hierarchy",
+    statistics=hierarchy_statistics,
+    index=("file",),
+    options=OPTIONS,
+    metrics=(hierarchy_tmeasure, hierarchy_lmeasure, hierarchy_report),
+    report=hierarchy_report,
+    pooled=False,
+    takes_labels=False,
+    columns=_statistics.COLUMNS,
+    normalise=normalise,
+)
+"""The hierarchy family's one declaration (read by the registry)."""
