@@ -222,6 +222,34 @@ def expected_mutual_information(table: Contingency, n_files: int) -> np.ndarray:
     out = np.zeros(n_files, dtype=np.float64)
     if len(table.truth_file) == 0:
         return out
+    file, a, b, mult, big_n, lo, hi = _size_pairs(table)
+    if len(file) == 0:
+        return out
+    k_max = int(big_n.max())
+    if k_max > 50_000_000:  # pragma: no cover - tables would be too large
+        raise ValueError(
+            "adjusted mutual information needs at most 5e7 frames per file; "
+            "use a larger frame_size."
+        )
+    lf = scipy.special.gammaln(np.arange(k_max + 1, dtype=np.float64) + 1.0)  # log k!
+    with np.errstate(divide="ignore", invalid="ignore"):
+        k_log_k = np.arange(k_max + 1) * np.log(np.arange(k_max + 1))
+    k_log_k[0] = 0.0
+    const = lf[a] + lf[b] + lf[big_n - a] + lf[big_n - b] - lf[big_n]
+    rest = big_n - a - b
+    first, last = _pmf_window(lf, const, a, b, rest, big_n, lo, hi)
+    # sum_k k log(k / mu) P(k), mu = a b / N
+    log_mu = np.log(a.astype(np.float64)) + np.log(b.astype(np.float64)) - np.log(
+        big_n.astype(np.float64)
+    )
+    per_pair = _window_sums(lf, k_log_k, const, a, b, rest, log_mu, first, last)
+    per_pair /= big_n
+    return _per_file(file, per_pair * mult, n_files)
+
+
+def _size_pairs(table: Contingency) -> tuple[np.ndarray, ...]:
+    """Pairs of cluster sizes ``(a, b)`` per file (equal sizes taken together, ``mult`` times)
+    with the range ``lo..hi`` of their overlap ``k``."""
     n_int = table.n.astype(np.int64)
     base = int(n_int.max()) + 1
 
@@ -242,22 +270,11 @@ def expected_mutual_information(table: Contingency, n_files: int) -> np.ndarray:
     lo = np.maximum(1, a + b - big_n)
     hi = np.minimum(a, b)
     ok = lo <= hi
-    file, a, b, mult, big_n, lo, hi = (x[ok] for x in (file, a, b, mult, big_n, lo, hi))
-    if len(file) == 0:
-        return out
+    return tuple(x[ok] for x in (file, a, b, mult, big_n, lo, hi))
 
-    k_max = int(big_n.max())
-    if k_max > 50_000_000:  # pragma: no cover - tables would be too large
-        raise ValueError(
-            "adjusted mutual information needs at most 5e7 frames per file; "
-            "use a larger frame_size."
-        )
-    lf = scipy.special.gammaln(np.arange(k_max + 1, dtype=np.float64) + 1.0)  # log k!
-    with np.errstate(divide="ignore", invalid="ignore"):
-        k_log_k = np.arange(k_max + 1) * np.log(np.arange(k_max + 1))
-    k_log_k[0] = 0.0
-    const = lf[a] + lf[b] + lf[big_n - a] + lf[big_n - b] - lf[big_n]
-    rest = big_n - a - b
+
+def _pmf_window(lf, const, a, b, rest, big_n, lo, hi) -> tuple[np.ndarray, np.ndarray]:
+    """Smallest and largest ``k`` whose pmf is above ``exp(-cutoff)`` times the mode's."""
 
     def log_pmf(k):
         return const - lf[k] - lf[a - k] - lf[b - k] - lf[rest + k]
@@ -278,12 +295,11 @@ def expected_mutual_information(table: Contingency, n_files: int) -> np.ndarray:
         above = log_pmf(mid) >= threshold
         low = np.where(above, mid, low)
         high = np.where(above, high, mid - 1)
-    last = low
+    return first, low
 
-    # sum_k k log(k / mu) P(k), mu = a b / N, in chunks of similar width
-    log_mu = np.log(a.astype(np.float64)) + np.log(b.astype(np.float64)) - np.log(
-        big_n.astype(np.float64)
-    )
+
+def _window_sums(lf, k_log_k, const, a, b, rest, log_mu, first, last) -> np.ndarray:
+    """``sum_k P(k) (k log k - k log mu)`` over each pair's window, in chunks of similar width."""
     width = last - first + 1
     order = np.argsort(width, kind="stable")
     steps = np.arange(int(width.max()), dtype=np.int64)
@@ -314,7 +330,6 @@ def expected_mutual_information(table: Contingency, n_files: int) -> np.ndarray:
         value -= k * log_mu[rows, None]
         per_pair[rows] = np.einsum("ij,ij->i", p, value)
         start = stop
-    per_pair /= big_n
-    return _per_file(file, per_pair * mult, n_files)
+    return per_pair
 
 
