@@ -70,9 +70,11 @@ class _Channel:
         self.kinds.append(solver.kind)
         self.c_all = solver.solve(self.rhs)  # (R L, E)
         self.c_own = np.empty((n_ref, n_taps, n_est))
+        self.own_gram = np.empty((n_ref, n_taps, n_taps))
         for j in range(n_ref):
             block = slice(j * n_taps, (j + 1) * n_taps)
-            own = GramSolver(gram[block, block])
+            self.own_gram[j] = gram[block, block]
+            own = GramSolver(self.own_gram[j])
             self.kinds.append(own.kind)
             self.c_own[j] = own.solve(self.rhs[block])
         self.x_energy = np.einsum("en,en->e", est, est)
@@ -88,22 +90,18 @@ class _Channel:
         n_ref, n_taps, n_est = self.c_own.shape
         gram, rhs = self.gram, self.rhs
         g_all = gram @ self.c_all
-        p_all = np.einsum("me,me->e", self.c_all, g_all)
-        d_all = np.einsum("me,me->e", self.c_all, rhs)
+        p_all = (self.c_all * g_all).sum(axis=0)
+        d_all = (self.c_all * rhs).sum(axis=0)
         own_rhs = rhs.reshape(n_ref, n_taps, n_est)
         # embed each own filter in the full coefficient space: delta = c - c_j
         delta = np.broadcast_to(self.c_all.reshape(n_ref, n_taps, n_est), (n_ref,) + self.c_own.shape)
         delta = delta.copy()  # (j, source block, tap, estimate)
         delta[np.arange(n_ref), np.arange(n_ref)] -= self.c_own
         flat = delta.transpose(1, 2, 0, 3).reshape(n_ref * n_taps, n_ref * n_est)
-        interf = np.einsum("mq,mq->q", flat, gram @ flat).reshape(n_ref, n_est)
-        g_own = np.einsum(
-            "jab,jbe->jae",
-            gram.reshape(n_ref, n_taps, n_ref, n_taps)[np.arange(n_ref), :, np.arange(n_ref)],
-            self.c_own,
-        )
-        p_own = np.einsum("jae,jae->je", self.c_own, g_own)
-        d_own = np.einsum("jae,jae->je", self.c_own, own_rhs)
+        interf = (flat * (gram @ flat)).sum(axis=0).reshape(n_ref, n_est)
+        g_own = self.own_gram @ self.c_own
+        p_own = (self.c_own * g_own).sum(axis=1)
+        d_own = (self.c_own * own_rhs).sum(axis=1)
         x = self.x_energy
         return {
             "own": p_own,
