@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -122,7 +123,9 @@ def _events_per_file(family, stats: pd.DataFrame, options: dict) -> pd.DataFrame
             pd.CategoricalIndex(np.arange(n), categories=np.arange(n), ordered=True, name="label"),
         ]
     )
-    classwise = family.event_report(pairs, None, **options).iloc[:n]
+    with warnings.catch_warnings():  # about the synthetic labels of ``pairs``
+        warnings.simplefilter("ignore", UserWarning)
+        classwise = family.event_report(pairs, None, **options).iloc[:n]
     columns = classwise.columns
     classwise.index = pd.MultiIndex.from_arrays(
         [

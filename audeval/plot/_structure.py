@@ -13,9 +13,9 @@ import numpy as np
 import pandas as pd
 
 import audeval
-from audeval import _structure
 from audeval import _structure_core as core
 from audeval._matching import maximum_matching
+from audeval._options import check_bool, check_duration
 from audeval._validation import NS_PER_SECOND, check_inputs
 from audeval.plot._common import (
     BAR_PAD,
@@ -210,8 +210,8 @@ def structure_timeline(
     """
     pyplot()  # fail early without matplotlib
     colors = outcome_colors(colors)
-    trim = _structure._check_bool(trim, "trim")
-    w = _structure._check_window(window, False)
+    trim = check_bool(trim, "trim")
+    w = check_duration(window, "window", allow_none=False)
     inputs = check_inputs(truth, prediction, files_duration=files_duration)
     prep = core.prepare(inputs, truth, prediction, False)
     f = file_code(inputs.files, file)
