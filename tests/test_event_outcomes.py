@@ -253,3 +253,28 @@ def test_row_order_invariance(case, rng):
         truth_b["start"].to_numpy(),
         shuffled.index.get_level_values("start").to_numpy()[truth_b["position"].to_numpy()],
     )
+
+
+def test_event_timeline_draws_the_outcomes(small):
+    # the plot reads event_outcomes: one bar per outcome row of the file
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    import audeval.plot
+
+    truth, prediction = small
+    outcomes = event_outcomes(truth, prediction, **OPTIONS)
+    drawn = {"tp": "tp", "substituted": "substitution", "substituting": "substitution",
+             "fn": "deletion", "fp": "insertion"}
+    for file in ("f1", "f2", "f3"):
+        ax = audeval.plot.event_timeline(truth, prediction, file=file, **OPTIONS)
+        rows = outcomes[outcomes["file"] == file]
+        expected = sorted(
+            f"{side}:{drawn[outcome]}" for side, outcome in zip(rows["side"], rows["outcome"])
+        )
+        assert sorted(p.get_gid() for p in ax.patches if ":" in p.get_gid()
+                      and not p.get_gid().startswith("collar")) == expected
+        links = [line for line in ax.lines if line.get_gid() == "substitution-link"]
+        assert len(links) == int((rows["outcome"] == "substituted").sum())
+        plt.close(ax.figure)
