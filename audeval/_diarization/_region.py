@@ -26,16 +26,40 @@ from audeval._diarization._options import collar_sides
 _EMPTY = np.zeros(0, dtype=np.int64)
 
 
+def fast_keys(n_groups: int, *pairs) -> list[np.ndarray]:
+    """int64 keys ordering ``(group, time)`` pairs: ``group * span + time`` where it fits.
+
+    Same contract as :func:`audeval._intervals.group_keys` (keys of all pairs comparable,
+    groups apart), without its per-group minima when ``n_groups * span`` fits in int64.
+    """
+    times = [t for _, t in pairs if len(t)]
+    if not times:
+        return [np.zeros(0, dtype=np.int64) for _ in pairs]
+    low = min(int(t.min()) for t in times)
+    span = max(int(t.max()) for t in times) - low + 1
+    if low < 0 or (n_groups + 1) * span >= 2**62:
+        return group_keys(n_groups, *pairs)
+    return [g.astype(np.int64, copy=False) * span + (t - low) for g, t in pairs]
+
+
 def _merge_labels_arrays(n_files, n_labels, file, label, start, end):
-    """Union per (file, label), with dense group ids (no n_files x n_labels arrays)."""
+    """Union per (file, label): one sort of (file, label, start) keys."""
     width = max(n_labels, 1)
-    key = file * width + label
-    if len(key) == 0:
+    keep = end > start
+    group = file[keep] * width + label[keep]
+    start, end = start[keep], end[keep]
+    if len(group) == 0:
         return _EMPTY, _EMPTY, _EMPTY, _EMPTY
-    unique, dense = np.unique(key, return_inverse=True)
-    group, start, end = merge(len(unique), dense.ravel(), start, end)
-    key = unique[group]
-    return key // width, key % width, start, end
+    start_key, end_key = fast_keys(n_files * width, (group, start), (group, end))
+    order = np.argsort(start_key, kind="stable")
+    start_key, end_key = start_key[order], end_key[order]
+    group, start, end = group[order], start[order], end[order]
+    reach = np.maximum.accumulate(end_key)
+    new = np.ones(len(group), dtype=bool)
+    new[1:] = (start_key[1:] > reach[:-1]) | (group[1:] != group[:-1])
+    first = np.flatnonzero(new)
+    group = group[first]
+    return group // width, group % width, start[first], np.maximum.reduceat(end, first)
 
 
 def _merge_labels(side: Segments, n_files: int, n_labels: int):

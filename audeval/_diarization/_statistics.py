@@ -17,11 +17,12 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from audeval._intervals import expand_ranges, group_keys, group_sum
+from audeval._intervals import expand_ranges, group_keys, group_sum, merge
 
 from audeval._diarization import _options as opt
 from audeval._diarization._region import (
     _EMPTY,
+    fast_keys,
     _crop,
     _merge_labels,
     _raw_labels,
@@ -124,8 +125,149 @@ def _per_segment_labels(label, interval, segment, width, multiplicity):
     return unique // width, unique % width, counts.astype(np.int64)
 
 
+def _counts_sweep(n_files: int, truth, prediction):
+    """Per-file components from one sweep of +1/-1 events; the truth overlap intervals.
+
+    The events of each side are sorted by (file, time); between two consecutive events
+    the numbers of active truth and predicted intervals are constant
+    (they are 0 between files, so nothing there counts).
+    """
+    t_file, _, t_start, t_end = truth
+    p_file, _, p_start, p_end = prediction
+    n_t, n_p = len(t_file), len(p_file)
+    pairs = ((t_file, t_start), (t_file, t_end), (p_file, p_start), (p_file, p_end))
+    key = np.concatenate(fast_keys(n_files, *pairs))
+    order = np.argsort(key, kind="stable")  # timsort: the inputs are sorted runs
+    time = np.concatenate([t_start, t_end, p_start, p_end])[order]
+    file = np.concatenate([t_file, t_file, p_file, p_file])[order]
+    step_t = np.zeros(len(order), dtype=np.int64)
+    step_p = np.zeros(len(order), dtype=np.int64)
+    position = np.empty(len(order), dtype=np.int64)
+    position[order] = np.arange(len(order))
+    step_t[position[:n_t]] = 1
+    step_t[position[n_t : 2 * n_t]] = -1
+    step_p[position[2 * n_t : 2 * n_t + n_p]] = 1
+    step_p[position[2 * n_t + n_p :]] = -1
+    active_t = np.cumsum(step_t)[:-1]
+    active_p = np.cumsum(step_p)[:-1]
+    length = time[1:] - time[:-1] if len(time) else _EMPTY
+    file = file[:-1]
+    miss = np.maximum(active_t - active_p, 0) * length
+    false_alarm = np.maximum(active_p - active_t, 0) * length
+    total = active_t * length
+    overlap = active_t >= 2
+    silence = active_t == 0
+    zero = np.zeros_like(total)
+    per_file = {
+        "total": _sorted_sum(file, total, n_files),
+        "miss": _sorted_sum(file, miss, n_files),
+        "false_alarm": _sorted_sum(file, false_alarm, n_files),
+        "total_overlap": _sorted_sum(file, np.where(overlap, total, zero), n_files),
+        "miss_overlap": _sorted_sum(file, np.where(overlap, miss, zero), n_files),
+        "false_alarm_overlap": _sorted_sum(file, np.where(overlap, false_alarm, zero), n_files),
+        "false_alarm_silence": _sorted_sum(file, np.where(silence, false_alarm, zero), n_files),
+    }
+    k = np.flatnonzero(overlap & (length > 0))
+    overlap_intervals = merge(n_files, file[k], time[k], time[k + 1])
+    return per_file, overlap_intervals
+
+
+def _sorted_sum(file: np.ndarray, values: np.ndarray, n_files: int) -> np.ndarray:
+    """Exact int64 sum per file of values whose ``file`` is sorted (no ``ufunc.at``)."""
+    out = np.zeros(n_files, dtype=np.int64)
+    if len(values) == 0:
+        return out
+    groups = np.arange(n_files)
+    starts = np.searchsorted(file, groups, side="left")
+    nonempty = np.searchsorted(file, groups, side="right") > starts
+    out[nonempty] = np.add.reduceat(values, starts[nonempty])
+    return out
+
+
+def _overlapping_pairs(n_files, truth, prediction):
+    """Pairs (i, j) of truth and predicted intervals of a file that overlap.
+
+    Either the predicted interval starts inside the truth interval,
+    or the truth interval starts inside the predicted one (after its start):
+    two "start inside" searches on sorted starts, no pairwise matrix.
+    """
+    t_file, _, t_start, t_end = truth
+    p_file, _, p_start, p_end = prediction
+    ts, te, ps, pe = fast_keys(
+        n_files, (t_file, t_start), (t_file, t_end), (p_file, p_start), (p_file, p_end)
+    )
+    # needles in sorted order: the binary searches then walk memory in order
+    by_p = np.argsort(ps, kind="stable")
+    by_t = np.argsort(ts, kind="stable")
+    ps_sorted, ts_sorted = ps[by_p], ts[by_t]
+    i1, k1 = expand_ranges(
+        np.searchsorted(ps_sorted, ts_sorted, side="left"),
+        np.searchsorted(ps_sorted, te[by_t], side="left"),
+    )
+    j2, k2 = expand_ranges(
+        np.searchsorted(ts_sorted, ps_sorted, side="right"),
+        np.searchsorted(ts_sorted, pe[by_p], side="left"),
+    )
+    return np.concatenate([by_t[i1], by_t[k2]]), np.concatenate([by_p[k1], by_p[j2]])
+
+
+def _join_disjoint(n_files, file, start, end, b_file, b_start, b_end):
+    """Pairs (i, j) of intervals ``i`` and disjoint sorted intervals ``j`` that overlap."""
+    bs, be, s_key, e_key = fast_keys(
+        n_files, (b_file, b_start), (b_file, b_end), (file, start), (file, end)
+    )
+    i, j = expand_ranges(np.searchsorted(be, s_key, side="right"), np.searchsorted(bs, e_key))
+    keep = np.minimum(end[i], b_end[j]) > np.maximum(start[i], b_start[j])
+    return i[keep], j[keep]
+
+
+def _pair_sums(n_runs: int, width: int, run: np.ndarray, label: np.ndarray, values: list):
+    """Sums of ``values`` per (truth run, predicted label), only the non-empty ones."""
+    key = run * width + label
+    if n_runs * width <= max(8 * len(key), 1 << 20):  # dense grid: no sort
+        sums = [np.bincount(key, weights=None, minlength=n_runs * width) if v is None else
+                _int_bincount(key, v, n_runs * width) for v in values]
+        unique = np.flatnonzero(np.bincount(key, minlength=n_runs * width))
+        return unique, [x[unique] for x in sums]
+    unique, inverse = np.unique(key, return_inverse=True)
+    return unique, [group_sum(inverse.ravel(), v, len(unique)) for v in values]
+
+
+def _int_bincount(key, values, size):
+    """Exact int64 sums per key; float64 bins are exact below 2**53 ns (104 days)."""
+    if len(values) == 0 or int(np.abs(values).sum()) < 2**53:
+        return np.bincount(key, weights=values.astype(np.float64), minlength=size).astype(np.int64)
+    out = np.zeros(size, dtype=np.int64)
+    np.add.at(out, key, values)
+    return out
+
+
+def _sweep_merged(n_files: int, n_labels: int, truth, prediction):
+    """:func:`_sweep` for merged labels (each label active at most once at a time)."""
+    per_file, overlap = _counts_sweep(n_files, truth, prediction)
+    i, j = _overlapping_pairs(n_files, truth, prediction)
+    start = np.maximum(truth[2][i], prediction[2][j])
+    end = np.minimum(truth[3][i], prediction[3][j])
+    file = truth[0][i]
+    a, b = _join_disjoint(n_files, file, start, end, *overlap)
+    in_overlap = np.minimum(end[a], overlap[2][b]) - np.maximum(start[a], overlap[1][b])
+    pair_overlap = np.zeros(len(i), dtype=np.int64)
+    np.add.at(pair_overlap, a, in_overlap)
+    width = max(n_labels, 1)
+    t_run, t_first = _runs(truth[0] * width + truth[1])  # truth is sorted by (file, label)
+    unique, (duration, duration_overlap) = _pair_sums(
+        len(t_first), width, t_run[i], prediction[1][j], [end - start, pair_overlap]
+    )
+    first = t_first[unique // width] if len(unique) else _EMPTY
+    cooccurrence = (truth[0][first], truth[1][first], unique % width, duration)
+    # rows sorted by (file, truth, prediction), as the general sweep gives them
+    return per_file, cooccurrence, {"duration_overlap": duration_overlap}
+
+
 def _sweep(n_files: int, n_labels: int, truth, prediction, *, multiplicity: bool = False):
     """Per-file components (regions apart) and the co-occurrence of label pairs."""
+    if not multiplicity:
+        return _sweep_merged(n_files, n_labels, truth, prediction)
     length, segment_file, (t_interval, t_segment), (p_interval, p_segment) = _segments(
         n_files, truth, prediction
     )
