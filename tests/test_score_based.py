@@ -66,7 +66,9 @@ def test_nodes_are_runs_at_every_threshold():
     rng = np.random.default_rng(1)
     scores = np.round(rng.random((40, 2)), 1)
     file = np.repeat([0, 1], 20)
-    found = nodes(scores, file, 2)
+    from audeval._score_based.deltas import flatten
+
+    found = nodes(*flatten(scores, file, 2, np.ones(4, dtype=bool)))
     for theta in np.unique(scores):
         for label in range(2):
             for f in range(2):

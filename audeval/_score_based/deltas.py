@@ -79,13 +79,48 @@ def nearest_smaller(values: np.ndarray, new_group: np.ndarray, *, strict: bool =
     return left[:m]
 
 
-def nodes(scores: np.ndarray, frame_file: np.ndarray, n_files: int) -> Nodes:
-    """The detection runs of every file and class (see the module docstring)."""
+def flatten(
+    scores: np.ndarray, frame_file: np.ndarray, n_files: int, keep: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Scores of the groups ``keep`` (``label * n_files + file``) as one array.
+
+    Returns values, group and frame index per element,
+    ordered by label, then frame (so each group is one contiguous block).
+    """
     n, n_labels = scores.shape
-    values = np.ascontiguousarray(scores.T).ravel()
-    file = np.tile(frame_file, n_labels)
-    label = np.repeat(np.arange(n_labels, dtype=np.int64), n)
-    group = label * n_files + file
+    mask = keep.reshape(n_labels, n_files)[:, frame_file]
+    label, frame = np.nonzero(mask)
+    values = scores.T[mask]
+    group = label * n_files + frame_file[frame]
+    return values, group.astype(np.int64), frame.astype(np.int64)
+
+
+def crossings(values: np.ndarray, group: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""Changes of the number of detections of groups whose detections are all alike.
+
+    The number of runs with score :math:`\ge \theta` counts the frames
+    that start a run: +1 at :math:`s_k` for a group's first frame and where
+    :math:`s_{k-1} < s_k`, then -1 at :math:`s_{k-1}` (from there on the run starts earlier).
+    Returns group, level and change per row.
+    """
+    if len(values) == 0:
+        return group, values, np.zeros(0, dtype=np.int64)
+    first = np.r_[True, group[1:] != group[:-1]]
+    up = np.r_[False, values[1:] > values[:-1]] & ~first
+    rise = np.flatnonzero(first | up)
+    fall = np.flatnonzero(up)
+    out_group = np.concatenate([group[rise], group[fall]])
+    level = np.concatenate([values[rise], values[fall - 1]])
+    change = np.concatenate([np.ones(len(rise), np.int64), -np.ones(len(fall), np.int64)])
+    return out_group, level, change
+
+
+def nodes(values: np.ndarray, group: np.ndarray, frame: np.ndarray) -> Nodes:
+    """The detection runs of groups given as contiguous blocks (module docstring).
+
+    ``values``, ``group``, ``frame``: one element per frame of a group
+    (:func:`flatten`); ``first``/``last`` of the result are frame indices.
+    """
     m = len(values)
     if m == 0:
         empty = np.zeros(0, dtype=np.int64)
@@ -99,15 +134,13 @@ def nodes(scores: np.ndarray, frame_file: np.ndarray, n_files: int) -> Nodes:
     right = nearest_smaller(values[::-1], end_of_group[::-1])
     right = np.where(right == m, m, m - 1 - right)[::-1]
     # one node per run: its leftmost minimum (no equal value between it and ``left``)
-    keep = left == left_equal
-    k = np.flatnonzero(keep)
+    k = np.flatnonzero(left == left_equal)
     levels, rank = np.unique(values, return_inverse=True)
     ext = np.append(rank.ravel().astype(np.int64), -1)
-    first = np.where(left[k] == m, 0, left[k] + 1)
-    first = np.where(left[k] == m, _group_first(start_of_group)[k], first)
+    first = np.where(left[k] == m, _group_first(start_of_group)[k], left[k] + 1)
     last = np.where(right[k] == m, _group_last(end_of_group)[k], right[k] - 1)
     death = np.maximum(ext[left[k]], ext[right[k]])
-    return Nodes(group[k], first % n, last % n, ext[k], death, levels)
+    return Nodes(group[k], frame[first], frame[last], ext[k], death, levels)
 
 
 def _group_first(start_of_group: np.ndarray) -> np.ndarray:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from audeval._intervals import expand_ranges, group_keys
+from audeval._score_based import deltas as _deltas
 from audeval._score_based.deltas import Nodes, level_keys, sum_into
 from audeval._score_based.inputs import ScoreInputs
 
@@ -94,50 +95,69 @@ def meets(amount_ns: np.ndarray, ratio: float, length_ns: np.ndarray, decimals: 
 
 def intersection_deltas(
     inputs: ScoreInputs,
-    nodes: Nodes,
     *,
     dtc: float,
     gtc: float,
     cttc: float | None,
     decimals: int | None,
-) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-    """Deltas of ``tp``, ``fp`` (and ``ct`` per label) per ``(group, level)``."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+    """Deltas of ``tp``, ``fp`` (and ``ct`` per label) per ``(group, level)`` (as :func:`_collect`).
+
+    Groups (file, label) without truth of the label, and without truth of other labels
+    when cross triggers are counted, can only have false detections:
+    their counts are the number of runs (:func:`audeval._score_based.deltas.crossings`),
+    the others go through the detection tree.
+    """
     truth = Truth(inputs)
     truth.check_disjoint(inputs)
-    start = inputs.frame_start[nodes.first]
-    end = inputs.frame_end[nodes.last]
+    n_files = inputs.n_files
+    present = truth.present.reshape(inputs.n_labels, n_files)
+    others = present.sum(axis=0)[None, :] - present > 0
+    simple = ~present & (others == 0 if cttc is not None else True) & (dtc > 0)
+    simple = simple.ravel()
+    values, group, _ = _deltas.flatten(inputs.scores, inputs.frame_file, n_files, simple)
+    columns: dict = {"fp": [_deltas.crossings(values, group)], "tp": []}
+    del values, group
+    found = _deltas.nodes(*_deltas.flatten(inputs.scores, inputs.frame_file, n_files, ~simple))
+    start = inputs.frame_start[found.first]
+    end = inputs.frame_end[found.last]
     length = end - start
-    inter = truth.covered(nodes.group, end) - truth.covered(nodes.group, start)
+    inter = truth.covered(found.group, end) - truth.covered(found.group, start)
     relevant = meets(inter, dtc, length, decimals)
-    dies = nodes.dies
-    columns: dict[str, tuple] = {}
+    dies = found.dies
     fp = (~relevant).astype(np.int64)
-    parts = [(nodes.group, nodes.birth, fp), (nodes.group[dies], nodes.death[dies], -fp[dies])]
-    columns["fp"] = parts
-    columns["tp"] = _tp_parts(truth, nodes, relevant, start, end, gtc, decimals)
+    levels = found.levels
+    columns["fp"] += [(found.group, levels[found.birth], fp),
+                      (found.group[dies], levels[found.death[dies]], -fp[dies])]
+    columns["tp"] = _tp_parts(truth, found, relevant, start, end, gtc, decimals)
     if cttc is not None:
         for other in range(inputs.n_labels):
             columns[("ct", other)] = _ct_parts(
-                truth, inputs, nodes, ~relevant, start, end, length, other, cttc, decimals
+                truth, inputs, found, ~relevant, start, end, length, other, cttc, decimals
             )
-    return _collect(columns, len(nodes.levels))
+    return _collect(columns)
 
 
-def _collect(columns: dict, n_levels: int) -> tuple[np.ndarray, np.ndarray, dict]:
-    """Sum the per-column (group, level, delta) parts into one table of distinct (group, level)."""
+def _collect(columns: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
+    """Sum the per-column (group, level, delta) parts into one table of distinct (group, level).
+
+    Returns groups, level ranks, the sorted distinct levels and the summed columns,
+    rows sorted by group, then level descending.
+    """
     names = list(columns)
     parts = [(name, part) for name in names for part in columns[name]]
-    group = np.concatenate([g for _, (g, _, _) in parts])
-    level = np.concatenate([lv for _, (_, lv, _) in parts])
+    group = np.concatenate([g for _, (g, _, _) in parts]).astype(np.int64)
+    level = np.concatenate([lv for _, (_, lv, _) in parts]).astype(np.float64)
     if len(group) == 0:
-        return group.astype(np.int64), level.astype(np.int64), {n: np.zeros(0, np.int64) for n in names}
-    out_group, out_level, inverse = level_keys(group, level, n_levels)
+        return group, group.copy(), level, {n: np.zeros(0, np.int64) for n in names}
+    levels, rank = np.unique(level, return_inverse=True)
+    out_group, out_rank, inverse = level_keys(group, rank.ravel(), len(levels))
     out = {name: np.zeros(len(out_group), dtype=np.int64) for name in names}
     offset = 0
     for name, (g, _, delta) in parts:
         np.add.at(out[name], inverse[offset : offset + len(g)], delta)
         offset += len(g)
-    return out_group, out_level, out
+    return out_group, out_rank, levels, out
 
 
 def _tp_parts(truth: Truth, nodes: Nodes, relevant, start, end, gtc, decimals) -> list:
@@ -152,7 +172,7 @@ def _tp_parts(truth: Truth, nodes: Nodes, relevant, start, end, gtc, decimals) -
     change = np.concatenate([amount, -amount[dies]])
     if len(event) == 0:
         empty = np.zeros(0, dtype=np.int64)
-        return [(empty, empty, empty)]
+        return [(empty, np.zeros(0), empty)]
     event, level, inverse = level_keys(event, level, len(nodes.levels))
     summed = {"change": sum_into(inverse, change, len(event))}
     total = np.cumsum(summed["change"])
@@ -165,7 +185,7 @@ def _tp_parts(truth: Truth, nodes: Nodes, relevant, start, end, gtc, decimals) -
     previous[first] = 0
     delta = status - previous
     changed = delta != 0
-    return [(truth.group[event][changed], level[changed], delta[changed])]
+    return [(truth.group[event][changed], nodes.levels[level[changed]], delta[changed])]
 
 
 def _ct_parts(truth, inputs, nodes, false, start, end, length, other, cttc, decimals) -> list:
@@ -179,4 +199,5 @@ def _ct_parts(truth, inputs, nodes, false, start, end, length, other, cttc, deci
     hit = k[meets(inter, cttc, length[k], decimals)]
     dies = hit[nodes.death[hit] >= 0]
     one = np.ones(len(hit), dtype=np.int64)
-    return [(nodes.group[hit], nodes.birth[hit], one), (nodes.group[dies], nodes.death[dies], -one[: len(dies)])]
+    return [(nodes.group[hit], nodes.levels[nodes.birth[hit]], one),
+            (nodes.group[dies], nodes.levels[nodes.death[dies]], -one[: len(dies)])]

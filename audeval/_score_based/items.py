@@ -75,8 +75,8 @@ def positive_items(inputs: ScoreInputs, file, start, end) -> np.ndarray:
     return out
 
 
-def item_deltas(inputs: ScoreInputs, items: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict, dict]:
-    """Deltas of ``tp``/``fp`` per ``(group, level)``, the levels, and per-group totals."""
+def item_deltas(inputs: ScoreInputs, items: tuple) -> tuple:
+    """Deltas of ``tp``/``fp`` per ``(group, level rank)``, the sorted levels, per-group totals."""
     file, start, end = items
     scores = item_scores(inputs, file, start, end)
     positive = positive_items(inputs, file, start, end)
@@ -96,4 +96,4 @@ def item_deltas(inputs: ScoreInputs, items: tuple) -> tuple[np.ndarray, np.ndarr
         "n_truth": np.bincount(group, weights=hit, minlength=n_groups).astype(np.int64),
         "n_items": np.bincount(group, minlength=n_groups).astype(np.int64),
     }
-    return out_group, levels[out_rank] if len(levels) else np.zeros(0), columns, totals
+    return out_group, out_rank, levels, columns, totals

@@ -183,6 +183,6 @@ def operating_point_deltas(counts: dict, thresholds: Sequence[float]):
     changed = np.zeros((n_ops, n_groups), dtype=bool)
     for n in names:
         changed |= deltas[n] != 0
-    op, group = np.nonzero(changed)
+    group, op = np.nonzero(changed.T)  # by group, then threshold descending
     level = np.asarray(thresholds, dtype=np.float64)[op]
     return group.astype(np.int64), level, {n: deltas[n][op, group] for n in names}

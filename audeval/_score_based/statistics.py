@@ -169,19 +169,18 @@ def score_statistics(
     inputs = check_scores(truth, scores, labels, files_duration=files_duration)
     if options["criterion"] == "intersection":
         decimals = 6 if options["compat"] == "sed_scores_eval" else None
-        nodes = _deltas.nodes(inputs.scores, inputs.frame_file, inputs.n_files)
-        group, level, columns = intersection_deltas(
-            inputs, nodes, dtc=options["dtc_threshold"], gtc=options["gtc_threshold"],
+        group, rank, levels, columns = intersection_deltas(
+            inputs, dtc=options["dtc_threshold"], gtc=options["gtc_threshold"],
             cttc=options["cttc_threshold"], decimals=decimals,
         )
-        table = _frame(inputs, group, nodes.levels[level], columns, _totals(inputs))
+        table = _frame(inputs, group, rank, levels, columns, _totals(inputs))
     else:
         if options["criterion"] == "segment":
             items = segment_items(inputs, options["segment_length"])
         else:
             items = clip_items(inputs)
-        group, level, columns, totals = item_deltas(inputs, items)
-        table = _frame(inputs, group, level, columns, totals)
+        group, rank, levels, columns, totals = item_deltas(inputs, items)
+        table = _frame(inputs, group, rank, levels, columns, totals)
     recorded = {**_recorded(options), "labels": _given(labels)}
     return stamp(table, "score", recorded)
 
@@ -207,7 +206,12 @@ def _operating_points(truth, operating_points, labels, files_duration, options) 
         float_ratios=options["compat"] == "psds_eval",
     )
     group, level, columns = operating_point_deltas(counts, thresholds)
-    return _frame(inputs, group, level, columns, _totals(inputs))
+    return _frame(inputs, group, *_ranks(level), columns, _totals(inputs))
+
+
+def _ranks(level: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    levels, rank = np.unique(level, return_inverse=True)
+    return rank.ravel().astype(np.int64), levels
 
 
 def _recorded(options: dict) -> dict:
@@ -234,41 +238,49 @@ def _totals(inputs: ScoreInputs) -> dict[str, np.ndarray]:
 
 
 
-def _frame(inputs: ScoreInputs, group, level, columns: dict, totals: dict) -> pd.DataFrame:
+def _frame(inputs: ScoreInputs, group, rank, levels, columns: dict, totals: dict) -> pd.DataFrame:
+    """The table: rows ``(group, levels[rank])`` sorted by group, level descending,
+    plus one ``+inf`` row per group with the totals, ordered by file, label, threshold descending
+    (placed by counting, no sort)."""
     n_groups = inputs.n_labels * inputs.n_files
     names = ["tp", "fp"] + [k for k in columns if isinstance(k, tuple)]
     changed = np.zeros(len(group), dtype=bool)
     for name in names:
         changed |= columns[name] != 0
-    group, level = group[changed], level[changed]
-    columns = {name: columns[name][changed] for name in names}
-    all_group = np.concatenate([np.arange(n_groups, dtype=np.int64), group])
-    all_level = np.concatenate([np.full(n_groups, np.inf), level])
-    data = {}
+    group, rank = group[changed], rank[changed]
+    size = np.bincount(group, minlength=n_groups) + 1
+    file_major = (np.arange(n_groups) % inputs.n_files) * inputs.n_labels + np.arange(n_groups) // inputs.n_files
+    order = np.argsort(file_major, kind="stable")
+    first = np.empty(n_groups, dtype=np.int64)
+    first[order] = np.cumsum(size[order]) - size[order]
+    start_of = np.cumsum(size - 1) - (size - 1)  # first row of each group among the rows
+    position = first[group] + 1 + (np.arange(len(group)) - start_of[group])
+    total = n_groups + len(group)
+    row_group = np.empty(total, dtype=np.int64)
+    row_group[first] = np.arange(n_groups)
+    row_group[position] = group
+    code = np.empty(total, dtype=np.int64)
+    code[first] = len(levels)
+    code[position] = rank
+    out = {}
     for name in names:
-        data[name] = np.concatenate([np.zeros(n_groups, dtype=np.int64), columns[name]])
-    for name, values in totals.items():
-        data[name] = np.concatenate([values, np.zeros(len(group), dtype=np.int64)])
-    file = all_group % inputs.n_files
-    label = all_group // inputs.n_files
-    order = np.lexsort((-all_level, label, file))
+        column = name if isinstance(name, str) else f"ct_{inputs.labels[name[1]]}"
+        out[column] = np.zeros(total, dtype=np.int64)
+        out[column][position] = columns[name][changed]
+    for name in TOTALS:
+        if name in totals:
+            out[name] = np.zeros(total, dtype=np.int64)
+            out[name][first] = totals[name]
     index = pd.MultiIndex(
         levels=[
             pd.Index(inputs.files, name="file"),
             label_index(inputs.labels),
-            pd.Index(np.unique(all_level), name="threshold"),
+            pd.Index(np.append(np.asarray(levels, dtype=np.float64), np.inf), name="threshold"),
         ],
-        codes=[file[order], label[order], np.searchsorted(np.unique(all_level), all_level[order])],
+        codes=[row_group % inputs.n_files, row_group // inputs.n_files, code],
         names=["file", "label", "threshold"],
         verify_integrity=False,
     )
-    out = {}
-    for name in names:
-        column = name if isinstance(name, str) else f"ct_{inputs.labels[name[1]]}"
-        out[column] = data[name][order]
-    for name in TOTALS:
-        if name in data:
-            out[name] = data[name][order]
     return pd.DataFrame(out, index=index)
 
 
@@ -290,6 +302,19 @@ class Accumulated:
         return slice(int(self.offsets[i]), int(self.offsets[i + 1]))
 
 
+def _threshold_ranks(index: pd.MultiIndex) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct thresholds and each row's rank (the index's codes when they are sorted)."""
+    position = list(index.names).index("threshold")
+    if isinstance(index, pd.MultiIndex):
+        levels = index.levels[position]
+        codes = np.asarray(index.codes[position], dtype=np.int64)
+        if levels.is_monotonic_increasing and levels.is_unique and (codes >= 0).all():
+            return np.asarray(levels, dtype=np.float64), codes
+    values = np.asarray(index.get_level_values("threshold"), dtype=np.float64)
+    levels, rank = np.unique(values, return_inverse=True)
+    return levels, rank.ravel().astype(np.int64)
+
+
 def accumulate(table: pd.DataFrame) -> Accumulated:
     """Sum a score table over files and accumulate it from the highest threshold down."""
     index = table.index
@@ -300,16 +325,16 @@ def accumulate(table: pd.DataFrame) -> Accumulated:
     else:
         label, uniques = pd.factorize(level)
         labels = list(uniques)
-    threshold = np.asarray(index.get_level_values("threshold"), dtype=np.float64)
     count_columns = [c for c in table.columns if c not in TOTALS]
     values = {c: np.asarray(table[c].to_numpy(), dtype=np.int64) for c in table.columns}
     totals = {
         c: np.bincount(label, weights=values[c], minlength=len(labels)) if len(label)
         else np.zeros(len(labels)) for c in TOTALS if c in values
     }
-    group, level_values, summed = _deltas.level_deltas(
-        label, threshold, {c: values[c] for c in count_columns}
-    )
+    levels, rank = _threshold_ranks(index)
+    group, out_rank, inverse = _deltas.level_keys(label, rank, len(levels))
+    summed = {c: _deltas.sum_into(inverse, values[c], len(group)) for c in count_columns}
+    level_values = levels[out_rank] if len(levels) else np.zeros(0)
     counts = {c: np.zeros(len(group), dtype=np.int64) for c in count_columns}
     first = np.ones(len(group), dtype=bool)
     first[1:] = group[1:] != group[:-1]
