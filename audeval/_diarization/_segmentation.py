@@ -20,13 +20,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from audeval._intervals import group_keys, group_sum, merge, overlap_join, window_join
+from audeval._intervals import group_sum, merge, window_join
 from audeval._options import Default, as_timedelta, check_duration, given, value_of
 from audeval._protocol import check_table, stamp
 from audeval._scores import fscore
 
 from audeval._diarization import _options as opt
 from audeval._diarization._mapping import _greedy
+from audeval._diarization._region import fast_keys
+from audeval._diarization._statistics import _join_disjoint
 
 
 COLUMNS = (
@@ -44,8 +46,9 @@ def _distinct_segments(n, file, start, end):
     """Distinct segments of positive length, sorted by (file, start, end)."""
     keep = end > start
     file, start, end = file[keep], start[keep], end[keep]
-    (start_key,) = group_keys(n, (file, start))
-    order = np.lexsort((end, start_key))
+    (start_key,) = fast_keys(n, (file, start))
+    by_end = np.argsort(end, kind="stable")  # two stable sorts: by (start key, end)
+    order = by_end[np.argsort(start_key[by_end], kind="stable")]
     file, start, end = file[order], start[order], end[order]
     new = np.r_[True, (file[1:] != file[:-1]) | (start[1:] != start[:-1]) | (end[1:] != end[:-1])]
     return file[new], start[new], end[new]
@@ -76,8 +79,10 @@ def _matches(n, truth, prediction, tolerance: int) -> np.ndarray:
 
 def _pieces(n, file, time):
     """Consecutive distinct boundaries of each file as intervals."""
-    (key,) = group_keys(n, (file, time))
-    unique, first = np.unique(key, return_index=True)
+    (key,) = fast_keys(n, (file, time))
+    order = np.argsort(key, kind="stable")
+    key = key[order]
+    first = order[np.r_[True, key[1:] != key[:-1]]] if len(key) else order
     file, time = file[first], time[first]
     same = file[1:] == file[:-1]
     return file[:-1][same], time[:-1][same], time[1:][same]
@@ -98,27 +103,23 @@ def _purity_coverage(n, truth, truth_labels, prediction, gap: int):
     filled = _filled(n, truth_labels, *truth, gap)
     coverage = merge(n, *filled)
     ref = _pieces(n, np.r_[filled[0], filled[0]], np.r_[filled[1], filled[2]])
-    i, _ = overlap_join(n, *ref, *coverage)
-    ref = tuple(a[np.unique(i)] for a in ref)  # pieces inside the speech
+    i, _ = _join_disjoint(n, *ref, *coverage)
+    inside = np.zeros(len(ref[0]), dtype=bool)
+    inside[i] = True
+    ref = tuple(a[inside] for a in ref)  # pieces inside the speech
     p_file, p_start, p_end = _distinct_segments(n, *prediction)
     hyp = _pieces(n, np.r_[p_file, p_file], np.r_[p_start, p_end])
-    i, j = overlap_join(n, *hyp, *coverage)
+    i, j = _join_disjoint(n, *hyp, *coverage)
     hyp = (hyp[0][i], np.maximum(hyp[1][i], coverage[1][j]), np.minimum(hyp[2][i], coverage[2][j]))
-    i, j = overlap_join(n, *hyp, *ref)  # i: predicted piece, j: truth piece
+    i, j = _join_disjoint(n, *hyp, *ref)  # i: predicted piece, j: truth piece
     k = np.minimum(hyp[2][i], ref[2][j]) - np.maximum(hyp[1][i], ref[1][j])
-    file = ref[0][j]
 
-    def best(piece):
-        if len(piece) == 0:
-            return np.zeros(n, dtype=np.int64)
-        unique, inverse = np.unique(piece, return_inverse=True)
-        largest = np.zeros(len(unique), dtype=np.int64)
-        np.maximum.at(largest, inverse.ravel(), k)
-        owner = np.zeros(len(unique), dtype=np.int64)
-        owner[inverse.ravel()] = file
-        return group_sum(owner, largest, n)
+    def best(piece, pieces):
+        largest = np.zeros(len(pieces[0]), dtype=np.int64)
+        np.maximum.at(largest, piece, k)
+        return group_sum(pieces[0], largest, n)
 
-    return best(j), best(i), group_sum(file, k, n)
+    return best(j, ref), best(i, hyp), group_sum(ref[0][j], k, n)
 
 
 def _normalise(options) -> dict:
