@@ -478,3 +478,18 @@ def test_new_functions_are_exported_by_the_package_module():
         assert name in dia.__all__
         assert callable(getattr(dia, name))
     assert os.path.basename(dia.__file__) == "__init__.py"
+
+
+def test_cli_positive_label_typo_exits_2(tmp_path):
+    import subprocess
+    import sys
+
+    (tmp_path / "r.rttm").write_text("SPEAKER m 1 0.00 4.00 <NA> <NA> speech <NA> <NA>\n")
+    (tmp_path / "s.rttm").write_text("SPEAKER m 1 0.00 3.00 <NA> <NA> speech <NA> <NA>\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "audeval", "detection", str(tmp_path / "r.rttm"),
+         str(tmp_path / "s.rttm"), "--positive-labels", "Speech"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 2
+    assert "positive_labels ['Speech'] occur in neither" in result.stderr
