@@ -34,6 +34,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.fft
 
+from audeval._validation import check_option
 from audeval.separation._checks import as_sources
 from audeval.separation._checks import check_bool
 from audeval.separation._checks import check_pair
@@ -42,6 +43,7 @@ from audeval.separation._checks import check_sampling_rate
 from audeval.separation._checks import check_seconds
 from audeval.separation._permutation import assign
 from audeval.separation._solve import GramSolver
+from audeval.separation._solve import duplicate_groups
 
 
 KEYS = ("sdr", "isr", "sir", "sar")
@@ -127,8 +129,10 @@ def toeplitz_gram(r: np.ndarray) -> np.ndarray:
 class _Solver(GramSolver):
     """:class:`GramSolver` of the regularised matrix ``G + eps I`` (museval)."""
 
-    def __init__(self, gram: np.ndarray):
-        super().__init__(gram + EPS * np.eye(gram.shape[0]))
+    def __init__(self, gram: np.ndarray, signals: np.ndarray, n_taps: int):
+        super().__init__(
+            gram + EPS * np.eye(gram.shape[0]), block=n_taps, groups=duplicate_groups(signals)
+        )
 
 
 def _safe_db(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -145,6 +149,7 @@ def _evaluate(
     length: int,
     n_taps: int,
     pairs: np.ndarray,
+    silent: str,
 ) -> dict[str, np.ndarray]:
     """Metrics of the (reference, estimate) ``pairs`` (P, 2) for all windows."""
     n_src, n_samples, n_ch = ref.shape
@@ -158,14 +163,14 @@ def _evaluate(
     r_rr, r_re = r[:, :k_ref], r[:, k_ref:]  # (K, K, L), (K, E*C, L)
     gram = toeplitz_gram(r_rr)
     rhs = r_re.transpose(0, 2, 1).reshape(k_ref * n_taps, n_est * n_ch)
-    solver = _Solver(gram)
+    solver = _Solver(gram, ref.transpose(0, 2, 1).reshape(k_ref, n_samples), n_taps)
     filt_all = solver.solve(rhs).reshape(n_src, n_ch, n_taps, n_est, n_ch)
     # filters of each estimate on its paired reference alone
     block = n_ch * n_taps
     filt_own = np.empty((n_pairs, n_ch, n_taps, n_ch))
     for j in np.unique(pairs[:, 0]):
         rows = slice(j * block, (j + 1) * block)
-        own = _Solver(gram[rows, rows])
+        own = _Solver(gram[rows, rows], ref[j].T, n_taps)
         which = np.flatnonzero(pairs[:, 0] == j)
         cols = (pairs[which, 1][:, None] * n_ch + np.arange(n_ch)).ravel()
         sol = own.solve(rhs[rows][:, cols]).reshape(n_ch, n_taps, len(which), n_ch)
@@ -186,16 +191,16 @@ def _evaluate(
     per_window = (k_ref + 2 * n_est * n_ch + 2 * n_pairs * n_ch) * n_fft
     batch = max(1, _BATCH_VALUES // per_window)
     offsets = np.arange(length)
-    silent = np.zeros(n_win, dtype=bool)
+    ref_silent = np.zeros((n_src, n_win), dtype=bool)
+    est_silent = np.zeros((n_est, n_win), dtype=bool)
     for first in range(0, n_win, batch):
         b_starts = starts[first : first + batch]
         sl = slice(first, first + len(b_starts))
         index = b_starts[:, None] + offsets
         ref_t = ref[:, index, :].transpose(0, 3, 1, 2)  # (R, C, B, w)
         est_t = est[:, index, :].transpose(0, 3, 1, 2)  # (E, C, B, w)
-        silent[sl] = ~(ref_t != 0).any(axis=(1, 3)).all(axis=0) | ~(est_t != 0).any(
-            axis=(1, 3)
-        ).all(axis=0)
+        ref_silent[:, sl] = ~(ref_t != 0).any(axis=(1, 3))
+        est_silent[:, sl] = ~(est_t != 0).any(axis=(1, 3))
         ref_f = scipy.fft.rfft(ref_t, n=n_fft, axis=-1)  # (R, C, B, F)
         proj_all = {}
         for k in used_est:
@@ -230,9 +235,13 @@ def _evaluate(
         "sir": _safe_db(energy["own"], energy["interf"]),
         "sar": _safe_db(energy["all"], energy["artif"]),
     }
-    # museval: a window in which any reference or estimate is silent is NaN
+    if silent == "museval":
+        # museval: a window in which any reference or estimate is silent is NaN
+        nan = np.broadcast_to(ref_silent.any(axis=0) | est_silent.any(axis=0), (n_pairs, n_win))
+    else:
+        nan = ref_silent[pairs[:, 0]] | est_silent[pairs[:, 1]]
     for value in out.values():
-        value[:, silent] = np.nan
+        value[nan] = np.nan
     return out
 
 
@@ -245,6 +254,7 @@ def bss_eval_v4(
     hop: float | None = None,
     filter_length: int = 512,
     permutation: bool = False,
+    silent: str = "source",
 ) -> dict[str, np.ndarray]:
     r"""BSS Eval v4 framewise SDR, ISR, SIR and SAR (museval, images mode).
 
@@ -270,20 +280,28 @@ def bss_eval_v4(
 
     NaN/inf rules (no ``LinAlgError`` is ever raised):
 
-    * a window in which any reference or estimate is all zeros
-      is NaN for every source (museval; museval raises ``ValueError``
-      for a reference or estimate that is silent throughout,
-      audeval returns NaN for all windows);
+    * a window in which a reference or its estimate is all zeros
+      is NaN for that source only (``silent="source"``, the default:
+      one silent stem must not void the window of the others,
+      museval issue 94); ``silent="museval"`` makes the window NaN for
+      every source as museval does. museval raises ``ValueError`` for a
+      reference or estimate silent throughout; audeval returns NaN for
+      that source in every window;
     * a zero denominator gives ``+inf`` (museval), e.g. SDR of a
       perfect estimate, and a zero numerator ``-inf``;
-    * linearly dependent references (identical channels or sources,
-      proportional, or delayed copies within the filter length):
-      the regularised system :math:`G + \epsilon I` is solved by a
-      pivoted Cholesky factorisation at its numerical rank
-      (see :class:`audeval.separation._solve.GramSolver`; it costs no
-      more than the regular solve, museval's ``lstsq`` fallback costs
-      10-30 times more); SDR is unaffected, the projections on
-      the span of the references are the least-squares ones,
+    * identical reference signals (channels or sources, e.g. mono
+      sources duplicated to stereo) are detected exactly and their
+      delays kept once: the system is smaller, and the filter is split
+      equally among the copies (the minimum-norm least-squares
+      solution, museval's ``lstsq`` result); identical sources have
+      SIR ``+inf`` (the projections on one copy and on all coincide);
+    * other linearly dependent references (proportional, or delayed
+      copies within the filter length): the regularised system
+      :math:`G + \epsilon I` is solved by a pivoted Cholesky
+      factorisation at its numerical rank
+      (:class:`audeval.separation._solve.GramSolver`), which costs no
+      more than the regular solve; SDR is unaffected, the projections
+      on the span of the references are the least-squares ones,
       and ISR/SIR/SAR are finite but the split of the projection
       between the dependent references is arbitrary.
 
@@ -300,6 +318,8 @@ def bss_eval_v4(
             :func:`best_permutation` on the mean SIR over windows,
             which is exact for museval's criterion (mean SIR over sources
             and windows, a sum over pairs); costs one projection per pair
+        silent: ``"source"`` or ``"museval"``, which sources a window
+            with a silent reference or estimate makes NaN (see above)
 
     Returns:
         dict with ``sdr``, ``isr``, ``sir``, ``sar`` of shape
@@ -325,6 +345,7 @@ def bss_eval_v4(
 
     """
     permutation = check_bool(permutation, "permutation")
+    silent = check_option(silent, "silent", ("source", "museval"))
     rate = check_sampling_rate(sampling_rate)
     window = check_seconds(window, "window", allow_none=True)
     hop = check_seconds(hop, "hop", allow_none=True)
@@ -347,7 +368,7 @@ def bss_eval_v4(
         )
     else:
         pairs = np.stack([np.arange(n_src), np.arange(n_src)], axis=1)
-    values = _evaluate(ref, est, starts, length, n_taps, pairs)
+    values = _evaluate(ref, est, starts, length, n_taps, pairs, silent)
 
     if permutation:
         matrix = {key: v.reshape(n_src, est.shape[0], -1) for key, v in values.items()}

@@ -41,6 +41,7 @@ from audeval.separation._checks import check_positive_int
 from audeval.separation._permutation import assign
 from audeval.separation._bss_eval import toeplitz_gram
 from audeval.separation._solve import GramSolver
+from audeval.separation._solve import duplicate_groups
 
 
 KEYS = ("sdr", "sir", "sar")
@@ -66,7 +67,7 @@ class _Channel:
         self.gram = gram
         self.rhs = r[:, n_ref:].transpose(0, 2, 1).reshape(n_ref * n_taps, n_est)
         self.kinds = []
-        solver = GramSolver(gram)
+        solver = GramSolver(gram, block=n_taps, groups=duplicate_groups(ref))
         self.kinds.append(solver.kind)
         self.c_all = solver.solve(self.rhs)  # (R L, E)
         self.c_own = np.empty((n_ref, n_taps, n_est))

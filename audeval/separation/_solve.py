@@ -6,6 +6,11 @@ reference signals :math:`S`. :class:`GramSolver` factorises :math:`G`
 once and solves for every right-hand side (estimate, channel).
 
 * Regular case: the Cholesky factorisation :math:`G = L L^T`.
+* Identical signals (e.g. mono sources duplicated to stereo):
+  given the groups of exactly equal signals, only one block of
+  delays per group is kept (a smaller system, cheaper than the
+  regular one) and its filter is split equally among the copies,
+  which is the minimum-norm least-squares solution.
 * Singular or ill-conditioned case (a silent, identical, proportional or
   delayed copy of a reference): when the Cholesky factorisation fails
   or a pivot :math:`L_{kk}^2` is below ``RCOND`` times the largest one,
@@ -38,14 +43,24 @@ class GramSolver:
 
     Args:
         matrix: symmetric positive semi-definite matrix, shape (n, n)
+        block: rows per signal (the number of delays)
+        groups: for each signal (``n // block`` of them), the index of
+            the first signal equal to it (see :func:`duplicate_groups`);
+            ``None`` if all signals differ
 
     Attributes:
         kind: ``"cholesky"`` or ``"pivoted"`` (the fallback)
         rank: numerical rank used by the solves
     """
 
-    def __init__(self, matrix: np.ndarray):
+    def __init__(self, matrix: np.ndarray, *, block: int = 1, groups: np.ndarray | None = None):
         matrix = np.asarray(matrix, dtype=np.float64)
+        self.keep = None
+        if groups is not None:
+            reps, position, count = np.unique(groups, return_inverse=True, return_counts=True)
+            self.keep = (reps[:, None] * block + np.arange(block)).ravel()
+            self.block, self.position, self.count = block, position, count[position]
+            matrix = matrix[np.ix_(self.keep, self.keep)]
         self.n = matrix.shape[0]
         self.kind = "cholesky"
         self.rank = self.n
@@ -75,6 +90,16 @@ class GramSolver:
     def solve(self, rhs: np.ndarray) -> np.ndarray:
         """Solution of ``matrix @ x = rhs`` (rhs of shape (n,) or (n, m))."""
         rhs = np.asarray(rhs, dtype=np.float64)
+        if self.keep is None:
+            return self._solve(rhs)
+        # equal signals have equal right-hand sides: solve once, split equally
+        reduced = self._solve(rhs[self.keep])
+        tail = reduced.shape[1:]
+        reduced = reduced.reshape((-1, self.block) + tail)
+        scale = self.count.reshape((-1, 1) + (1,) * len(tail))
+        return (reduced[self.position] / scale).reshape(rhs.shape)
+
+    def _solve(self, rhs: np.ndarray) -> np.ndarray:
         if self.kind == "cholesky":
             return lapack.dpotrs(self.factor, rhs, lower=1)[0]
         out = np.zeros_like(rhs)
@@ -83,3 +108,15 @@ class GramSolver:
         keep = self.order[: self.rank]
         out[keep] = scipy.linalg.cho_solve((self.factor, True), rhs[keep], check_finite=False)
         return out
+
+
+def duplicate_groups(signals: np.ndarray) -> np.ndarray | None:
+    """For each row of ``signals`` (K, N), the index of the first equal row.
+
+    ``None`` if all rows differ (the usual case).
+    """
+    flat = np.ascontiguousarray(signals).reshape(signals.shape[0], -1)
+    _, first, inverse = np.unique(flat, axis=0, return_index=True, return_inverse=True)
+    if len(first) == flat.shape[0]:
+        return None
+    return first[inverse.ravel()]
