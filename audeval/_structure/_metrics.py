@@ -95,6 +95,7 @@ def boundary_detection(
     beta: float = Default(1.0),
     trim: bool = Default(False),
     pad: bool = Default(True),
+    frame_size: float | pd.Timedelta | None = Default(0.1),
     files_duration: Mapping | pd.Series | None = None,
     compat: str | None = Default(None),
 ) -> tuple[float, float, float]:
@@ -128,6 +129,9 @@ def boundary_detection(
         pad: apply ``mir_eval.segment.evaluate``'s padding and cropping
             (as :func:`structure_report`); ``False``: the boundaries of the rows
             as given (``mir_eval.segment.detection`` / ``deviation`` called directly)
+        frame_size: frame hop of the statistics' clustering sums:
+            no effect on boundaries; with a table, checked against the table's
+            (every structure metric takes every option of :func:`structure_statistics`)
         files_duration: durations to resolve ``end=NaT``
         compat: ``"mir_eval"`` to reproduce mir_eval
             (boundaries rounded to 10 µs, float64 window)
@@ -156,7 +160,10 @@ def boundary_detection(
 
     """
     beta = _check_beta(beta)
-    call = dict(window=window, trim=trim, pad=pad, compat=compat, files_duration=files_duration)
+    call = dict(
+        window=window, trim=trim, pad=pad, frame_size=frame_size, compat=compat,
+        files_duration=files_duration,
+    )
     table = resolve(truth, prediction, frozenset({"boundary"}), call)
     column = _table.hits_column(table, _window_ns(window))
     return tuple(_table.mean(v, 0.0) for v in _table.detection_values(table, column, beta))
@@ -168,6 +175,7 @@ def boundary_deviation(
     *,
     trim: bool = Default(False),
     pad: bool = Default(True),
+    frame_size: float | pd.Timedelta | None = Default(0.1),
     files_duration: Mapping | pd.Series | None = None,
     compat: str | None = Default(None),
 ) -> tuple[float, float]:
@@ -193,6 +201,9 @@ def boundary_deviation(
         pad: apply ``mir_eval.segment.evaluate``'s padding and cropping
             (as :func:`structure_report`); ``False``: the boundaries of the rows
             as given (``mir_eval.segment.detection`` / ``deviation`` called directly)
+        frame_size: frame hop of the statistics' clustering sums:
+            no effect on boundaries; with a table, checked against the table's
+            (every structure metric takes every option of :func:`structure_statistics`)
         files_duration: durations to resolve ``end=NaT``
         compat: ``"mir_eval"`` to reproduce mir_eval
 
@@ -214,7 +225,9 @@ def boundary_deviation(
         [0.0, 0.1]
 
     """
-    call = dict(trim=trim, pad=pad, compat=compat, files_duration=files_duration)
+    call = dict(
+        trim=trim, pad=pad, frame_size=frame_size, compat=compat, files_duration=files_duration
+    )
     table = resolve(truth, prediction, frozenset({"deviation"}), call)
     return tuple(_table.mean(v, np.nan) for v in _table.deviation_values(table))
 
