@@ -168,6 +168,33 @@ def level_keys(group: np.ndarray, rank: np.ndarray, n_levels: int) -> tuple[np.n
     return keys // n_levels, n_levels - 1 - keys % n_levels, inverse.ravel()
 
 
+def float_level_keys(
+    group: np.ndarray, level: np.ndarray, n_groups: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct ``(group, level)`` pairs of float levels, by group, level descending.
+
+    One float sort (which also ranks the levels) and one stable sort of the groups
+    (a radix sort where group ids fit 16 bits).
+    Returns the groups and level ranks of the distinct pairs,
+    the sorted distinct levels and each row's pair.
+    """
+    by_level = np.argsort(-level, kind="stable")
+    descending = level[by_level]
+    new_level = np.r_[True, descending[1:] != descending[:-1]]
+    levels = descending[new_level][::-1]
+    rank_sorted = len(levels) - np.cumsum(new_level)  # rank in ascending levels
+    rank = np.empty(len(level), dtype=np.int64)
+    rank[by_level] = rank_sorted
+    ids = group[by_level]
+    ids = ids.astype(np.int16) if n_groups < 2**15 else ids
+    order = by_level[np.argsort(ids, kind="stable")]
+    sorted_group, sorted_rank = group[order], rank[order]
+    new = np.r_[True, (sorted_group[1:] != sorted_group[:-1]) | (sorted_rank[1:] != sorted_rank[:-1])]
+    inverse = np.empty(len(level), dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return sorted_group[new], sorted_rank[new], levels, inverse
+
+
 def level_deltas(
     group: np.ndarray,
     level: np.ndarray,

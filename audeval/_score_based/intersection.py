@@ -135,10 +135,10 @@ def intersection_deltas(
             columns[("ct", other)] = _ct_parts(
                 truth, inputs, found, ~relevant, start, end, length, other, cttc, decimals
             )
-    return _collect(columns)
+    return _collect(columns, inputs.n_labels * inputs.n_files)
 
 
-def _collect(columns: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
+def _collect(columns: dict, n_groups: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
     """Sum the per-column (group, level, delta) parts into one table of distinct (group, level).
 
     Returns groups, level ranks, the sorted distinct levels and the summed columns,
@@ -150,8 +150,7 @@ def _collect(columns: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
     level = np.concatenate([lv for _, (_, lv, _) in parts]).astype(np.float64)
     if len(group) == 0:
         return group, group.copy(), level, {n: np.zeros(0, np.int64) for n in names}
-    levels, rank = np.unique(level, return_inverse=True)
-    out_group, out_rank, inverse = level_keys(group, rank.ravel(), len(levels))
+    out_group, out_rank, levels, inverse = _deltas.float_level_keys(group, level, n_groups)
     out = {name: np.zeros(len(out_group), dtype=np.int64) for name in names}
     offset = 0
     for name, (g, _, delta) in parts:
