@@ -252,5 +252,5 @@ def test_evaluate_missing_or_directory_path_names_file_and_column(dataset):
     (root / "junk.wav").write_text("not audio")
     bad = truth.copy()
     bad.iloc[0, 0] = "junk.wav"
-    with pytest.raises(ValueError, match=r"truth\['vocals'\] of file 'song1.wav': cannot read"):
+    with pytest.raises(ValueError, match=r"truth\['vocals'\] of file 'song1.wav': cannot read audio"):
         sep.evaluate(bad, prediction, root=str(root))

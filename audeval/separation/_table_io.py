@@ -56,8 +56,9 @@ def read(path: object, root: str | None, what: str) -> tuple[np.ndarray, int]:
     try:
         signal, rate = audiofile.read(path, always_2d=True, dtype="float64")
     except Exception as error:  # audiofile raises several library-specific errors
+        reason = " ".join(str(error).split())
         raise ValueError(
-            f"{what}: cannot read the audio file {path!r} ({type(error).__name__}: {error})."
+            f"{what}: cannot read audio file {path!r} ({type(error).__name__}: {reason})."
         ) from error
     return signal.T, int(rate)  # (samples, channels)
 
