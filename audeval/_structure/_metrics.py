@@ -115,7 +115,11 @@ def boundary_detection(
 
     Boundaries are the start and end times of all segments
     after the preprocessing of :func:`structure_report`,
-    so 0 and the track end ``T`` are boundaries of both sides.
+    so 0 and the track end ``T`` are boundaries of both sides
+    (``pad=True``: the values of ``mir_eval.segment.evaluate``).
+    ``pad=False`` takes the start and end times of the rows as given,
+    without padding or cropping
+    (the values of ``mir_eval.segment.detection`` called on the rows).
 
     Args:
         truth: true segments, a partition of each file,
@@ -138,6 +142,7 @@ def boundary_detection(
 
     Returns:
         precision, recall, F-measure: means over files
+        (0.0 each without files, as mir_eval for empty input)
 
     Raises:
         ValueError: if segments of one side overlap within a file,
@@ -157,6 +162,16 @@ def boundary_detection(
         [0.75, 1.0, 0.857]
         >>> [round(v, 3) for v in boundary_detection(truth, prediction, trim=True)]
         [0.5, 1.0, 0.667]
+
+        Rows as given (``mir_eval.segment.detection``) or padded to start at 0
+        (``mir_eval.segment.evaluate``):
+
+        >>> late = pd.Series(["a", "b"], index=audformat.segmented_index(["b", "b"], [1, 2], [2, 3]))
+        >>> early = pd.Series(["x", "y"], index=audformat.segmented_index(["b", "b"], [0, 2], [2, 3]))
+        >>> [round(v, 3) for v in boundary_detection(late, early, pad=False)]
+        [0.667, 0.667, 0.667]
+        >>> [round(v, 3) for v in boundary_detection(late, early)]
+        [1.0, 0.75, 0.857]
 
     """
     beta = _check_beta(beta)
@@ -190,7 +205,9 @@ def boundary_deviation(
         D_{p \to t} = \operatorname{median}_{c \in B_p} \min_{b \in B_t} |b - c|
 
     in seconds, NaN when a side has no boundary (see the module table).
-    Boundaries as in :func:`boundary_detection`.
+    Boundaries as in :func:`boundary_detection`:
+    ``pad=True`` gives the values of ``mir_eval.segment.evaluate``,
+    ``pad=False`` those of ``mir_eval.segment.deviation`` called on the rows.
 
     Args:
         truth: true segments, a partition of each file,
@@ -210,6 +227,7 @@ def boundary_deviation(
     Returns:
         truth-to-prediction and prediction-to-truth deviation
         (mir_eval's "Ref-to-est" and "Est-to-ref"): means over files
+        (NaN without files, as mir_eval for empty input)
 
     Examples:
         >>> import audformat
@@ -271,7 +289,7 @@ def pairwise_clustering(
         compat: ``"mir_eval"`` to reproduce mir_eval's frame grid and labels
 
     Returns:
-        precision, recall, F-measure: means over files
+        precision, recall, F-measure: means over files (0.0 without files)
 
     Examples:
         >>> import audformat
@@ -326,7 +344,7 @@ def rand_index(
         compat: ``"mir_eval"`` to reproduce mir_eval's frame grid and labels
 
     Returns:
-        Rand index: mean over files
+        Rand index: mean over files (0.0 without files)
 
     Examples:
         >>> import audformat
@@ -378,7 +396,7 @@ def adjusted_rand_index(
         compat: ``"mir_eval"`` to reproduce mir_eval's frame grid and labels
 
     Returns:
-        adjusted Rand index: mean over files
+        adjusted Rand index: mean over files (0.0 without files)
 
     Examples:
         >>> import audformat
@@ -441,7 +459,7 @@ def mutual_information(
         compat: ``"mir_eval"`` to reproduce mir_eval's frame grid and labels
 
     Returns:
-        MI, AMI, NMI: means over files
+        MI, AMI, NMI: means over files (0.0 without files)
 
     Examples:
         >>> import audformat
@@ -504,7 +522,7 @@ def normalized_conditional_entropy(
 
     Returns:
         over-segmentation score, under-segmentation score, F-measure:
-        means over files
+        means over files (0.0 without files)
 
     Examples:
         >>> import audformat
@@ -564,7 +582,7 @@ def v_measure(
         compat: ``"mir_eval"`` to reproduce mir_eval's frame grid and labels
 
     Returns:
-        V precision, V recall, V-measure: means over files
+        V precision, V recall, V-measure: means over files (0.0 without files)
 
     Examples:
         >>> import audformat
