@@ -116,7 +116,11 @@ def duplicate_groups(signals: np.ndarray) -> np.ndarray | None:
     ``None`` if all rows differ (the usual case).
     """
     flat = np.ascontiguousarray(signals).reshape(signals.shape[0], -1)
-    _, first, inverse = np.unique(flat, axis=0, return_index=True, return_inverse=True)
+    # K is small (sources x channels): a dictionary of row contents
+    first: dict[bytes, int] = {}
+    groups = np.empty(flat.shape[0], dtype=np.int64)
+    for k, row in enumerate(flat):
+        groups[k] = first.setdefault(row.tobytes(), k)
     if len(first) == flat.shape[0]:
         return None
-    return first[inverse.ravel()]
+    return groups
