@@ -1,0 +1,216 @@
+"""Optimal event matching: the most matches, then the most substitutions.
+
+The candidate graph falls apart into many small independent parts.
+Each part is solved by the cheapest exact method:
+
+1. a pair whose truth and prediction have no other candidate is decided directly;
+2. blocks cut from the index order (:func:`~._graph.interval_blocks`),
+   and then connected components, of up to 5 x 5 events
+   are solved by enumeration, all blocks of one shape at once (:mod:`._small`);
+3. larger components without other-label pairs by maximum flow;
+4. larger components with other-label pairs by scipy's sparse
+   maximum-weight matching (LAPJVsp), in batches of whole components.
+
+Ties between equally good matchings are broken by index order
+(events are numbered in canonical order by the caller),
+so the result depends only on the events, never on the order of rows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse
+import scipy.sparse.csgraph
+
+from ._graph import components, interval_blocks, sort_pairs
+from ._maximum import flow_matching, maximum_matching
+from ._small import MAX_ASSIGNMENTS, OTHER, SAME, n_assignments, solve_blocks
+
+
+BATCH_SIZE = 2000  # truth events per LAPJVsp call (whole components)
+MAX_SIDE = 16  # largest block side looked up in the enumeration-size table
+
+_SMALL = np.array(
+    [[n_assignments(a, b) <= MAX_ASSIGNMENTS for b in range(MAX_SIDE + 1)] for a in range(MAX_SIDE + 1)]
+)
+
+
+def lexicographic_matching(
+    n_truth: int,
+    n_prediction: int,
+    same: tuple[np.ndarray, np.ndarray],
+    other: tuple[np.ndarray, np.ndarray],
+) -> tuple[np.ndarray, np.ndarray]:
+    """Most matches first, then most substitutions among the leftovers.
+
+    ``same`` are the candidate pairs with equal labels (matches),
+    ``other`` those with different labels (substitutions).
+    The number of matches is the maximum,
+    and the number of substitutions is the maximum
+    over all matchings with that many matches.
+
+    Tie rule: among equally good matchings, truth events in index order
+    each take a partner if they can, and the partner with the lowest index
+    (the lexicographically first assignment; exact for parts of up to 5 x 5 events,
+    a deterministic function of the index order for larger parts).
+    Callers number events in (file, start, end, label) order,
+    so ties never depend on the order of rows.
+
+    Returns:
+        for every truth event the matched prediction or -1,
+        and the substituting prediction or -1
+
+    """
+    same_t, same_p = (np.asarray(a, dtype=np.int64) for a in same)
+    other_t, other_p = (np.asarray(a, dtype=np.int64) for a in other)
+    if len(other_t) == 0:
+        return maximum_matching(n_truth, n_prediction, same_t, same_p), np.full(n_truth, -1, dtype=np.int64)
+    t = np.concatenate([same_t, other_t])
+    p = np.concatenate([same_p, other_p])
+    kind = np.concatenate(
+        [np.full(len(same_t), SAME, dtype=np.int8), np.full(len(other_t), OTHER, dtype=np.int8)]
+    )
+    t, p, kind = sort_pairs(t, p, kind)
+    unique = np.ones(len(t), dtype=bool)
+    unique[1:] = (t[1:] != t[:-1]) | (p[1:] != p[:-1])
+    return lexicographic_sorted(n_truth, n_prediction, t[unique], p[unique], kind[unique])
+
+
+def lexicographic_sorted(
+    n_truth: int,
+    n_prediction: int,
+    t: np.ndarray,
+    p: np.ndarray,
+    kind: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`lexicographic_matching` of distinct pairs sorted by ``(truth, prediction)``.
+
+    ``kind`` is :data:`~._small.SAME` or :data:`~._small.OTHER` per pair.
+    """
+    match = np.full(n_truth, -1, dtype=np.int64)
+    substitution = np.full(n_truth, -1, dtype=np.int64)
+    out = (match, substitution)
+    if len(t) == 0:
+        return out
+    # 1. isolated pairs
+    deg_t = np.bincount(t, minlength=n_truth)
+    deg_p = np.bincount(p, minlength=n_prediction)
+    isolated = (deg_t[t] == 1) & (deg_p[p] == 1)
+    _assign(out, t[isolated], p[isolated], kind[isolated])
+    t, p, kind = t[~isolated], p[~isolated], kind[~isolated]
+    if len(t) == 0:
+        return out
+    if not (kind == OTHER).any():
+        found_t, found_p = flow_matching(t, p)
+        match[found_t] = found_p
+        return out
+    # 2. small blocks of the index order, then small components
+    left = _solve_small(out, t, p, kind, *interval_blocks(n_prediction, t, p))
+    t, p, kind = t[left], p[left], kind[left]
+    if len(t) == 0:
+        return out
+    component, *parts = components(t, p)
+    left = _solve_small(out, t, p, kind, component, *parts)
+    t, p, kind, component = t[left], p[left], kind[left], component[left]
+    if len(t) == 0:
+        return out
+    # 3. and 4. large components
+    has_other = np.zeros(component.max() + 1, dtype=bool)
+    has_other[component[kind == OTHER]] = True
+    plain = ~has_other[component]
+    if plain.any():
+        found_t, found_p = flow_matching(t[plain], p[plain])
+        match[found_t] = found_p
+    if (~plain).any():
+        _solve_weighted(out, t[~plain], p[~plain], kind[~plain], component[~plain])
+    return out
+
+
+def _assign(out, t, p, kind) -> None:
+    match, substitution = out
+    is_same = kind == SAME
+    match[t[is_same]] = p[is_same]
+    substitution[t[~is_same]] = p[~is_same]
+
+
+def _solve_small(out, t, p, kind, block, local_t, local_p, n_t, n_p) -> np.ndarray:
+    """Solve the blocks small enough to enumerate; the pairs of the others are returned as a mask."""
+    fits = (n_t <= MAX_SIDE) & (n_p <= MAX_SIDE)
+    small = np.zeros(len(n_t), dtype=bool)
+    small[fits] = _SMALL[n_t[fits], n_p[fits]]
+    shape = np.where(small, n_t * (MAX_SIDE + 1) + n_p, -1)
+    edge_shape = shape[block]
+    solved = edge_shape >= 0
+    # blocks grouped by shape: position of each block among its shape
+    block_order = np.argsort(shape, kind="stable")
+    sorted_shape = shape[block_order]
+    bounds = np.flatnonzero(np.r_[True, sorted_shape[1:] != sorted_shape[:-1], True])
+    position = np.empty(len(shape), dtype=np.int64)
+    position[block_order] = np.arange(len(shape)) - np.repeat(bounds[:-1], np.diff(bounds))
+    edge_order = np.argsort(edge_shape, kind="stable")
+    edge_bounds = np.searchsorted(edge_shape[edge_order], sorted_shape[bounds[:-1]])
+    edge_bounds = np.append(edge_bounds, len(edge_order))
+    for k in range(len(bounds) - 1):
+        code = sorted_shape[bounds[k]]
+        if code < 0:
+            continue
+        a, b = divmod(int(code), MAX_SIDE + 1)
+        n_blocks = int(bounds[k + 1] - bounds[k])
+        e = edge_order[edge_bounds[k] : edge_bounds[k + 1]]
+        pos, lt, lp = position[block[e]], local_t[e], local_p[e]
+        kinds = np.full((n_blocks, a, b), -1, dtype=np.int8)
+        kinds[pos, lt, lp] = kind[e]
+        truth_of = np.full((n_blocks, a), -1, dtype=np.int64)
+        truth_of[pos, lt] = t[e]
+        pred_of = np.full((n_blocks, b + 1), -1, dtype=np.int64)
+        pred_of[pos, lp] = p[e]
+        chosen = solve_blocks(kinds)
+        rows, cols = np.nonzero(chosen >= 0)
+        local = chosen[rows, cols]
+        _assign(out, truth_of[rows, cols], pred_of[rows, local], kinds[rows, cols, local])
+    return ~solved
+
+
+def _solve_weighted(out, t, p, kind, component) -> None:
+    """Maximum-weight full matching (LAPJVsp) in batches of whole components.
+
+    Weight ``B`` for a match, 2 for a substitution and 1 for leaving a truth event
+    alone (a private dummy partner), where ``B = n + 2`` exceeds any possible number
+    of substitutions, so the total ``(B - 1) * matches + substitutions + n``
+    orders matchings lexicographically.
+    scipy's LAPJVsp touches arrays of the whole graph per augmentation,
+    so components are solved in batches of bounded size.
+    """
+    match, substitution = out
+    # components in order of their first truth event; batches of whole components
+    comp_ids, first_edge = np.unique(component, return_index=True)
+    comp_rank = np.empty(component.max() + 1, dtype=np.int64)
+    comp_rank[comp_ids[np.argsort(t[first_edge], kind="stable")]] = np.arange(len(comp_ids))
+    new_truth = np.r_[True, t[1:] != t[:-1]]
+    sizes = np.bincount(comp_rank[component[new_truth]], minlength=len(comp_ids))
+    batch_of_comp = (np.cumsum(sizes) - sizes) // BATCH_SIZE
+    batch = batch_of_comp[comp_rank[component]]
+    order = np.argsort(batch, kind="stable")  # keeps (truth, prediction) order within a batch
+    bounds = np.flatnonzero(np.r_[True, batch[order][1:] != batch[order][:-1], True])
+    for k in range(len(bounds) - 1):
+        e = order[bounds[k] : bounds[k + 1]]
+        rows_global, rows = np.unique(t[e], return_inverse=True)
+        cols_global, cols = np.unique(p[e], return_inverse=True)
+        n_t, n_p = len(rows_global), len(cols_global)
+        big = float(n_t + 2)
+        weights = np.where(kind[e] == SAME, big, 2.0)
+        biadjacency = scipy.sparse.csr_matrix(
+            (
+                np.concatenate([weights, np.ones(n_t)]),
+                (np.concatenate([rows, np.arange(n_t)]), np.concatenate([cols, n_p + np.arange(n_t)])),
+            ),
+            shape=(n_t, n_p + n_t),
+        )
+        biadjacency.sort_indices()
+        row, col = scipy.sparse.csgraph.min_weight_full_bipartite_matching(biadjacency, maximize=True)
+        real = col < n_p
+        chosen = np.asarray(biadjacency[row[real], col[real]]).ravel()
+        is_same = chosen == big
+        truth_index, pred_index = rows_global[row[real]], cols_global[col[real]]
+        match[truth_index[is_same]] = pred_index[is_same]
+        substitution[truth_index[~is_same]] = pred_index[~is_same]

@@ -1,0 +1,98 @@
+"""Canonical order of events and candidate pairs in that order.
+
+Events are numbered by ``(file, start, end, label, row)``:
+one int64 key for ``(file, start)`` (one global key width when it fits),
+one sort, and a second sort only of the runs of equal keys.
+In that numbering the candidate pairs of an onset window join
+come out sorted by ``(truth, prediction)`` without another sort,
+and every tie between equally good matchings is broken by the events'
+times and labels, never by the order of rows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from audeval._intervals import expand_ranges, group_keys
+
+
+KEY_LIMIT = 2**62
+
+
+def time_keys(
+    n_files: int,
+    margin: int,
+    *sides: tuple[np.ndarray, np.ndarray],
+) -> list[np.ndarray]:
+    """int64 keys ordering ``(file, time)``, with room for windows of ``+- margin``.
+
+    One global width ``W`` (the time span plus twice the margin):
+    ``key = file * W + time - min + margin``, so ``key +- margin`` never
+    reaches another file. Falls back to per-file ranges
+    (:func:`audeval._intervals.group_keys`) where that does not fit in int64.
+    """
+    times = [v for _, v in sides if len(v)]
+    if not times:
+        return [np.zeros(0, dtype=np.int64) for _ in sides]
+    low = min(int(v.min()) for v in times)
+    high = max(int(v.max()) for v in times)
+    width = high - low + 2 * margin + 1
+    if max(n_files, 1) * width < KEY_LIMIT:
+        shift = np.int64(margin - low)
+        return [f.astype(np.int64, copy=False) * np.int64(width) + (v + shift) for f, v in sides]
+    pairs = [(f, v) for f, v in sides] + [(f, v - margin) for f, v in sides] + [
+        (f, v + margin) for f, v in sides
+    ]  # pragma: no cover - needs > 146 years of audio over all files
+    return group_keys(max(n_files, 1), *pairs)[: len(sides)]  # pragma: no cover
+
+
+def canonical_order(
+    key: np.ndarray,
+    end: np.ndarray,
+    label: np.ndarray,
+    position: np.ndarray,
+) -> np.ndarray:
+    """Permutation that sorts events by ``(key, end, label, position)``.
+
+    ``key`` must be non-negative.
+    The row number is packed into the low bits of the key (coarsened if needed),
+    so one plain ``np.sort`` of int64 does the work
+    (about twice as fast as ``argsort``);
+    only runs of equal packed keys are sorted again, by all four criteria.
+    Input that is already in order is not sorted.
+    """
+    n = len(key)
+    if n < 2:
+        return np.arange(n, dtype=np.int64)
+    if (key[1:] > key[:-1]).all():
+        return np.arange(n, dtype=np.int64)
+    index_bits = int(n - 1).bit_length()
+    shift = max(int(key.max()).bit_length() - (63 - index_bits), 0)
+    packed = ((key >> shift) << index_bits) | np.arange(n, dtype=np.int64)
+    packed.sort()
+    order = packed & ((1 << index_bits) - 1)
+    coarse = packed >> index_bits
+    equal = coarse[1:] == coarse[:-1]
+    if equal.any():
+        tie = np.zeros(n, dtype=bool)
+        tie[1:] |= equal
+        tie[:-1] |= equal
+        sub = order[tie]
+        order[tie] = sub[np.lexsort((position[sub], label[sub], end[sub], key[sub]))]
+    return order
+
+
+def onset_pairs(
+    truth_key: np.ndarray,
+    prediction_key: np.ndarray,
+    onset: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs with ``|key_t - key_p| <= onset``, both key arrays sorted.
+
+    Returns:
+        truth and prediction indices, sorted by ``(truth, prediction)``
+
+    """
+    left = np.searchsorted(prediction_key, truth_key - onset, side="left")
+    right = np.searchsorted(prediction_key, truth_key + onset, side="right")
+    return expand_ranges(left, right)

@@ -1,0 +1,94 @@
+"""Exact lexicographic matching of many small blocks at once, by enumeration.
+
+A block is a set of truth and predicted events (a connected component,
+or several) whose candidate pairs stay inside the block.
+All blocks with the same shape ``(n_truth, n_prediction)``
+are solved together: every one-to-one partial assignment of the shape
+is scored for every block (a ``blocks x assignments x n_truth`` gather),
+and the best assignment per block is taken.
+That is exact and vectorised; it is used up to :data:`MAX_ASSIGNMENTS`
+assignments per shape (5 x 5 has 1,546).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+
+import numpy as np
+
+
+MAX_ASSIGNMENTS = 2000  # assignments per shape solved by enumeration
+CHUNK_CELLS = 4_000_000  # blocks x assignments x truth cells scored at once
+
+NONE, OTHER, SAME = 0, 1, 2  # pair kinds; -1 marks "no candidate pair"
+
+
+def n_assignments(n_truth: int, n_prediction: int) -> int:
+    """Number of one-to-one partial assignments of a shape."""
+    return sum(
+        math.comb(n_truth, k) * math.comb(n_prediction, k) * math.factorial(k)
+        for k in range(min(n_truth, n_prediction) + 1)
+    )
+
+
+@functools.lru_cache(maxsize=None)
+def assignments(n_truth: int, n_prediction: int) -> tuple[np.ndarray, np.ndarray]:
+    """All partial assignments of a shape, in preference order for ties.
+
+    Row ``s`` gives for every truth event its prediction or ``n_prediction`` (none).
+    Rows are sorted lexicographically, so an earlier row is preferred:
+    the first truth event gets a partner if it can, and the earliest one, then the second...
+
+    Returns:
+        assignment table ``(n_assignments, n_truth)``
+        and its tie score (higher is preferred)
+
+    """
+    rows = []
+    for chosen in itertools.product(range(n_prediction + 1), repeat=n_truth):
+        used = [c for c in chosen if c < n_prediction]
+        if len(used) == len(set(used)):
+            rows.append(chosen)
+    table = np.array(sorted(rows), dtype=np.int64).reshape(-1, n_truth)
+    tie = np.arange(len(table), 0, -1, dtype=np.int64)
+    return table, tie
+
+
+def solve_blocks(
+    kinds: np.ndarray,
+) -> np.ndarray:
+    """Best assignment per block of one shape.
+
+    Args:
+        kinds: ``(blocks, n_truth, n_prediction)`` int8 array:
+            :data:`SAME`, :data:`OTHER`, or -1 where there is no candidate pair
+
+    Returns:
+        ``(blocks, n_truth)`` local prediction index per truth event, or -1
+
+    """
+    n_blocks, n_truth, n_prediction = kinds.shape
+    table, tie = assignments(n_truth, n_prediction)
+    # a column "none" of kind 0 for unassigned truth events
+    extended = np.concatenate(
+        [kinds, np.zeros((n_blocks, n_truth, 1), dtype=kinds.dtype)], axis=2
+    )
+    rows = np.arange(n_truth)
+    base = n_truth + 1
+    span = len(table) + 1
+    best = np.empty(n_blocks, dtype=np.int64)
+    step = max(CHUNK_CELLS // max(len(table) * n_truth, 1), 1)
+    for first in range(0, n_blocks, step):
+        part = extended[first : first + step]
+        gathered = part[:, rows[None, :], table]  # blocks x assignments x truth
+        valid = (gathered >= 0).all(axis=2)
+        matches = (gathered == SAME).sum(axis=2, dtype=np.int64)
+        substitutions = (gathered == OTHER).sum(axis=2, dtype=np.int64)
+        score = (matches * base + substitutions) * span + tie
+        score[~valid] = -1
+        best[first : first + step] = np.argmax(score, axis=1)
+    chosen = table[best]
+    chosen[chosen == n_prediction] = -1
+    return chosen
