@@ -85,20 +85,20 @@ Inputs on which mir_eval raises (no truth in a file; a prediction whose every ro
 is dropped) follow the table above.
 """
 
-from audeval._structure._metrics import adjusted_rand_index
+from audeval._structure._clustering import adjusted_rand_index
+from audeval._structure._clustering import mutual_information
+from audeval._structure._clustering import normalized_conditional_entropy
+from audeval._structure._clustering import pairwise_clustering
+from audeval._structure._clustering import rand_index
+from audeval._structure._clustering import v_measure
 from audeval._structure._metrics import boundary_detection
 from audeval._structure._metrics import boundary_deviation
-from audeval._structure._metrics import mutual_information
-from audeval._structure._metrics import normalized_conditional_entropy
-from audeval._structure._metrics import pairwise_clustering
-from audeval._structure._metrics import rand_index
-from audeval._structure._metrics import v_measure
-from audeval._structure._options import COMPAT
 from audeval._structure._options import _check_beta
 from audeval._structure._options import _check_bool
 from audeval._structure._options import _check_frame_size
 from audeval._structure._options import _check_window
 from audeval._structure._options import _window_name
+from audeval._structure._options import COMPAT
 from audeval._structure._report import CLUSTERING_COLUMNS
 from audeval._structure._report import FAMILY
 from audeval._structure._report import MIR_EVAL_COLUMNS
