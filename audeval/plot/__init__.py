@@ -23,8 +23,6 @@ Drawn artists carry a ``gid`` naming what they show
 so a figure can be inspected in tests or post-processed.
 """
 
-from __future__ import annotations
-
 from audeval.plot import _common
 from audeval.plot._diarization import diarization_timeline
 from audeval.plot._events import event_confusion_matrix
