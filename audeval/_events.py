@@ -21,12 +21,11 @@ import numpy as np
 import pandas as pd
 
 from audeval import _scores
-from audeval._intervals import group_keys, window_join
-from audeval._matching import greedy_matching, lexicographic_matching
+from audeval._matching import match_segments
 from audeval import _tables
 from audeval._tables import check_statistics, per_label, statistics_frame
 from audeval._options import Default, as_timedelta, check_bool, check_choice, check_duration, value_of
-from audeval._protocol import Family, resolve, stamp
+from audeval._protocol import Family, resolve, stamp, table_options
 from audeval._report import label_report
 from audeval._validation import Inputs, check_fraction, check_inputs, check_option, to_ns
 
@@ -96,71 +95,6 @@ def tolerances(
 # -------------------------------------------------------------------------
 
 
-def candidate_pairs(
-    n_groups: int,
-    truth_group: np.ndarray,
-    truth_start: np.ndarray,
-    truth_end: np.ndarray,
-    prediction_group: np.ndarray,
-    prediction_start: np.ndarray,
-    prediction_end: np.ndarray,
-    tol: Tolerances,
-) -> tuple[np.ndarray, np.ndarray]:
-    """All (truth, prediction) pairs of a group that meet the time conditions.
-
-    A window join on the onsets (or on the offsets when onsets are not evaluated)
-    finds the candidates, the other condition filters them.
-    """
-    if tol.onset is not None:
-        t, p = window_join(
-            n_groups,
-            prediction_group,
-            prediction_start,
-            truth_group,
-            truth_start - tol.onset,
-            truth_start + tol.onset,
-        )
-        if tol.offset_evaluated:
-            allowance = tol.offset_allowance(truth_start[t], truth_end[t])
-            ok = np.abs(truth_end[t] - prediction_end[p]) <= allowance
-            t, p = t[ok], p[ok]
-    else:
-        allowance = tol.offset_allowance(truth_start, truth_end)
-        t, p = window_join(
-            n_groups,
-            prediction_group,
-            prediction_end,
-            truth_group,
-            truth_end - allowance,
-            truth_end + allowance,
-        )
-    return t, p
-
-
-def _ranks(
-    n_files: int, file: np.ndarray, start: np.ndarray, end: np.ndarray, position: np.ndarray
-) -> np.ndarray:
-    """Rank of every event in (file, start, end, row) order.
-
-    One stable sort on a (file, start) key;
-    only runs of equal keys are sorted again by (end, row).
-    """
-    (key,) = group_keys(max(n_files, 1), (file, start))
-    order = np.argsort(key, kind="stable")
-    sorted_key = key[order]
-    tie = np.zeros(len(order), dtype=bool)
-    if len(order) > 1:
-        equal = sorted_key[1:] == sorted_key[:-1]
-        tie[1:] |= equal
-        tie[:-1] |= equal
-    if tie.any():
-        sub = order[tie]
-        order[tie] = sub[np.lexsort((position[sub], end[sub], key[sub]))]
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(len(order), dtype=np.int64)
-    return rank
-
-
 @dataclasses.dataclass(frozen=True)
 class EventMatch:
     """Outcome of matching: for every truth event its prediction or -1."""
@@ -183,59 +117,16 @@ class EventMatch:
 
 
 def match_events(inputs: Inputs, tol: Tolerances, matching: str) -> EventMatch:
-    """Match events per ``(file, label)`` and pair leftovers as substitutions."""
-    truth, pred = inputs.truth, inputs.prediction
-    n_truth, n_pred = len(truth), len(pred)
-    n_labels = max(inputs.n_labels, 1)
-    n_groups = inputs.n_files * n_labels
-    if matching == "optimal":
-        # one join per file gives both kinds of pairs; which events are left
-        # over for substitutions is decided together with the matches
-        t, p = candidate_pairs(
-            max(inputs.n_files, 1), truth.file, truth.start, truth.end, pred.file, pred.start, pred.end, tol
-        )
-        same = truth.label[t] == pred.label[p]
-        match, substitution = lexicographic_matching(
-            n_truth, n_pred, (t[same], p[same]), (t[~same], p[~same])
-        )
-        return EventMatch(inputs, match, substitution)
+    """Match events per file and pair leftovers of other labels as substitutions.
 
-    same = candidate_pairs(
-        n_groups,
-        truth.file * n_labels + truth.label,
-        truth.start,
-        truth.end,
-        pred.file * n_labels + pred.label,
-        pred.start,
-        pred.end,
-        tol,
+    Events are numbered in ``(file, start, end, label, row)`` order first,
+    and every tie between equally good matchings is broken in that order,
+    so results never depend on the order of rows
+    (see :func:`audeval._matching.match_segments`).
+    """
+    match, substitution = match_segments(
+        inputs.truth, inputs.prediction, inputs.n_files, tol, matching
     )
-    # greedy: first fit for matches, then first fit among the leftovers
-    truth_rank = _ranks(inputs.n_files, truth.file, truth.start, truth.end, truth.position)
-    pred_rank = _ranks(inputs.n_files, pred.file, pred.start, pred.end, pred.position)
-    match = greedy_matching(n_truth, n_pred, *same, truth_rank, pred_rank)
-    left_t = np.flatnonzero(match < 0)
-    used = np.zeros(n_pred, dtype=bool)
-    used[match[match >= 0]] = True
-    left_p = np.flatnonzero(~used)
-    t, p = candidate_pairs(
-        max(inputs.n_files, 1),
-        truth.file[left_t],
-        truth.start[left_t],
-        truth.end[left_t],
-        pred.file[left_p],
-        pred.start[left_p],
-        pred.end[left_p],
-        tol,
-    )
-    other = truth.label[left_t[t]] != pred.label[left_p[p]]
-    t, p = t[other], p[other]
-    local = greedy_matching(
-        len(left_t), len(left_p), t, p, truth_rank[left_t], pred_rank[left_p]
-    )
-    substitution = np.full(n_truth, -1, dtype=np.int64)
-    found = local >= 0
-    substitution[left_t[found]] = left_p[local[found]]
     return EventMatch(inputs, match, substitution)
 
 
@@ -401,7 +292,7 @@ def event_statistics(
     )
     match = match_events(inputs, tol, recorded["matching"])
     table = statistics_of_match(match, confusion=recorded["confusion"])
-    return stamp(table, "event", recorded)
+    return stamp(table, "event", {**recorded, "labels_given": labels is not None})
 
 
 OPTIONS = ("onset_tolerance", "offset_tolerance", "duration_tolerance", "matching", "confusion")
@@ -747,10 +638,11 @@ def event_unweighted_average_fscore(
 
     """
     propagate_nans = check_bool(propagate_nans, "propagate_nans")
-    scores = event_fscore_per_class(
+    return event_fscore(
         truth,
         prediction,
         labels,
+        average="macro",
         zero_division=zero_division,
         propagate_nans=propagate_nans,
         onset_tolerance=onset_tolerance,
@@ -759,7 +651,6 @@ def event_unweighted_average_fscore(
         matching=matching,
         files_duration=files_duration,
     )
-    return _scores.macro(list(scores.values()))
 
 
 @_doc
@@ -813,7 +704,9 @@ def event_fscore(
     zero_division = _scores.check_zero_division(zero_division)
     stats = _statistics(event_fscore, truth, prediction, labels, locals())
     if average == "macro":
-        return _scores.macro(class_wise(stats, zero_division, propagate_nans)["fscore"])
+        table = class_wise(stats, zero_division, propagate_nans)
+        keep = _macro_labels(table, stats, labels)
+        return _scores.macro(table["fscore"].to_numpy()[keep])
     totals = stats[["n_truth", "n_prediction", "tp"]].sum()
     _, _, f = _scores.precision_recall_fscore(
         totals["tp"],
@@ -1029,7 +922,8 @@ def event_report(
     stats = _statistics(event_report, truth, prediction, labels, locals())
     table = class_wise(stats, zero_division, propagate_nans)
     micro = overall(stats[COLUMNS].sum(), zero_division, propagate_nans)
-    macro = {c: _scores.macro(table[c]) for c in MACRO_COLUMNS}
+    keep = _macro_labels(table, stats, labels)
+    macro = {c: _scores.macro(table[c].to_numpy()[keep]) for c in MACRO_COLUMNS}
     blocks = None
     if per_file:
         files, counts = _dense_counts(stats, list(table.index))
@@ -1041,7 +935,7 @@ def event_report(
             files,
             values,
             overall(sums, zero_division, propagate_nans),
-            {c: _scores.macro(values[c], axis=1) for c in MACRO_COLUMNS},
+            {c: _scores.macro(values[c][:, keep], axis=1) for c in MACRO_COLUMNS},
         )
     return label_report(list(table.index), REPORT_COLUMNS, (dict(table), micro, macro), blocks)
 
@@ -1053,6 +947,12 @@ REPORT_COLUMNS = (
     "n_truth", "n_prediction", "tp", "fp", "fn", "precision", "recall", "fscore", "error_rate",
     "deletion_rate", "insertion_rate", "substitutions", "deletions", "insertions", "substitution_rate",
 )
+
+
+def _macro_labels(table: pd.DataFrame, stats: pd.DataFrame, labels) -> np.ndarray:
+    """Labels that count in macro averages (see :func:`audeval._scores.supported`)."""
+    given = labels is not None or bool(table_options(stats).get("labels_given"))
+    return _scores.supported(table["n_truth"], table["n_prediction"], list(table.index), given)
 
 
 def _dense_counts(stats: pd.DataFrame, labels: list) -> tuple[list, dict[str, np.ndarray]]:

@@ -14,16 +14,14 @@ the caller gave against the options the table was made with.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-import inspect
 import math
 import numbers
-import os
-import warnings
 
 import numpy as np
 import pandas as pd
 
 from audeval._validation import check_option, to_ns
+from audeval._warnings import warn
 
 
 __all__ = [
@@ -117,19 +115,3 @@ def as_timedelta(ns: int | None) -> pd.Timedelta | None:
     """Nanoseconds as the ``pd.Timedelta`` that a statistics table records."""
     return None if ns is None else pd.Timedelta(int(ns), unit="ns")
 
-
-_PACKAGE = os.path.dirname(os.path.abspath(__file__))
-
-
-def warn(message: str, category: type[Warning] = UserWarning) -> None:
-    """Warn at the first stack frame outside audeval (the caller's line)."""
-    frame = inspect.currentframe()
-    level = 1
-    while frame is not None:
-        filename = os.path.abspath(frame.f_code.co_filename)
-        if not filename.startswith(_PACKAGE + os.sep):
-            break
-        frame = frame.f_back
-        level += 1
-    del frame
-    warnings.warn(message, category, stacklevel=level)

@@ -23,13 +23,12 @@ import numpy as np
 
 from audeval import _options
 from audeval._validation import check_option
+from audeval._warnings import UndefinedMetricWarning
 
 
 AVERAGES = ("micro", "macro")
 
 
-class UndefinedMetricWarning(UserWarning):
-    """A metric had to divide by zero and returned ``zero_division``."""
 
 
 def divide(numerator, denominator, zero_division: float = np.nan) -> np.ndarray:
@@ -96,6 +95,25 @@ def macro(values, axis: int | None = None):
     total = np.where(valid, values, 0.0).sum(axis=axis)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(count > 0, total / np.maximum(count, 1), np.nan)
+
+
+def supported(n_truth, n_prediction, labels, labels_given: bool) -> np.ndarray:
+    """Labels that count in macro averages: all given ones, else those with support.
+
+    A label that occurs in neither input (a scheme category nobody used)
+    would count as F = 0 (``zero_division``) in a macro average:
+    with ``labels=None`` it is left out, with a warning.
+    """
+    support = (np.asarray(n_truth) + np.asarray(n_prediction)) > 0
+    if labels_given or support.all() or not support.any():
+        return np.ones(support.shape, dtype=bool)
+    unused = [label for label, s in zip(labels, support) if not s]
+    _options.warn(
+        f"labels {unused[:5]}{' ...' if len(unused) > 5 else ''} occur in neither truth nor "
+        "prediction (unused categories?) and are left out of macro averages; "
+        "pass labels=[...] to include them."
+    )
+    return support
 
 
 def check_average(average: str) -> str:

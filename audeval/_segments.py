@@ -50,8 +50,9 @@ from audeval._scores import check_average
 from audeval._scores import check_zero_division
 from audeval._scores import divide
 from audeval._scores import fscore
+from audeval._scores import supported
 from audeval._options import Default, as_timedelta, check_bool, check_choice, value_of
-from audeval._protocol import Family, resolve, stamp
+from audeval._protocol import Family, resolve, stamp, table_options
 from audeval._report import label_report
 from audeval._tables import check_statistics
 from audeval._tables import label_index
@@ -123,6 +124,8 @@ class _Counts:
     tn: np.ndarray
     substitutions: np.ndarray
     exact: bool
+    keep: np.ndarray | None = None
+    """Labels that count in macro averages (``None``: all)."""
 
 
 def _check_resolution(time_resolution, compat) -> tuple[int | None, float | None]:
@@ -454,7 +457,11 @@ def _counts(metric, truth, prediction, labels, call: Mapping[str, object]) -> _C
     """Counts of a metric call: from Series, or from a given table (the family gate)."""
     options = {name: call[name] for name in (*OPTIONS, "files_duration") if name in call}
     table = resolve(FAMILY, truth, prediction, labels, options, metric=metric, select=select_labels)
-    return _counts_from_table(table)
+    counts = _counts_from_table(table)
+    given = labels is not None or bool(table_options(table).get("labels_given"))
+    n_truth, n_prediction = (counts.tp + counts.fn).sum(axis=0), (counts.tp + counts.fp).sum(axis=0)
+    keep = supported(n_truth, n_prediction, counts.labels, given)
+    return dataclasses.replace(counts, keep=keep)
 
 
 def segment_statistics(
@@ -580,6 +587,7 @@ def segment_statistics(
         allow_filewise=True,
     )
     counts = _counts_from_inputs(inputs, value_of(time_resolution), value_of(compat))
+    recorded["labels_given"] = labels is not None
     return stamp(_counts_frame(counts, inputs), "segment", recorded)
 
 
@@ -629,8 +637,11 @@ def _scores(
     substitutions: np.ndarray,
     zero_division: float,
     propagate_nans: bool,
+    keep: np.ndarray | None = None,
 ) -> tuple[dict, dict, dict]:
     """Class-wise, micro and macro values from counts of shape ``(..., n_labels)``.
+
+    ``keep``: labels that count in the macro averages (``None``: all).
 
     ``substitutions`` has the shape of the counts without the label axis.
     """
@@ -674,7 +685,10 @@ def _scores(
     micro["insertion_rate"] = _rate(insertions, n, zero_division)
     micro["error_rate"] = _rate(substitutions + deletions + insertions, n, zero_division)
 
-    macro = {name: _nanmean(values) for name, values in classwise.items()}
+    macro = {
+        name: _nanmean(values if keep is None else values[..., keep])
+        for name, values in classwise.items()
+    }
     for name in ("n_truth", "n_prediction", "tp", "fp", "fn", "tn"):
         macro[name] = np.full(macro[name].shape, np.nan)
     return classwise, micro, macro
@@ -689,6 +703,7 @@ def _overall(counts: _Counts, zero_division, propagate_nans) -> tuple[dict, dict
         counts.substitutions.sum(),
         zero_division,
         propagate_nans,
+        counts.keep,
     )
 
 
@@ -1133,7 +1148,7 @@ def segment_report(
     if per_file:
         values = _scores(
             counts.tp, counts.fp, counts.fn, counts.tn, counts.substitutions,
-            zero_division, propagate_nans,
+            zero_division, propagate_nans, counts.keep,
         )
         blocks = (list(counts.files), *_scaled(values, scale))
     return label_report(counts.labels, REPORT_COLUMNS, overall, blocks)

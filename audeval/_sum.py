@@ -196,16 +196,21 @@ def _check_tables(tables) -> tuple[list[pd.DataFrame], list, object, dict]:
         )
     family = family_named(families[0]) if families else None
     options: dict = {}
+    labels_given = False
     for table in tables:
         if table_family(table) is None:
             continue
         recorded = table_options(table)
+        # whether labels were given is no option of the counts: any table with given labels
+        labels_given |= bool(recorded.pop("labels_given", False))
         if options and not _same(options, recorded):
             raise ValueError(
                 "the statistics tables were made with different options: "
                 f"{options} and {recorded}; sum only tables made with the same options."
             )
         options = recorded
+    if family is not None and labels_given:
+        options["labels_given"] = True
     return tables, names, family, options
 
 

@@ -19,9 +19,12 @@ import numbers
 import numpy as np
 import pandas as pd
 
+from audeval._warnings import UndefinedMetricWarning, warn
+
 
 NS_PER_SECOND = 1_000_000_000
 NAT = np.iinfo(np.int64).min  # the int64 value of NaT
+MAX_SECONDS = 1e9  # largest duration accepted (~31.7 years), far from int64 ns overflow
 MAX_ROWS_SHOWN = 5
 
 # -------------------------------------------------------------------------
@@ -181,10 +184,8 @@ def _level_ns(index: pd.MultiIndex, level: int, name: str, what: str) -> np.ndar
             )
     ns = values.as_unit("ns").asi8 if values.unit != "ns" else values.asi8
     codes = np.asarray(index.codes[level], dtype=np.int64)
-    out = np.full(len(codes), NAT, dtype=np.int64)
-    valid = codes >= 0
-    out[valid] = ns[codes[valid]]
-    return out
+    # code -1 (NaT) picks the appended NAT
+    return np.append(np.asarray(ns, dtype=np.int64), NAT)[codes]
 
 
 def _take_apart(obj: object, name: str, allow_filewise: bool) -> _Raw:
@@ -246,6 +247,68 @@ def _used_levels(raw: _Raw) -> pd.Index:
     return raw.file_levels[used]
 
 
+def _is_arrow(index: pd.Index) -> bool:
+    return hasattr(index.array, "__arrow_array__") and index.dtype.kind in "OUT"
+
+
+def _arrow(index: pd.Index):
+    """The pyarrow array behind an arrow-backed index (one chunk)."""
+    import pyarrow as pa
+
+    array = pa.array(index.array)
+    return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
+
+
+def _file_union(levels: list[pd.Index]) -> pd.Index:
+    """Sorted union of file levels (sorted where possible), named ``file``.
+
+    Equal levels are taken as they are; arrow strings are merged by pyarrow
+    (no conversion to Python objects); anything else by pandas.
+    """
+    first = levels[0]
+    if all(len(level) == len(first) and level.equals(first) for level in levels[1:]):
+        if first.is_unique and first.is_monotonic_increasing:
+            return pd.Index(first, name="file")
+    if all(_is_arrow(level) for level in levels) and len({level.dtype for level in levels}) == 1:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        arrays = [_arrow(level) for level in levels]
+        union = None
+        if len({array.type for array in arrays}) == 1:
+            union = pc.unique(pa.chunked_array(arrays))
+        if union is not None and union.null_count == 0:
+            union = pc.take(union, pc.sort_indices(union))
+            return pd.Index(union, dtype=first.dtype, name="file")
+    files = first.append(levels[1:]).unique()
+    try:
+        files = files.sort_values()
+    except TypeError:
+        pass
+    return pd.Index(files, name="file")
+
+
+def _positions(values: pd.Index, target: pd.Index, *, unique: bool = False) -> np.ndarray:
+    """``values.get_indexer(target)`` as int64, without hashing where it can be avoided.
+
+    Equal indexes give ``arange``; arrow strings are looked up by pyarrow
+    (``values`` must be unique, as for ``get_indexer``; ``unique=True`` says it is).
+    """
+    if len(values) == len(target) and values.equals(target) and (unique or values.is_unique):
+        return np.arange(len(target), dtype=np.int64)
+    if _is_arrow(values) and _is_arrow(target) and values.dtype == target.dtype:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        value_array, target_array = _arrow(values), _arrow(target)
+        if value_array.type == target_array.type and (
+            unique or pc.count_distinct(value_array, mode="all").as_py() == len(value_array)
+        ):
+            found = pc.index_in(target_array, value_set=value_array)
+            return np.asarray(pc.fill_null(found, -1).to_numpy(zero_copy_only=False), dtype=np.int64)
+    return np.asarray(values.get_indexer(target), dtype=np.int64)
+
+
 def _label_codes(raw: _Raw) -> tuple[np.ndarray, list, bool]:
     """Codes into a per-side list of labels, and whether it is categorical."""
     values = raw.values
@@ -258,7 +321,15 @@ def _label_codes(raw: _Raw) -> tuple[np.ndarray, list, bool]:
 
 
 def _infer_labels(sides: list[tuple[list, bool]]) -> list:
-    """Categories in category order first, then the sorted union of the rest."""
+    """Categories in category order first, then the sorted union of the rest.
+
+    Every category is kept (tables stay dense and additive);
+    the macro averages leave out labels without support (:func:`audeval._scores.supported`).
+    """
+    return _ordered_labels(sides)
+
+
+def _ordered_labels(sides: list[tuple[list, bool]]) -> list:
     ordered: list = []
     seen: set = set()
     for uniques, categorical in sides:
@@ -285,6 +356,37 @@ def _infer_labels(sides: list[tuple[list, bool]]) -> list:
     return ordered + rest_sorted
 
 
+def _used_labels(sides: list[tuple[np.ndarray, list]]) -> set:
+    """Labels that occur in at least one row of either side."""
+    used: set = set()
+    for codes, uniques in sides:
+        if len(uniques):
+            present = np.bincount(codes[codes >= 0], minlength=len(uniques)) > 0
+            used.update(label for label, p in zip(uniques, present) if p)
+    return used
+
+
+def _given_labels(labels: object, used: set) -> list:
+    """A given ``labels`` checked; entries that occur in neither input get a warning."""
+    if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
+        raise TypeError(f"labels must be a sequence of labels; got {labels!r}.")
+    label_list = list(labels)
+    unhashable = [label for label in label_list if not isinstance(label, Hashable)]
+    if unhashable:
+        raise TypeError(f"labels must hold hashable labels (str, int, ...); got {unhashable[:3]}.")
+    if len(set(label_list)) != len(label_list):
+        raise ValueError(f"labels must not contain duplicates; got {label_list}.")
+    missing = [label for label in label_list if label not in used]
+    if missing and used:
+        warn(
+            f"labels {missing[:MAX_ROWS_SHOWN]} occur in neither truth nor prediction: "
+            "their precision, recall and F-score are undefined and set to zero_division "
+            "(check the spelling).",
+            UndefinedMetricWarning,
+        )
+    return label_list
+
+
 def _durations_ns(
     files_duration: Mapping | pd.Series | None,
     files: pd.Index,
@@ -304,6 +406,14 @@ def _durations_ns(
     if len(series) == 0:
         return out
     values = series.to_numpy()
+    if pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(series.dtype):
+        seconds = np.asarray(values, dtype=float)
+        bad = np.isinf(seconds) | (np.abs(np.nan_to_num(seconds)) > MAX_SECONDS)
+        if bad.any():
+            raise ValueError(
+                f"files_duration must hold finite durations of at most {MAX_SECONDS:.0e} seconds; "
+                f"got {dict(zip(series.index[bad][:MAX_ROWS_SHOWN], seconds[bad][:MAX_ROWS_SHOWN]))}."
+            )
     if getattr(series.dtype, "kind", None) == "m":
         ns = pd.TimedeltaIndex(series).as_unit("ns").asi8
     elif pd.api.types.is_numeric_dtype(series.dtype):
@@ -321,7 +431,7 @@ def _durations_ns(
             "files_duration has negative durations for files "
             f"{list(series.index[bad][:MAX_ROWS_SHOWN])}."
         )
-    position = pd.Index(series.index).get_indexer(files)
+    position = _positions(pd.Index(series.index), files)
     found = position >= 0
     out[found] = ns[position[found]]
     return out
@@ -362,24 +472,16 @@ def check_inputs(
     raw_prediction = _take_apart(prediction, "prediction", allow_filewise)
 
     # Files: the union of both sides, sorted where possible
-    files = _used_levels(raw_truth).append(_used_levels(raw_prediction)).unique()
-    try:
-        files = files.sort_values()
-    except TypeError:
-        pass
-    files = pd.Index(files, name="file")
+    files = _file_union([_used_levels(raw_truth), _used_levels(raw_prediction)])
 
     # Labels
     truth_codes, truth_uniques, truth_cat = _label_codes(raw_truth)
     pred_codes, pred_uniques, pred_cat = _label_codes(raw_prediction)
+    used = _used_labels([(truth_codes, truth_uniques), (pred_codes, pred_uniques)])
     if labels is None:
         label_list = _infer_labels([(truth_uniques, truth_cat), (pred_uniques, pred_cat)])
     else:
-        if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
-            raise TypeError(f"labels must be a sequence of labels; got {labels!r}.")
-        label_list = list(labels)
-        if len(set(label_list)) != len(label_list):
-            raise ValueError(f"labels must not contain duplicates; got {label_list}.")
+        label_list = _given_labels(labels, used)
     label_index = pd.Index(label_list, dtype=object)
 
     durations = _durations_ns(files_duration, files)
@@ -392,10 +494,10 @@ def check_inputs(
     ):
         if len(uniques):
             mapping = np.asarray(label_index.get_indexer(pd.Index(uniques, dtype=object)))
-            label = np.where(codes >= 0, mapping[np.maximum(codes, 0)], -1)
+            label = np.append(mapping.astype(np.int64), -1)[codes]  # code -1 stays -1
         else:
             label = np.full(len(codes), -1, dtype=np.int64)
-        file_map = np.asarray(files.get_indexer(raw.file_levels), dtype=np.int64)
+        file_map = _positions(files, raw.file_levels, unique=True)
         file = file_map[raw.file_codes]
         end = raw.end.copy()
         open_end = end == NAT
@@ -419,11 +521,21 @@ def check_inputs(
                     f"{raw.name} has rows starting after the duration of their file: "
                     f"{_show(raw.series, show)}"
                 )
+        known = (durations[file] != NAT) & (end != NAT) if len(file) else np.zeros(0, bool)
+        beyond = known & (end > durations[file]) if len(file) else known
+        if beyond.any():
+            warn(
+                f"{raw.name} has rows beyond the duration of their file in files_duration "
+                f"(metrics crop them to [0, duration]): {_show(raw.series, beyond)}"
+            )
         if len(file):
             # a file's length is a property of the file, not of the labels selected
             np.maximum.at(latest, file, np.where(end == NAT, raw.start, end))
         keep = label >= 0
-        position = np.flatnonzero(keep) if not keep.all() else np.arange(len(label))
+        if keep.all():  # no copies when every row is kept
+            sides.append(Segments(file, raw.start, end, label, np.arange(len(label), dtype=np.int64)))
+            continue
+        position = np.flatnonzero(keep)
         sides.append(
             Segments(
                 file[keep],

@@ -7,6 +7,7 @@ import pytest
 
 import audeval
 from audeval._validation import NAT, check_inputs, file_extent, to_ns
+from audeval._warnings import UndefinedMetricWarning
 
 from conftest import series
 
@@ -154,8 +155,30 @@ def test_nat_end_resolved_and_filewise():
 def test_label_order_categorical_then_sorted():
     truth = series([("f1", 0.0, 1.0, "z"), ("f1", 1.0, 2.0, "b")], categories=["z", "b", "q"])
     pred = series([("f1", 0.0, 1.0, "a")])
+    # every category is kept (macro averages leave out the unused, see test_events/test_segments)
     assert check_inputs(truth, pred).labels == ["z", "b", "q", "a"]
     assert check_inputs(pred, pred).labels == ["a"]
+    # given labels are evaluated, an unknown one with an UndefinedMetricWarning
+    with pytest.warns(UndefinedMetricWarning, match=r"labels \['q'\] occur in neither"):
+        assert check_inputs(truth, pred, labels=["q", "a"]).labels == ["q", "a"]
+    with pytest.raises(TypeError, match="labels must hold hashable labels"):
+        check_inputs(truth, pred, labels=[["a"]])
+
+
+def test_huge_durations_raise():
+    truth = series([("f1", 0.0, 1.0, "a")])
+    for bad in (np.inf, -np.inf, 1e10):
+        with pytest.raises(ValueError, match="files_duration must hold finite durations"):
+            check_inputs(truth, truth, files_duration={"f1": bad})
+    with pytest.raises(ValueError, match="onset_tolerance must be at most"):
+        audeval.event_fscore(truth, truth, onset_tolerance=1e10)
+
+
+def test_rows_beyond_the_duration_warn():
+    truth = series([("f1", 0.0, 1.0, "a"), ("f1", 4.0, 6.0, "a")])
+    with pytest.warns(UserWarning, match="rows beyond the duration") as record:
+        check_inputs(truth, truth, files_duration={"f1": 5.0})
+    assert record[0].filename == __file__  # at the caller's line
 
 
 def test_rows_with_other_labels_are_left_out():

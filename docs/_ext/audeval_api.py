@@ -21,15 +21,50 @@ from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import nested_parse_with_titles
 
 
-# group: (the modules whose public names it shows, in this order)
-GROUPS = {
-    "events": ("audeval._events",),
-    "segments": ("audeval._segments",),
-    "structure": ("audeval._structure",),
-    "diarization": ("audeval._diarization",),
-    "statistics": ("audeval._accumulate", "audeval._bootstrap", "audeval._dask"),
-    "readers": ("audeval._readers", "audeval._example"),
+# family groups: a page per registered family (``audeval._registry.FAMILIES``),
+# showing every public name of the family's module or package;
+# a page may show several families (its name: the families, in this order)
+FAMILY_PAGES = {
+    "events": ("event",),
+    "segments": ("segment",),
+    "structure": ("structure",),
+    "diarization": ("diarization", "detection"),
+    "scores": ("score",),
+    "agreement": ("agreement",),
 }
+# the generic layers: (the modules whose public names a group shows, in this order)
+LAYER_GROUPS = {
+    "statistics": ("audeval._sum", "audeval._accumulate", "audeval._bootstrap", "audeval._dask"),
+    "readers": ("audeval._readers", "audeval._read_events", "audeval._example"),
+}
+
+
+def _top(module: str) -> str:
+    return ".".join(module.split(".")[:2])
+
+
+def _family_modules() -> dict[str, tuple[str, ...]]:
+    """Group -> the (top-level) modules of its registered families."""
+    from audeval._registry import FAMILIES
+
+    out = {}
+    for page, names in FAMILY_PAGES.items():
+        modules = []
+        for name in names:
+            if name in FAMILIES:
+                module = _top(FAMILIES[name].statistics.__module__)
+                if module not in modules:
+                    modules.append(module)
+        out[page] = tuple(modules)
+    unclaimed = [f for f in FAMILIES if not any(f in names for names in FAMILY_PAGES.values())]
+    if unclaimed:
+        raise ValueError(f"families {unclaimed} have no API page: add them to FAMILY_PAGES")
+    return out
+
+
+def groups() -> dict[str, tuple[str, ...]]:
+    """Every group with its modules: the families' (from the registry), then the layers."""
+    return {**_family_modules(), **LAYER_GROUPS}
 # sub-packages with their own page (their names are ``<package>.<name>``)
 PACKAGES = {
     "separation": "audeval.separation",
@@ -66,16 +101,26 @@ def group_names(group: str) -> tuple[str, list[str]]:
         ])
         return PACKAGES[group], names
     names = top_level_names()
+    known = groups()
     if group == "other":
-        claimed = {m for modules in GROUPS.values() for m in modules}
-        return "audeval", [n for n in names if home_module(getattr(audeval, n)) not in claimed]
-    if group not in GROUPS:
-        raise ValueError(f"unknown API group {group!r}; known: {sorted(GROUPS) + sorted(PACKAGES)}")
+        claimed = {m for modules in known.values() for m in modules}
+        return "audeval", [n for n in names if _home(getattr(audeval, n), claimed) is None]
+    if group not in known:
+        raise ValueError(f"unknown API group {group!r}; known: {sorted(known) + sorted(PACKAGES)}")
     out = []
-    for module in GROUPS[group]:
-        chosen = [n for n in names if home_module(getattr(audeval, n)) == module]
+    for module in known[group]:
+        chosen = [n for n in names if _home(getattr(audeval, n), known[group]) == module]
         out.extend(sorted(chosen, key=lambda n: _source_line(getattr(audeval, n))))
     return "audeval", out
+
+
+def _home(obj: object, modules) -> str | None:
+    """The module of ``modules`` that an object comes from (a family package counts whole)."""
+    home = home_module(obj)
+    for module in modules:
+        if home == module or home.startswith(module + "."):
+            return module
+    return None
 
 
 def _source_line(obj: object) -> int:
@@ -88,7 +133,7 @@ def _source_line(obj: object) -> int:
 def all_documented_names() -> list[str]:
     """Fully qualified names the reference documents (used by the tests)."""
     out = []
-    for group in [*GROUPS, "other", *PACKAGES]:
+    for group in [*groups(), "other", *PACKAGES]:
         module, names = group_names(group)
         out.extend(f"{module}.{n}" for n in names)
     return out
@@ -99,7 +144,7 @@ def _overview(group: str) -> list[str]:
     import importlib
 
     lines = []
-    for name in GROUPS.get(group, ()):
+    for name in groups().get(group, ()):
         doc = inspect.getdoc(importlib.import_module(name)) or ""
         body = doc.split("\n\n", 1)[1] if "\n\n" in doc else ""
         lines += body.splitlines() + [""]
