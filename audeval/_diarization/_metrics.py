@@ -28,9 +28,9 @@ def _region_columns(table: _Table, regions: str):
     """Per file total, miss, false alarm and per pair the correct time, on ``regions``."""
     pf = table.per_file
     matched = table.matched()
-    matched_overlap = table.pair.get("matched_overlap", table.pair["duration_overlap"])
     if regions == "all":
         return pf["total"], pf["miss"], pf["false_alarm"], matched
+    matched_overlap = table.pair.get("matched_overlap", table.pair.get("duration_overlap"))
     if regions == "overlap":
         return pf["total_overlap"], pf["miss_overlap"], pf["false_alarm_overlap"], matched_overlap
     total = pf["total"] - pf["total_overlap"]
@@ -180,7 +180,9 @@ def diarization_error_rate(
     _check_mapping(mapping, individual_file_mapping)
     regions = opt.check_regions(regions)
     options = _options(collar, collar_convention, skip_overlap, compat)
-    table = _diarization_input(truth, prediction, options, files_duration, uem)
+    table = _diarization_input(
+        truth, prediction, options, files_duration, uem, overlap=regions != "all"
+    )
     total, _, confusion, false_alarm, miss, _ = _components(
         table, mapping, individual_file_mapping, regions
     )
@@ -237,7 +239,9 @@ def identification_error_rate(
     """
     regions = opt.check_regions(regions)
     options = _options(collar, collar_convention, skip_overlap, compat)
-    table = _diarization_input(truth, prediction, options, files_duration, uem)
+    table = _diarization_input(
+        truth, prediction, options, files_duration, uem, overlap=regions != "all"
+    )
     total, _, confusion, false_alarm, miss, _ = _components(table, "identity", True, regions)
     return float(_rate(confusion.sum() + false_alarm.sum() + miss.sum(), total.sum()))
 

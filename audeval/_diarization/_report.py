@@ -109,7 +109,9 @@ def diarization_report(
     _check_mapping(mapping, individual_file_mapping, allow_identity=True)
     regions = opt.check_regions(regions)
     options = _options(collar, collar_convention, skip_overlap, compat)
-    table = _diarization_input(truth, prediction, options, files_duration, uem)
+    table = _diarization_input(
+        truth, prediction, options, files_duration, uem, overlap=regions != "all"
+    )
     *values, chosen = _components(table, mapping, individual_file_mapping, regions)
     speakers, jaccard = _jaccard(table, chosen)
     values = np.vstack(values + [speakers.astype(np.int64)])

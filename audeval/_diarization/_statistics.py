@@ -136,8 +136,8 @@ def _counts_sweep(n_files: int, truth, prediction):
     p_file, _, p_start, p_end = prediction
     n_t, n_p = len(t_file), len(p_file)
     pairs = ((t_file, t_start), (t_file, t_end), (p_file, p_start), (p_file, p_end))
-    key = np.concatenate(fast_keys(n_files, *pairs))
-    order = np.argsort(key, kind="stable")  # timsort: the inputs are sorted runs
+    keys = fast_keys(n_files, *pairs)
+    order = np.argsort(np.concatenate(keys), kind="stable")  # timsort: the inputs are sorted runs
     time = np.concatenate([t_start, t_end, p_start, p_end])[order]
     file = np.concatenate([t_file, t_file, p_file, p_file])[order]
     step_t = np.zeros(len(order), dtype=np.int64)
@@ -169,7 +169,7 @@ def _counts_sweep(n_files: int, truth, prediction):
     }
     k = np.flatnonzero(overlap & (length > 0))
     overlap_intervals = merge(n_files, file[k], time[k], time[k + 1])
-    return per_file, overlap_intervals
+    return per_file, overlap_intervals, keys, order
 
 
 def _sorted_sum(file: np.ndarray, values: np.ndarray, n_files: int) -> np.ndarray:
@@ -184,22 +184,21 @@ def _sorted_sum(file: np.ndarray, values: np.ndarray, n_files: int) -> np.ndarra
     return out
 
 
-def _overlapping_pairs(n_files, truth, prediction):
+def _overlapping_pairs(n_t: int, n_p: int, keys, order):
     """Pairs (i, j) of truth and predicted intervals of a file that overlap.
 
     Either the predicted interval starts inside the truth interval,
     or the truth interval starts inside the predicted one (after its start):
-    two "start inside" searches on sorted starts, no pairwise matrix.
+    two "start inside" searches on the sorted starts, no pairwise matrix.
+    ``keys`` (truth start, end, prediction start, end) and their joint sort ``order``
+    come from :func:`_counts_sweep`: the starts of each side in sorted order are
+    read off it, no other sort.
     """
-    t_file, _, t_start, t_end = truth
-    p_file, _, p_start, p_end = prediction
-    ts, te, ps, pe = fast_keys(
-        n_files, (t_file, t_start), (t_file, t_end), (p_file, p_start), (p_file, p_end)
-    )
-    # needles in sorted order: the binary searches then walk memory in order
-    by_p = np.argsort(ps, kind="stable")
-    by_t = np.argsort(ts, kind="stable")
+    ts, te, ps, pe = keys
+    by_t = order[order < n_t]
+    by_p = order[(order >= 2 * n_t) & (order < 2 * n_t + n_p)] - 2 * n_t
     ps_sorted, ts_sorted = ps[by_p], ts[by_t]
+    # needles in sorted order: the binary searches then walk memory in order
     i1, k1 = expand_ranges(
         np.searchsorted(ps_sorted, ts_sorted, side="left"),
         np.searchsorted(ps_sorted, te[by_t], side="left"),
@@ -242,32 +241,37 @@ def _int_bincount(key, values, size):
     return out
 
 
-def _sweep_merged(n_files: int, n_labels: int, truth, prediction):
-    """:func:`_sweep` for merged labels (each label active at most once at a time)."""
-    per_file, overlap = _counts_sweep(n_files, truth, prediction)
-    i, j = _overlapping_pairs(n_files, truth, prediction)
+def _sweep_merged(n_files: int, n_labels: int, truth, prediction, overlap: bool = True):
+    """:func:`_sweep` for merged labels (each label active at most once at a time).
+
+    ``overlap=False`` leaves out the co-occurrence in truth overlap (``regions="all"`` only).
+    """
+    per_file, overlap_intervals, keys, order = _counts_sweep(n_files, truth, prediction)
+    i, j = _overlapping_pairs(len(truth[0]), len(prediction[0]), keys, order)
     start = np.maximum(truth[2][i], prediction[2][j])
     end = np.minimum(truth[3][i], prediction[3][j])
-    file = truth[0][i]
-    a, b = _join_disjoint(n_files, file, start, end, *overlap)
-    in_overlap = np.minimum(end[a], overlap[2][b]) - np.maximum(start[a], overlap[1][b])
-    pair_overlap = np.zeros(len(i), dtype=np.int64)
-    np.add.at(pair_overlap, a, in_overlap)
+    values = [end - start]
+    if overlap:
+        a, b = _join_disjoint(n_files, truth[0][i], start, end, *overlap_intervals)
+        inside = np.minimum(end[a], overlap_intervals[2][b]) - np.maximum(
+            start[a], overlap_intervals[1][b]
+        )
+        values.append(_int_bincount(a, inside, len(i)))
     width = max(n_labels, 1)
     t_run, t_first = _runs(truth[0] * width + truth[1])  # truth is sorted by (file, label)
-    unique, (duration, duration_overlap) = _pair_sums(
-        len(t_first), width, t_run[i], prediction[1][j], [end - start, pair_overlap]
-    )
+    unique, sums = _pair_sums(len(t_first), width, t_run[i], prediction[1][j], values)
     first = t_first[unique // width] if len(unique) else _EMPTY
-    cooccurrence = (truth[0][first], truth[1][first], unique % width, duration)
     # rows sorted by (file, truth, prediction), as the general sweep gives them
-    return per_file, cooccurrence, {"duration_overlap": duration_overlap}
+    cooccurrence = (truth[0][first], truth[1][first], unique % width, sums[0])
+    return per_file, cooccurrence, ({"duration_overlap": sums[1]} if overlap else {})
 
 
-def _sweep(n_files: int, n_labels: int, truth, prediction, *, multiplicity: bool = False):
+def _sweep(
+    n_files: int, n_labels: int, truth, prediction, *, multiplicity: bool = False, overlap: bool = True
+):
     """Per-file components (regions apart) and the co-occurrence of label pairs."""
     if not multiplicity:
-        return _sweep_merged(n_files, n_labels, truth, prediction)
+        return _sweep_merged(n_files, n_labels, truth, prediction, overlap)
     length, segment_file, (t_interval, t_segment), (p_interval, p_segment) = _segments(
         n_files, truth, prediction
     )
@@ -323,6 +327,7 @@ def _diarization_arrays(
     uem=None,
     truth_labels: list | None = None,
     prediction_labels: list | None = None,
+    overlap: bool = True,
 ) -> _Table:
     """The statistics of validated inputs (codes of each side index its own label list)."""
     truth_labels = list(inputs.labels) if truth_labels is None else truth_labels
@@ -349,7 +354,7 @@ def _diarization_arrays(
     truth = _crop(n, n_labels, truth_rows, region)
     prediction = _crop(n, n_labels, prediction_rows, region)
     per_file, cooccurrence, pair = _sweep(
-        n, n_labels, truth, prediction, multiplicity=compat == "pyannote"
+        n, n_labels, truth, prediction, multiplicity=compat == "pyannote", overlap=overlap
     )
     return _Table(
         files=inputs.files,

@@ -124,7 +124,7 @@ def _options(collar, collar_convention, skip_overlap, compat) -> dict:
     }
 
 
-def _compute(truth, prediction, options: Mapping, files_duration, uem) -> _Table:
+def _compute(truth, prediction, options: Mapping, files_duration, uem, overlap=True) -> _Table:
     """Arrays of the statistics of two Series (no DataFrame in between)."""
     recorded = opt.normalise({k: value_of(v) for k, v in options.items()})
     uem = check_uem(uem)
@@ -141,6 +141,7 @@ def _compute(truth, prediction, options: Mapping, files_duration, uem) -> _Table
         uem=uem_arrays,
         truth_labels=truth_labels,
         prediction_labels=prediction_labels,
+        overlap=overlap,
     ), recorded
 
 
@@ -258,8 +259,13 @@ def diarization_statistics(
     return stamp(_to_frame(table), "diarization", recorded)
 
 
-def _diarization_input(truth, prediction, options: Mapping, files_duration=None, uem=None) -> _Table:
-    """The arrays of a metric call: from Series, or from a given statistics table."""
+def _diarization_input(
+    truth, prediction, options: Mapping, files_duration=None, uem=None, *, overlap: bool = False
+) -> _Table:
+    """The arrays of a metric call: from Series, or from a given statistics table.
+
+    ``overlap``: the metric needs the co-occurrence in truth overlap (``regions=``).
+    """
     if isinstance(truth, pd.DataFrame):
         explicit = opt.normalise({k: v for k, v in options.items() if given(v)})
         recorded = check_table(
@@ -281,4 +287,4 @@ def _diarization_input(truth, prediction, options: Mapping, files_duration=None,
             "prediction is None: pass a prediction Series, "
             "or a table from diarization_statistics in place of truth."
         )
-    return _compute(truth, prediction, options, files_duration, uem)[0]
+    return _compute(truth, prediction, options, files_duration, uem, overlap)[0]
