@@ -266,6 +266,8 @@ def test_errors():
         hierarchy_tmeasure(truth, prediction, frame_size=None)
     with pytest.raises(ValueError, match="frame_size must not exceed window"):
         hierarchy_tmeasure(truth, prediction, frame_size=2.0, window=1.0)
+    # the L-measure has no window: any frame size
+    assert len(hierarchy_lmeasure(truth, prediction, frame_size=20.0, window=1.0)) == 3
     with pytest.raises(ValueError, match="compat"):
         hierarchy_lmeasure(truth, prediction, compat="msaf")
     with pytest.raises(TypeError, match="transitive"):
@@ -307,6 +309,8 @@ def test_statistics_table_paths(golden):
         hierarchy_tmeasure(table, None, window=5.0)
     with pytest.raises(ValueError, match="frame_size.*hierarchy_statistics"):
         hierarchy_lmeasure(table, None, frame_size=None)
+    with pytest.raises(ValueError, match="window.*hierarchy_statistics"):
+        hierarchy_lmeasure(table, None, window=5.0)
     frameless = hierarchy_statistics(truth, prediction, frame_size=None)
     assert frameless["t_full_recall_score"].isna().all()
     with pytest.raises(ValueError, match="window=None"):

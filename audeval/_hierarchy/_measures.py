@@ -216,6 +216,7 @@ def hierarchy_lmeasure(
     frame_size: float | pd.Timedelta | None = Default(0.1),
     beta: float = Default(1.0),
     monotonic: bool = Default(False),
+    window: float | pd.Timedelta | None = Default(15.0),
     files_duration: Mapping | pd.Series | None = None,
     compat: str | None = Default(None),
 ) -> tuple[float, float, float]:
@@ -247,6 +248,9 @@ def hierarchy_lmeasure(
             ``None``: exact in continuous time
         beta: weight of recall in the F-measure
         monotonic: meets count only on unbroken paths from the top level
+        window: the T-measure window of the statistics: no effect on the L-measure;
+            with a table, checked against the table's
+            (every hierarchy metric takes every option of :func:`hierarchy_statistics`)
         files_duration: durations to resolve ``end=NaT``
         compat: ``"mir_eval"`` to reproduce ``mir_eval.hierarchy`` 0.8.2
 
@@ -263,7 +267,10 @@ def hierarchy_lmeasure(
 
     """
     beta = _check_beta(beta)
-    call = dict(frame_size=frame_size, monotonic=monotonic, compat=compat, files_duration=files_duration)
+    call = dict(
+        frame_size=frame_size, window=window, monotonic=monotonic, compat=compat,
+        files_duration=files_duration,
+    )
     table = _resolve(truth, prediction, frozenset({"l"}), call)
     return tuple(_statistics.mean(v) for v in _statistics.values(table, "l", beta))
 

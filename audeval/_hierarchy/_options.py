@@ -45,6 +45,15 @@ class Options:
             return self.window_ns
         return self.window_ns // self.frame_size_ns
 
+    def check_window(self) -> None:
+        """The T-measure's window holds at least one frame (as mir_eval requires)."""
+        if self.window_ns is not None and self.frame_size_ns is not None:
+            if self.frame_size_ns > self.window_ns:
+                raise ValueError(
+                    "frame_size must not exceed window; got "
+                    f"frame_size={self.frame_size_ns / 1e9:g} s and window={self.window_ns / 1e9:g} s."
+                )
+
     @property
     def frameless_window(self) -> bool:
         """``frame_size=None`` with a finite window: the T-measure is not defined here."""
@@ -69,11 +78,6 @@ def make_options(*, frame_size=0.1, window=15.0, monotonic=False, compat=None) -
     window_ns = check_duration(window, "window")
     if window_ns is not None and window_ns <= 0:
         raise ValueError(f"window must be positive or None; got {window!r}.")
-    if window_ns is not None and fs_ns is not None and fs_ns > window_ns:
-        raise ValueError(
-            f"frame_size must not exceed window; got frame_size={value_of(frame_size)!r} "
-            f"and window={window!r}."
-        )
     w = None if window is None else (_seconds(window, "window") if compat else window_ns)
     return Options(compat, fs, fs_ns, w, window_ns, monotonic)
 

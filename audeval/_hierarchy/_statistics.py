@@ -42,6 +42,7 @@ def _frames(axis, n_files: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _t_columns(axis, options: Options, n_files: int) -> dict:
+    options.check_window()
     if options.frameless_window:
         return {
             f"{m}_{d}_{p}": np.full(n_files, np.nan)
