@@ -7,6 +7,14 @@ source separation lives in :mod:`audeval.separation`.
 __version__ = "0.1.0"
 
 from audeval._accumulate import Accumulator
+from audeval._agreement import agreement_statistics
+from audeval._agreement import cohen_kappa
+from audeval._agreement import consensus
+from audeval._agreement import disagreements
+from audeval._agreement import fleiss_kappa
+from audeval._agreement import krippendorff_alpha
+from audeval._agreement import rater_annotations
+from audeval._agreement import unitized_alpha
 from audeval._bootstrap import BootstrapResult
 from audeval._bootstrap import BootstrapWarning
 from audeval._bootstrap import bootstrap
@@ -29,8 +37,10 @@ from audeval._events import event_recall_per_class
 from audeval._events import event_report
 from audeval._events import event_statistics
 from audeval._events import event_unweighted_average_fscore
+from audeval._event_outcomes import event_outcomes
 from audeval._example import example_data
 from audeval._example import example_files
+from audeval._matrix import agreement_matrix
 from audeval._readers import read_annotations
 from audeval._readers import read_audformat_csv
 from audeval._readers import read_database
@@ -57,16 +67,22 @@ from audeval._structure import rand_index
 from audeval._structure import structure_report
 from audeval._structure import v_measure
 from audeval._sum import sum_statistics
+from audeval._warnings import UndefinedMetricWarning
 
 
 __all__ = [
     "Accumulator",
     "BootstrapResult",
     "BootstrapWarning",
+    "UndefinedMetricWarning",
     "adjusted_rand_index",
+    "agreement_matrix",
+    "agreement_statistics",
     "bootstrap",
     "boundary_detection",
     "boundary_deviation",
+    "cohen_kappa",
+    "consensus",
     "dask_statistics",
     "detection_error_rate",
     "detection_report",
@@ -74,11 +90,13 @@ __all__ = [
     "diarization_error_rate",
     "diarization_report",
     "diarization_statistics",
+    "disagreements",
     "event_confusion_matrix",
     "event_error_rate",
     "event_error_rate_per_class",
     "event_fscore",
     "event_fscore_per_class",
+    "event_outcomes",
     "event_precision_per_class",
     "event_recall_per_class",
     "event_report",
@@ -86,12 +104,15 @@ __all__ = [
     "event_unweighted_average_fscore",
     "example_data",
     "example_files",
+    "fleiss_kappa",
     "identification_error_rate",
     "jaccard_error_rate",
+    "krippendorff_alpha",
     "mutual_information",
     "normalized_conditional_entropy",
     "pairwise_clustering",
     "rand_index",
+    "rater_annotations",
     "read_annotations",
     "read_audformat_csv",
     "read_database",
@@ -110,5 +131,6 @@ __all__ = [
     "segment_statistics",
     "structure_report",
     "sum_statistics",
+    "unitized_alpha",
     "v_measure",
 ]

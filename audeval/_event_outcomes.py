@@ -173,7 +173,7 @@ def event_outcomes(
 
     Examples:
         >>> import audformat
-        >>> from audeval._event_outcomes import event_outcomes
+        >>> from audeval import event_outcomes
         >>> truth = pd.Series(
         ...     ["a", "a", "b"],
         ...     index=audformat.segmented_index(["f1"] * 3, [0.0, 2.0, 4.0], [1.0, 3.0, 5.0]),

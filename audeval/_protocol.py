@@ -64,6 +64,8 @@ class Family:
             ``False`` where a metric averages per-file values
             (a bootstrap resample then keeps its files apart)
         takes_labels: the statistics function takes ``labels`` (third positional)
+        single_input: the statistics function takes all annotations in ``truth``
+            (a mapping rater -> Series) and ``prediction=None``
         columns: columns every table of the family has (checked by the gate)
         requires: ``(metric, {option: value})``: statistics options a metric needs
         fill_missing: ``fill(storage, present, shape)`` fills rows missing from a shard
@@ -83,6 +85,7 @@ class Family:
     report: Callable | None = None
     pooled: bool = True
     takes_labels: bool = True
+    single_input: bool = False
     columns: tuple[str, ...] = ()
     requires: tuple[tuple[Callable, Mapping[str, object]], ...] = ()
     fill_missing: Callable | None = None
@@ -252,7 +255,7 @@ def resolve(
     """
     required = family.required_options(metric)
     if not (prediction is None and isinstance(truth, pd.DataFrame)):
-        if prediction is None:
+        if prediction is None and not family.single_input:
             raise TypeError(
                 "prediction is None: pass a prediction Series, "
                 f"or a table from {family.statistics.__name__} in place of truth."

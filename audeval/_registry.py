@@ -14,6 +14,7 @@ import inspect
 
 import pandas as pd
 
+from audeval import _agreement
 from audeval import _diarization
 from audeval import _events
 from audeval import _segments
@@ -64,7 +65,7 @@ _PROVISIONAL = {
 
 FAMILIES: dict[str, Family] = {
     family.name: family
-    for module in (_events, _segments, _diarization, _structure)
+    for module in (_events, _segments, _diarization, _structure, _agreement)
     for family in _declared(module)
 }
 """Every registered family by name."""

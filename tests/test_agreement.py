@@ -11,18 +11,18 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from audeval._agreement import agreement_matrix
-from audeval._agreement import agreement_statistics
-from audeval._agreement import cohen_kappa
-from audeval._agreement import consensus
-from audeval._agreement import disagreements
-from audeval._agreement import fleiss_kappa
-from audeval._agreement import krippendorff_alpha
-from audeval._agreement import rater_annotations
-from audeval._agreement import unitized_alpha
+from audeval import agreement_matrix
+from audeval import agreement_statistics
+from audeval import cohen_kappa
+from audeval import consensus
+from audeval import disagreements
+from audeval import fleiss_kappa
+from audeval import krippendorff_alpha
+from audeval import rater_annotations
+from audeval import unitized_alpha
 from audeval._agreement.inputs import check_ratings
 from audeval._agreement.unitizing import unitizing_disagreement
-from audeval._scores import UndefinedMetricWarning
+from audeval import UndefinedMetricWarning
 from audeval._sweep import activity
 from audeval._sweep import cooccurrence
 from audeval._sweep import elementary_segments

@@ -21,6 +21,8 @@ CORE = {
     "audeval._intervals",
     "audeval._matching",
     "audeval._options",
+    "audeval._report",
+    "audeval._warnings",
     "audeval._protocol",
     "audeval._scores",
     "audeval._sweep",
@@ -30,6 +32,7 @@ CORE = {
 FAMILIES = {
     "audeval._agreement",
     "audeval._diarization",
+    "audeval._event_outcomes",
     "audeval._events",
     "audeval._hierarchy",
     "audeval._score_based",
@@ -41,10 +44,12 @@ FAMILIES = {
 # families may build on the families named here (a metric computed from another's)
 FAMILY_USES = {
     "audeval._agreement": {"audeval._events", "audeval._segments"},
+    "audeval._event_outcomes": {"audeval._events"},
     "audeval._hierarchy": {"audeval._structure", "audeval._structure_core", "audeval._structure_pkg"},
     "audeval._structure": {"audeval._structure_core", "audeval._structure_pkg"},
     "audeval._structure_pkg": {"audeval._structure_core"},
-    "audeval._score_based": {"audeval._events"},
+    # score readers share the event-list parsing of the readers (an IO layer without families)
+    "audeval._score_based": {"audeval._events", "audeval._read_common", "audeval._read_events"},
 }
 
 

@@ -116,7 +116,7 @@ def test_timeline_counts_equal_statistics(seed, matching):
         links = [line for line in ax.lines if line.get_gid() == "substitution-link"]
         assert len(links) == expected["truth:substitution"]
         # the title carries the file's scores from the same statistics
-        row = report.loc[file]
+        row = report.loc[(file, "micro")]  # the file's block of the per-file report
         assert f"F = {row['fscore']:.3f}" in ax.get_title()
         assert f"TP {int(row['tp'])}, S {int(row['substitutions'])}," in ax.get_title()
         plt.close(ax.figure)

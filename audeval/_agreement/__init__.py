@@ -16,7 +16,6 @@ or two Series ``(truth, prediction)``.
 """
 
 from audeval._agreement.inputs import rater_annotations
-from audeval._agreement.matrix import agreement_matrix
 from audeval._agreement.metrics import cohen_kappa
 from audeval._agreement.metrics import fleiss_kappa
 from audeval._agreement.metrics import krippendorff_alpha
@@ -33,7 +32,6 @@ from audeval._protocol import Family
 
 
 __all__ = [
-    "agreement_matrix",
     "agreement_statistics",
     "cohen_kappa",
     "consensus",
@@ -56,6 +54,7 @@ FAMILY = Family(
     cross_label=(cohen_kappa, fleiss_kappa, krippendorff_alpha),
     report=None,
     pooled=True,
+    single_input=True,
     columns=COLUMNS,
     fill_missing=fill_missing,
     normalise=normalise,

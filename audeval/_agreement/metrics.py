@@ -325,7 +325,7 @@ def cohen_kappa(
 
     Examples:
         >>> import audformat
-        >>> from audeval._agreement import cohen_kappa
+        >>> from audeval import cohen_kappa
         >>> index = audformat.segmented_index(["f", "f"], [0.0, 2.0], [2.0, 4.0])
         >>> truth = pd.Series(["a", "b"], index=index)
         >>> index = audformat.segmented_index(["f", "f"], [0.0, 3.0], [3.0, 4.0])
@@ -380,7 +380,7 @@ def fleiss_kappa(
 
     Examples:
         >>> import audformat
-        >>> from audeval._agreement import fleiss_kappa
+        >>> from audeval import fleiss_kappa
         >>> def rater(starts, ends, labels):
         ...     index = audformat.segmented_index(["f"] * len(starts), starts, ends)
         ...     return pd.Series(labels, index=index)
@@ -443,7 +443,7 @@ def krippendorff_alpha(
 
     Examples:
         >>> import audformat
-        >>> from audeval._agreement import krippendorff_alpha
+        >>> from audeval import krippendorff_alpha
         >>> def rater(starts, ends, labels):
         ...     index = audformat.segmented_index(["f"] * len(starts), starts, ends)
         ...     return pd.Series(labels, index=index)

@@ -100,7 +100,7 @@ def disagreements(
 
     Examples:
         >>> import audformat
-        >>> from audeval._agreement import disagreements
+        >>> from audeval import disagreements
         >>> def rater(starts, ends, labels):
         ...     index = audformat.segmented_index(["f"] * len(starts), starts, ends)
         ...     return pd.Series(labels, index=index)
@@ -234,7 +234,7 @@ def consensus(
 
     Examples:
         >>> import audformat
-        >>> from audeval._agreement import consensus
+        >>> from audeval import consensus
         >>> def rater(starts, ends, labels):
         ...     index = audformat.segmented_index(["f"] * len(starts), starts, ends)
         ...     return pd.Series(labels, index=index)

@@ -333,7 +333,7 @@ def agreement_statistics(
 
     Examples:
         >>> import audformat
-        >>> from audeval._agreement import agreement_statistics
+        >>> from audeval import agreement_statistics
         >>> def rater(starts, ends, labels):
         ...     index = audformat.segmented_index(["f"] * len(starts), starts, ends)
         ...     return pd.Series(labels, index=index)

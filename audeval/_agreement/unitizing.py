@@ -280,7 +280,7 @@ def unitized_alpha(
 
     Examples:
         >>> import audformat
-        >>> from audeval._agreement import unitized_alpha
+        >>> from audeval import unitized_alpha
         >>> def rater(starts, ends, labels):
         ...     index = audformat.segmented_index(["f"] * len(starts), starts, ends)
         ...     return pd.Series(labels, index=index)

@@ -32,9 +32,20 @@ FAMILY_PAGES = {
     "scores": ("score",),
     "agreement": ("agreement",),
 }
+# modules beside a family's own that belong on its page
+PAGE_EXTRAS = {
+    "events": ("audeval._event_outcomes",),
+    "agreement": ("audeval._matrix",),
+}
 # the generic layers: (the modules whose public names a group shows, in this order)
 LAYER_GROUPS = {
-    "statistics": ("audeval._sum", "audeval._accumulate", "audeval._bootstrap", "audeval._dask"),
+    "statistics": (
+        "audeval._sum",
+        "audeval._accumulate",
+        "audeval._bootstrap",
+        "audeval._dask",
+        "audeval._warnings",
+    ),
     "readers": ("audeval._readers", "audeval._read_events", "audeval._example"),
 }
 
@@ -55,7 +66,7 @@ def _family_modules() -> dict[str, tuple[str, ...]]:
                 module = _top(FAMILIES[name].statistics.__module__)
                 if module not in modules:
                     modules.append(module)
-        out[page] = tuple(modules)
+        out[page] = (*modules, *PAGE_EXTRAS.get(page, ()))
     unclaimed = [f for f in FAMILIES if not any(f in names for names in FAMILY_PAGES.values())]
     if unclaimed:
         raise ValueError(f"families {unclaimed} have no API page: add them to FAMILY_PAGES")

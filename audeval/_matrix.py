@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from audeval import _options
+from audeval import _registry
 from audeval._agreement.inputs import as_mapping
 
 
@@ -28,8 +29,6 @@ def _per_file(metric: Callable, mapping: dict, pair: tuple, labels, options: dic
     truth, prediction = mapping[pair[0]], mapping[pair[1]]
     if "per_file" in inspect.signature(metric).parameters:
         return metric(truth, prediction, labels, per_file=True, **options)
-    from audeval import _registry
-
     family = _registry.family_of(metric)
     statistics_options, metric_options = _registry.split_options(family, metric, options)
     table = family.compute(truth, prediction, labels, statistics_options)
@@ -77,7 +76,7 @@ def agreement_matrix(
 
     Examples:
         >>> import audformat
-        >>> from audeval._agreement import agreement_matrix, cohen_kappa
+        >>> from audeval import agreement_matrix, cohen_kappa
         >>> def rater(starts, ends, labels):
         ...     index = audformat.segmented_index(["f"] * len(starts), starts, ends)
         ...     return pd.Series(labels, index=index)
