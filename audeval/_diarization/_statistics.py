@@ -129,8 +129,11 @@ def _counts_sweep(n_files: int, truth, prediction):
     """Per-file components from one sweep of +1/-1 events; the truth overlap intervals.
 
     The events of each side are sorted by (file, time); between two consecutive events
-    the numbers of active truth and predicted intervals are constant
-    (they are 0 between files, so nothing there counts).
+    the numbers :math:`n_t`, :math:`n_p` of active truth and predicted intervals are
+    constant (0 between files, so nothing there counts). With the speaking times
+    :math:`T = \sum n_t d`, :math:`P = \sum n_p d` and :math:`C = \sum \min(n_t, n_p) d`:
+    miss :math:`= T - C`, false alarm :math:`= P - C`; the overlap (:math:`n_t \ge 2`)
+    and silence (:math:`n_t = 0`) parts come from those few segments alone.
     """
     t_file, _, t_start, t_end = truth
     p_file, _, p_start, p_end = prediction
@@ -139,35 +142,36 @@ def _counts_sweep(n_files: int, truth, prediction):
     keys = fast_keys(n_files, *pairs)
     order = np.argsort(np.concatenate(keys), kind="stable")  # timsort: the inputs are sorted runs
     time = np.concatenate([t_start, t_end, p_start, p_end])[order]
-    file = np.concatenate([t_file, t_file, p_file, p_file])[order]
-    step_t = np.zeros(len(order), dtype=np.int64)
-    step_p = np.zeros(len(order), dtype=np.int64)
-    position = np.empty(len(order), dtype=np.int64)
-    position[order] = np.arange(len(order))
-    step_t[position[:n_t]] = 1
-    step_t[position[n_t : 2 * n_t]] = -1
-    step_p[position[2 * n_t : 2 * n_t + n_p]] = 1
-    step_p[position[2 * n_t + n_p :]] = -1
-    active_t = np.cumsum(step_t)[:-1]
-    active_p = np.cumsum(step_p)[:-1]
+    file = np.concatenate([t_file, t_file, p_file, p_file])[order][:-1]
+    one, none = np.ones(n_t, np.int8), np.zeros(n_p, np.int8)
+    active_t = np.cumsum(np.concatenate([one, -one, none, none])[order], dtype=np.int64)[:-1]
+    one, none = np.ones(n_p, np.int8), np.zeros(n_t, np.int8)
+    active_p = np.cumsum(np.concatenate([none, none, one, -one])[order], dtype=np.int64)[:-1]
     length = time[1:] - time[:-1] if len(time) else _EMPTY
-    file = file[:-1]
-    miss = np.maximum(active_t - active_p, 0) * length
-    false_alarm = np.maximum(active_p - active_t, 0) * length
-    total = active_t * length
-    overlap = active_t >= 2
-    silence = active_t == 0
-    zero = np.zeros_like(total)
+    truth_time = _sorted_sum(t_file, t_end - t_start, n_files)
+    prediction_time = _sorted_sum(p_file, p_end - p_start, n_files)
+    common = _sorted_sum(file, np.minimum(active_t, active_p) * length, n_files)
+
+    def part(k):
+        a_t, a_p, d = active_t[k], active_p[k], length[k]
+        return (
+            _sorted_sum(file[k], a_t * d, n_files),
+            _sorted_sum(file[k], np.maximum(a_t - a_p, 0) * d, n_files),
+            _sorted_sum(file[k], np.maximum(a_p - a_t, 0) * d, n_files),
+        )
+
+    k = np.flatnonzero(active_t >= 2)
+    total_overlap, miss_overlap, false_alarm_overlap = part(k)
     per_file = {
-        "total": _sorted_sum(file, total, n_files),
-        "miss": _sorted_sum(file, miss, n_files),
-        "false_alarm": _sorted_sum(file, false_alarm, n_files),
-        "total_overlap": _sorted_sum(file, np.where(overlap, total, zero), n_files),
-        "miss_overlap": _sorted_sum(file, np.where(overlap, miss, zero), n_files),
-        "false_alarm_overlap": _sorted_sum(file, np.where(overlap, false_alarm, zero), n_files),
-        "false_alarm_silence": _sorted_sum(file, np.where(silence, false_alarm, zero), n_files),
+        "total": truth_time,
+        "miss": truth_time - common,
+        "false_alarm": prediction_time - common,
+        "total_overlap": total_overlap,
+        "miss_overlap": miss_overlap,
+        "false_alarm_overlap": false_alarm_overlap,
+        "false_alarm_silence": part(np.flatnonzero((active_t == 0) & (active_p > 0)))[2],
     }
-    k = np.flatnonzero(overlap & (length > 0))
+    k = k[length[k] > 0]
     overlap_intervals = merge(n_files, file[k], time[k], time[k + 1])
     return per_file, overlap_intervals, keys, order
 
