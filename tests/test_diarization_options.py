@@ -360,6 +360,7 @@ def test_table_path_equals_direct(function, kwargs, options):
     assert function(summed, **kwargs) == pytest.approx(direct, abs=1e-12)
 
 
+@pytest.mark.filterwarnings("ignore:files_duration is not known")
 def test_other_tables_add_up():
     for statistics, metric, options in (
         (dia.speaker_change_statistics, dia.speaker_change_precision_recall, {"tolerance": 0.5}),

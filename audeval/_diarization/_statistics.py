@@ -126,7 +126,7 @@ def _per_segment_labels(label, interval, segment, width, multiplicity):
 
 
 def _counts_sweep(n_files: int, truth, prediction):
-    """Per-file components from one sweep of +1/-1 events; the truth overlap intervals.
+    r"""Per-file components from one sweep of +1/-1 events; the truth overlap intervals.
 
     The events of each side are sorted by (file, time); between two consecutive events
     the numbers :math:`n_t`, :math:`n_p` of active truth and predicted intervals are
