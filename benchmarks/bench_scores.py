@@ -17,7 +17,8 @@ Workloads (seeded):
 
 Reported: CPU time (``time.process_time``, median of ``--repeat`` runs after a warm-up),
 the tracemalloc peak of one extra run, the PSDS value,
-and for sed_scores_eval its CPU time, the peak RSS of its process (with its input) and its value
+and for sed_scores_eval its CPU time, the increase of its peak RSS during the call
+(Linux ``clear_refs``) and its value
 (``--budget`` seconds per workload: longer reference runs are skipped).
 """
 
@@ -159,8 +160,6 @@ def write_reference_input(folder, classes, rows, durations, scores):
 
 
 def reference_main(folder):
-    import resource
-
     import sed_scores_eval
     from sed_scores_eval.base_modules.scores import create_score_dataframe
 
@@ -175,13 +174,27 @@ def reference_main(folder):
     truth = {file: [] for file in meta["files"]}
     for file, start, end, label in meta["rows"]:
         truth[file].append((start, end, label))
+    before = _rss_mb("VmRSS")
+    try:
+        with open("/proc/self/clear_refs", "w") as fp:
+            fp.write("5")  # reset the peak RSS (Linux)
+    except OSError:
+        pass
     start = time.process_time()
     value = sed_scores_eval.intersection_based.psds(
         scores=scores, ground_truth=truth, audio_durations=meta["durations"], **PSDS1
     )[0]
     cpu = time.process_time() - start
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # whole process, with its input
-    print(json.dumps({"value": float(value), "cpu": cpu, "peak_mb": peak / 1e3}))
+    peak = _rss_mb("VmHWM") - before
+    print(json.dumps({"value": float(value), "cpu": cpu, "peak_mb": peak}))
+
+
+def _rss_mb(field):
+    with open("/proc/self/status") as fp:
+        for line in fp:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1e3
+    return float("nan")
 
 
 def time_reference(python, data, timeout):

@@ -178,35 +178,28 @@ def float_level_keys(
     Returns the groups and level ranks of the distinct pairs,
     the sorted distinct levels and each row's pair.
     """
-    by_level = np.argsort(-level, kind="stable")
+    by_level = np.argsort(-level)  # ties in any order: the group sort below is stable
     descending = level[by_level]
-    new_level = np.r_[True, descending[1:] != descending[:-1]]
-    levels = descending[new_level][::-1]
-    rank_sorted = len(levels) - np.cumsum(new_level)  # rank in ascending levels
+    new_level = np.empty(len(level), dtype=bool)
+    new_level[:1] = True
+    np.not_equal(descending[1:], descending[:-1], out=new_level[1:])
+    levels = descending[new_level][::-1].copy()
+    del descending
     rank = np.empty(len(level), dtype=np.int64)
-    rank[by_level] = rank_sorted
+    rank[by_level] = len(levels) - np.cumsum(new_level)  # rank in ascending levels
+    del new_level
     ids = group[by_level]
     ids = ids.astype(np.int16) if n_groups < 2**15 else ids
     order = by_level[np.argsort(ids, kind="stable")]
+    del by_level, ids
     sorted_group, sorted_rank = group[order], rank[order]
-    new = np.r_[True, (sorted_group[1:] != sorted_group[:-1]) | (sorted_rank[1:] != sorted_rank[:-1])]
+    del rank
+    new = np.empty(len(level), dtype=bool)
+    new[:1] = True
+    new[1:] = (sorted_group[1:] != sorted_group[:-1]) | (sorted_rank[1:] != sorted_rank[:-1])
     inverse = np.empty(len(level), dtype=np.int64)
     inverse[order] = np.cumsum(new) - 1
     return sorted_group[new], sorted_rank[new], levels, inverse
-
-
-def level_deltas(
-    group: np.ndarray,
-    level: np.ndarray,
-    values: dict[str, np.ndarray],
-) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
-    """Sum ``values`` per ``(group, level)``; rows sorted by group, level descending."""
-    if len(group) == 0:
-        return group, level, {k: v[:0] for k, v in values.items()}
-    levels, rank = np.unique(level, return_inverse=True)
-    out_group, out_rank, inverse = level_keys(group, rank.ravel(), len(levels))
-    out = {k: sum_into(inverse, v, len(out_group)) for k, v in values.items()}
-    return out_group, levels[out_rank], out
 
 
 def sum_into(inverse: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
