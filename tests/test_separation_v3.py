@@ -139,6 +139,14 @@ def test_dependent_references_never_raise():
     est = same + 0.1 * gen.noise(58, same.shape)
     res = sep.bss_eval_sources(same, est, filter_length=16)
     assert all(np.isfinite(res[k]).all() for k in ("sdr", "sar"))
+    # an identical copy adds no interference: SIR as with one copy
+    three = np.stack([refs[0], refs[0], refs[1]])
+    est3 = three + 0.1 * gen.noise(64, three.shape)
+    with_copy = sep.bss_eval_sources(three, est3, filter_length=16)
+    without = sep.bss_eval_sources(three[1:], est3[1:], filter_length=16)
+    np.testing.assert_allclose(with_copy["sir"][1:], without["sir"], rtol=0, atol=1e-9)
+    only_copies = sep.bss_eval_sources(three[:2], est3[:2], filter_length=16)
+    assert (only_copies["sir"] > 250).all()  # no interference up to rounding
     # SDR only uses the own reference: equal to the one-reference value
     alone = sep.bss_eval_sources(refs[:1], est[:1], filter_length=16)
     assert res["sdr"][0] == pytest.approx(alone["sdr"][0], abs=1e-9)

@@ -293,8 +293,9 @@ def bss_eval_v4(
       sources duplicated to stereo) are detected exactly and their
       delays kept once: the system is smaller, and the filter is split
       equally among the copies (the minimum-norm least-squares
-      solution, museval's ``lstsq`` result); identical sources have
-      SIR ``+inf`` (the projections on one copy and on all coincide);
+      solution, museval's ``lstsq`` result); a copy adds no
+      interference (without another reference the SIR is ``+inf``
+      or huge, up to rounding);
     * other linearly dependent references (proportional, or delayed
       copies within the filter length): the regularised system
       :math:`G + \epsilon I` is solved by a pivoted Cholesky

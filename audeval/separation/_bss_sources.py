@@ -226,7 +226,12 @@ def bss_eval_sources(
     * a silent estimate: NaN SDR, SIR and SAR for its source only;
     * a zero denominator gives ``+inf`` (mir_eval), e.g. SIR of an
       estimate with no interference; a zero numerator ``-inf``;
-    * linearly dependent references (identical, proportional or delayed
+    * identical references are detected exactly and solved once
+      (the filter split equally among the copies, the minimum-norm
+      least-squares solution): a copy adds no interference (the SIR
+      is the one with a single copy; without another reference it is
+      ``+inf`` or above 250 dB, up to rounding);
+    * other linearly dependent references (proportional or delayed
       copies within ``filter_length``), or a Gram matrix whose Cholesky
       pivots fall below 1e-12 of the largest: the pivoted Cholesky
       factorisation at the numerical rank (the least-squares projection
