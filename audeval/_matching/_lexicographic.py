@@ -23,7 +23,7 @@ import scipy.sparse
 import scipy.sparse.csgraph
 
 from ._graph import components, interval_blocks, sort_pairs
-from ._maximum import flow_matching, maximum_matching
+from ._maximum import flow_matching
 from ._small import MAX_ASSIGNMENTS, OTHER, SAME, n_assignments, solve_blocks
 
 
@@ -51,8 +51,11 @@ def lexicographic_matching(
 
     Tie rule: among equally good matchings, truth events in index order
     each take a partner if they can, and the partner with the lowest index
-    (the lexicographically first assignment; exact for parts of up to 5 x 5 events,
-    a deterministic function of the index order for larger parts).
+    (the lexicographically first assignment).
+    That is exact for independent parts of up to 5 x 5 events (nearly all of them);
+    larger parts with other-label pairs take the weighted solver's choice on the
+    same numbering, and larger parts without them any maximum matching
+    (which leaves the same counts per label).
     Callers number events in (file, start, end, label) order,
     so ties never depend on the order of rows.
 
@@ -63,8 +66,6 @@ def lexicographic_matching(
     """
     same_t, same_p = (np.asarray(a, dtype=np.int64) for a in same)
     other_t, other_p = (np.asarray(a, dtype=np.int64) for a in other)
-    if len(other_t) == 0:
-        return maximum_matching(n_truth, n_prediction, same_t, same_p), np.full(n_truth, -1, dtype=np.int64)
     t = np.concatenate([same_t, other_t])
     p = np.concatenate([same_p, other_p])
     kind = np.concatenate(
@@ -99,10 +100,6 @@ def lexicographic_sorted(
     _assign(out, t[isolated], p[isolated], kind[isolated])
     t, p, kind = t[~isolated], p[~isolated], kind[~isolated]
     if len(t) == 0:
-        return out
-    if not (kind == OTHER).any():
-        found_t, found_p = flow_matching(t, p)
-        match[found_t] = found_p
         return out
     # 2. small blocks of the index order, then small components
     left = _solve_small(out, t, p, kind, *interval_blocks(n_prediction, t, p))

@@ -34,18 +34,18 @@ def match_segments(truth, prediction, n_files: int, tol, matching: str) -> tuple
         return match, substitution
     margin = tol.onset if tol.onset is not None else 0
     t_key, p_key = time_keys(n_files, margin, (truth.file, truth.start), (prediction.file, prediction.start))
-    t_order = canonical_order(t_key, truth.end, truth.label, truth.position)
-    p_order = canonical_order(p_key, prediction.end, prediction.label, prediction.position)
-    t_start, t_end, t_label = truth.start[t_order], truth.end[t_order], truth.label[t_order]
+    t_order, t_sorted = canonical_order(t_key, truth.end, truth.label, truth.position)
+    p_order, p_sorted = canonical_order(p_key, prediction.end, prediction.label, prediction.position)
+    t_end, t_label = truth.end[t_order], truth.label[t_order]
     p_end, p_label = prediction.end[p_order], prediction.label[p_order]
     if tol.onset is not None:
-        i, j = onset_pairs(t_key[t_order], p_key[p_order], tol.onset)
+        i, j = onset_pairs(t_sorted, p_sorted, tol.onset)
         if tol.offset_evaluated:
-            allowance = tol.offset_allowance(t_start, t_end)
+            allowance = tol.offset_allowance(truth.start, truth.end)[t_order]
             ok = np.abs(t_end[i] - p_end[j]) <= allowance[i]
             i, j = i[ok], j[ok]
     else:
-        allowance = tol.offset_allowance(t_start, t_end)
+        allowance = tol.offset_allowance(truth.start, truth.end)[t_order]
         i, j = window_join(
             max(n_files, 1), prediction.file[p_order], p_end, truth.file[t_order],
             t_end - allowance, t_end + allowance,

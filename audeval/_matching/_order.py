@@ -51,8 +51,8 @@ def canonical_order(
     end: np.ndarray,
     label: np.ndarray,
     position: np.ndarray,
-) -> np.ndarray:
-    """Permutation that sorts events by ``(key, end, label, position)``.
+) -> tuple[np.ndarray, np.ndarray]:
+    """Permutation that sorts events by ``(key, end, label, position)``, and the sorted keys.
 
     ``key`` must be non-negative.
     The row number is packed into the low bits of the key (coarsened if needed),
@@ -62,10 +62,8 @@ def canonical_order(
     Input that is already in order is not sorted.
     """
     n = len(key)
-    if n < 2:
-        return np.arange(n, dtype=np.int64)
-    if (key[1:] > key[:-1]).all():
-        return np.arange(n, dtype=np.int64)
+    if n < 2 or (key[1:] > key[:-1]).all():
+        return np.arange(n, dtype=np.int64), key
     index_bits = int(n - 1).bit_length()
     shift = max(int(key.max()).bit_length() - (63 - index_bits), 0)
     packed = ((key >> shift) << index_bits) | np.arange(n, dtype=np.int64)
@@ -79,7 +77,8 @@ def canonical_order(
         tie[:-1] |= equal
         sub = order[tie]
         order[tie] = sub[np.lexsort((position[sub], label[sub], end[sub], key[sub]))]
-    return order
+    # equal coarse keys are equal keys when nothing was cut off
+    return order, (coarse if shift == 0 else key[order])
 
 
 def onset_pairs(
