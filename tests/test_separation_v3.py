@@ -202,3 +202,16 @@ def test_bss_eval_v4_identical_channels_equal_the_mono_result():
     single = sep.bss_eval_v4(mono, est, sampling_rate=1000, window=1.0, filter_length=32)
     for key in ("sdr", "isr", "sir", "sar"):
         np.testing.assert_allclose(stereo[key], single[key], rtol=0, atol=1e-8, err_msg=key)
+
+
+@pytest.mark.parametrize("scales", [(2.0, -0.5, 3.0), (1e-3, 1e3, 1.0)])
+def test_invariant_to_reference_scaling_and_common_gain(scales):
+    # the projections span the delays of each reference: its gain (and sign) is irrelevant
+    refs = gen.coloured(65, (3, 2500), 0.7)
+    est = gen.mix(refs, 66, 0.3, 0.1)
+    base = sep.bss_eval_sources(refs, est, filter_length=24)
+    scaled = sep.bss_eval_sources(refs * np.asarray(scales)[:, None], est, filter_length=24)
+    louder = sep.bss_eval_sources(refs * 7.0, est * 7.0, filter_length=24)
+    for key in ("sdr", "sir", "sar"):
+        np.testing.assert_allclose(scaled[key], base[key], rtol=0, atol=1e-9)
+        np.testing.assert_allclose(louder[key], base[key], rtol=0, atol=1e-9)

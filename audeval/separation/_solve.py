@@ -13,11 +13,12 @@ once and solves for every right-hand side (estimate, channel).
   which is the minimum-norm least-squares solution.
 * Singular or ill-conditioned case (a silent, identical, proportional or
   delayed copy of a reference): when the Cholesky factorisation fails
-  or a pivot :math:`L_{kk}^2` is below ``RCOND`` times the largest one,
-  the pivoted Cholesky factorisation (LAPACK ``dpstrf``) stops at the
-  numerical rank :math:`r` (pivots below ``RCOND`` times the largest
-  diagonal entry of :math:`G`) and the basic solution on the :math:`r`
-  pivoted columns is returned. Every right-hand side here lies in the
+  or a pivot :math:`L_{kk}^2` is below ``RCOND`` times :math:`G_{kk}`
+  (a test independent of the signals' gains), the pivoted Cholesky
+  factorisation (LAPACK ``dpstrf``) of the unit-diagonal matrix
+  :math:`D^{-1/2} G D^{-1/2}`, :math:`D = \operatorname{diag}(G)`,
+  stops at the numerical rank :math:`r` (pivots below ``RCOND``)
+  and the basic solution on the :math:`r` pivoted columns is returned. Every right-hand side here lies in the
   range of :math:`G` (:math:`d = S^T x`), so :math:`S c` is the
   least-squares projection of :math:`x` on the span of the references,
   which is unique even where the filters :math:`c` are not.
@@ -68,21 +69,25 @@ class GramSolver:
         # the matrix is symmetric, so its transpose is a Fortran-order copy-free view
         factor, info = lapack.dpotrf(matrix.T, lower=1, clean=0)
         if info == 0 and self.n:
-            pivots = np.diagonal(factor) ** 2
-            if pivots.min() > RCOND * pivots.max():
+            # pivots relative to the diagonal: independent of each signal's gain
+            pivots = np.diagonal(factor) ** 2 / np.diagonal(matrix)
+            if pivots.min() > RCOND:
                 self.factor = factor
                 return
         self._pivoted(matrix)
 
     def _pivoted(self, matrix: np.ndarray) -> None:
+        """Pivoted Cholesky of the unit-diagonal (Jacobi-scaled) matrix."""
         self.kind = "pivoted"
-        top = float(np.max(np.diagonal(matrix), initial=0.0))
-        if not top > 0:
-            self.rank = 0
-            self.order = np.arange(self.n)
-            self.factor = np.zeros((0, 0))
+        diagonal = np.diagonal(matrix)
+        self.scale = np.where(diagonal > 0, 1 / np.sqrt(np.where(diagonal > 0, diagonal, 1)), 0.0)
+        self.order = np.arange(self.n)
+        self.rank = 0
+        self.factor = np.zeros((0, 0))
+        if not (diagonal > 0).any():
             return
-        factor, piv, rank, _ = lapack.dpstrf(matrix, tol=RCOND * top, lower=1)
+        scaled = matrix * self.scale[:, None] * self.scale[None, :]
+        factor, piv, rank, _ = lapack.dpstrf(scaled, tol=RCOND, lower=1)
         self.rank = int(rank)
         self.order = piv[: self.n] - 1
         self.factor = np.tril(factor[: self.rank, : self.rank])
@@ -106,7 +111,9 @@ class GramSolver:
         if self.rank == 0:
             return out
         keep = self.order[: self.rank]
-        out[keep] = scipy.linalg.cho_solve((self.factor, True), rhs[keep], check_finite=False)
+        scale = self.scale[keep].reshape((-1,) + (1,) * (rhs.ndim - 1))
+        solved = scipy.linalg.cho_solve((self.factor, True), rhs[keep] * scale, check_finite=False)
+        out[keep] = solved * scale
         return out
 
 
