@@ -207,7 +207,10 @@ def diarization_statistics(
             ``"pyannote"``: every row counts as it is,
             so a speaker's self-overlapping turns count twice in total,
             miss and co-occurrence (pyannote.metrics; adds the columns
-            ``matched`` and ``matched_overlap``, the correct time of a pair if mapped)
+            ``matched`` and ``matched_overlap``, the correct time of a pair if mapped).
+            This reproduces pyannote.metrics' DER, IER, identification precision/recall
+            and homogeneity/completeness on such input; its JER, purity and coverage,
+            which merge the turns of one side, are not reproduced
         files_duration: mapping or Series from file to duration
         uem: scored intervals per file (audformat segmented index or a Series with one,
             several intervals per file; see :func:`read_uem`);
