@@ -103,9 +103,9 @@ def test_pyannote(scenario, k):
     )
     assert homogeneity == pytest.approx(case["homogeneity"], abs=TOL)
     if case["collar"] == 0 and not case["skip_overlap"]:
-            # pyannote's DiarizationCompleteness swaps the roles before cutting collars and
-            # overlap (around the *prediction*); audeval keeps the truth's scored region
-            assert completeness == pytest.approx(case["completeness"], abs=TOL)
+        # pyannote's DiarizationCompleteness swaps the roles before cutting collars and
+        # overlap (around the *prediction*); audeval keeps the truth's scored region
+        assert completeness == pytest.approx(case["completeness"], abs=TOL)
 
 
 @pytest.mark.parametrize("scenario", [s for s in DATA if DATA[s]["compat"] is None])
