@@ -204,6 +204,10 @@ def float_level_keys(
 
 def sum_into(inverse: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
     """Exact int64 sums of ``values`` per position ``inverse``."""
+    values = values.astype(np.int64, copy=False)
+    if len(values) and np.abs(values).max() < 2**52 // max(len(values), 1):
+        # float sums of integers below 2**53 are exact
+        return np.rint(np.bincount(inverse, weights=values, minlength=n)).astype(np.int64)
     out = np.zeros(n, dtype=np.int64)
-    np.add.at(out, inverse, values.astype(np.int64, copy=False))
+    np.add.at(out, inverse, values)
     return out

@@ -332,7 +332,17 @@ def accumulate(table: pd.DataFrame) -> Accumulated:
         else np.zeros(len(labels)) for c in TOTALS if c in values
     }
     levels, rank = _threshold_ranks(index)
-    group, out_rank, inverse = _deltas.level_keys(label, rank, len(levels))
+    n_levels = max(len(levels), 1)
+    if len(labels) * n_levels <= 4 * len(rank) + 1024:  # counting sort: dense (label, level) grid
+        key = label * n_levels + (n_levels - 1 - rank)
+        used = np.bincount(key, minlength=len(labels) * n_levels) > 0
+        cells = np.flatnonzero(used)
+        group, out_rank = cells // n_levels, n_levels - 1 - cells % n_levels
+        position = np.cumsum(used) - 1
+        inverse = position[key]
+        del used, position
+    else:
+        group, out_rank, inverse = _deltas.level_keys(label, rank, n_levels)
     summed = {c: _deltas.sum_into(inverse, values[c], len(group)) for c in count_columns}
     level_values = levels[out_rank] if len(levels) else np.zeros(0)
     counts = {c: np.zeros(len(group), dtype=np.int64) for c in count_columns}
