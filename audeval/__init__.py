@@ -40,6 +40,10 @@ from audeval._events import event_unweighted_average_fscore
 from audeval._event_outcomes import event_outcomes
 from audeval._example import example_data
 from audeval._example import example_files
+from audeval._hierarchy import hierarchy_lmeasure
+from audeval._hierarchy import hierarchy_report
+from audeval._hierarchy import hierarchy_statistics
+from audeval._hierarchy import hierarchy_tmeasure
 from audeval._matrix import agreement_matrix
 from audeval._readers import read_annotations
 from audeval._readers import read_audformat_csv
@@ -65,6 +69,7 @@ from audeval._structure import normalized_conditional_entropy
 from audeval._structure import pairwise_clustering
 from audeval._structure import rand_index
 from audeval._structure import structure_report
+from audeval._structure import structure_statistics
 from audeval._structure import v_measure
 from audeval._sum import sum_statistics
 from audeval._warnings import UndefinedMetricWarning
@@ -105,6 +110,10 @@ __all__ = [
     "example_data",
     "example_files",
     "fleiss_kappa",
+    "hierarchy_lmeasure",
+    "hierarchy_report",
+    "hierarchy_statistics",
+    "hierarchy_tmeasure",
     "identification_error_rate",
     "jaccard_error_rate",
     "krippendorff_alpha",
@@ -130,6 +139,7 @@ __all__ = [
     "segment_report",
     "segment_statistics",
     "structure_report",
+    "structure_statistics",
     "sum_statistics",
     "unitized_alpha",
     "v_measure",

@@ -17,6 +17,7 @@ import pandas as pd
 from audeval import _agreement
 from audeval import _diarization
 from audeval import _events
+from audeval import _hierarchy
 from audeval import _segments
 from audeval import _structure
 from audeval._protocol import Family, resolve, table_family
@@ -65,7 +66,7 @@ _PROVISIONAL = {
 
 FAMILIES: dict[str, Family] = {
     family.name: family
-    for module in (_events, _segments, _diarization, _structure, _agreement)
+    for module in (_events, _segments, _diarization, _structure, _hierarchy, _agreement)
     for family in _declared(module)
 }
 """Every registered family by name."""

@@ -59,7 +59,15 @@ def _partition(seed: int, labels=("x", "y", "z")) -> pd.Series:
     return pd.Series(values, index=audformat.segmented_index(files, starts, ends))
 
 
+def _levels(seed: int) -> pd.DataFrame:
+    """A two-level hierarchy (sections, then phrases) covering each file (hierarchy)."""
+    fine = _partition(seed, labels=("p", "q", "r", "s"))
+    coarse = np.where(np.arange(len(fine)) % 3 == 0, "A", "B")
+    return pd.DataFrame({"sections": coarse, "phrases": fine.to_numpy()}, index=fine.index)
+
+
 LABELS = (_labels(1, 40), _labels(2, 40))
+RATERS = {"r1": _labels(5, 30), "r2": _labels(6, 30)}  # cohen_kappa takes two raters
 DATA = {
     # family -> (truth, prediction, [statistics options], {metric: [metric options]}, labels)
     "event": (
@@ -100,7 +108,22 @@ DATA = {
         {},
         None,
     ),
+    "hierarchy": (
+        _levels(8),
+        _levels(9),
+        [dict(frame_size=0.1), dict(frame_size=0.25, monotonic=True)],
+        {},
+        None,
+    ),
+    "agreement": (
+        RATERS,
+        None,
+        [dict(), dict(per_label=True, frame_size=0.5), dict(unrated="missing")],
+        {"krippendorff_alpha": [{}, {"per_file": True}]},
+        None,
+    ),
 }
+NO_DASK = {"agreement", "hierarchy"}  # several raters / several levels are no pair of Series
 
 
 def assert_same(actual, expected, what):
@@ -143,9 +166,14 @@ def test_every_family_has_contract_data():
     assert set(FAMILIES) <= set(DATA), f"add {sorted(set(FAMILIES) - set(DATA))} to DATA"
 
 
-def _subset(series: pd.Series, files) -> pd.Series:
-    keep = series.index.get_level_values("file").isin(list(files))
-    return series[keep]
+def _subset(data, files):
+    """The rows of some files: of a Series, a DataFrame or a mapping rater -> Series."""
+    if data is None:
+        return None
+    if isinstance(data, dict):
+        return {key: _subset(value, files) for key, value in data.items()}
+    keep = data.index.get_level_values("file").isin(list(files))
+    return data[keep]
 
 
 def _call(metric, truth, prediction, labels, options, family):
@@ -176,7 +204,8 @@ def test_every_path_gives_the_direct_value(name, metric, options):
             for files in ([FILES[0]], FILES[1:4], FILES[4:]):
                 accumulator.update(_subset(truth, files), _subset(prediction, files))
             assert_same(accumulator.compute(), direct, "Accumulator")
-            if not isinstance(direct, pd.DataFrame):
+            if not isinstance(direct, pd.DataFrame) and not options.get("per_file"):
+                # (a bootstrap interval is of the metric over files, not of per-file values)
                 result = audeval.bootstrap(metric, truth, prediction, selection, n_boot=3, **options)
                 assert_same(result.value, direct, "bootstrap")
 
@@ -215,7 +244,7 @@ def test_options_that_differ_from_the_table_raise(name):
             metric(table, None, **{key: value})
 
 
-@pytest.mark.parametrize("name", sorted(n for n in FAMILIES if n in DATA))
+@pytest.mark.parametrize("name", sorted(n for n in FAMILIES if n in DATA and n not in NO_DASK))
 def test_dask_gives_the_pandas_table(name):
     dd = pytest.importorskip("dask.dataframe")
     family = FAMILIES[name]

@@ -38,16 +38,12 @@ FAMILIES = {
     "audeval._score_based",
     "audeval._segments",
     "audeval._structure",
-    "audeval._structure_core",
-    "audeval._structure_pkg",
 }
 # families may build on the families named here (a metric computed from another's)
 FAMILY_USES = {
     "audeval._agreement": {"audeval._events", "audeval._segments"},
     "audeval._event_outcomes": {"audeval._events"},
-    "audeval._hierarchy": {"audeval._structure", "audeval._structure_core", "audeval._structure_pkg"},
-    "audeval._structure": {"audeval._structure_core", "audeval._structure_pkg"},
-    "audeval._structure_pkg": {"audeval._structure_core"},
+    "audeval._hierarchy": {"audeval._structure"},
     # score readers share the event-list parsing of the readers (an IO layer without families)
     "audeval._score_based": {"audeval._events", "audeval._read_common", "audeval._read_events"},
 }

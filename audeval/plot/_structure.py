@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 
 import audeval
-from audeval import _structure_core as core
+from audeval._structure import _boundaries
+from audeval._structure import _prepare
 from audeval._matching import maximum_matching
 from audeval._options import check_bool, check_duration
 from audeval._validation import NS_PER_SECOND, check_inputs
@@ -213,14 +214,14 @@ def structure_timeline(
     trim = check_bool(trim, "trim")
     w = check_duration(window, "window", allow_none=False)
     inputs = check_inputs(truth, prediction, files_duration=files_duration)
-    prep = core.prepare(inputs, truth, prediction, False)
+    prep = _prepare.prepare(inputs, truth, prediction, False)
     f = file_code(inputs.files, file)
     file_name = inputs.files[f]
     lo, hi = time_window(start, end, int(prep.extent[f]))
 
     # boundaries and their matching, as boundary_detection computes them
-    t_b, p_b = core.boundaries(prep, trim)
-    t_index, p_index = core._window_pairs(t_b, p_b, w, False, prep.n_files)
+    t_b, p_b = _boundaries.boundaries(prep, trim)
+    t_index, p_index = _boundaries._window_pairs(t_b, p_b, w, False, prep.n_files)
     match = maximum_matching(len(t_b.file), len(p_b.file), t_index, p_index)
     p_matched = np.zeros(len(p_b.file), dtype=bool)
     p_matched[match[match >= 0]] = True

@@ -27,7 +27,7 @@ from sphinx.util.nodes import nested_parse_with_titles
 FAMILY_PAGES = {
     "events": ("event",),
     "segments": ("segment",),
-    "structure": ("structure",),
+    "structure": ("structure", "hierarchy"),
     "diarization": ("diarization", "detection"),
     "scores": ("score",),
     "agreement": ("agreement",),
