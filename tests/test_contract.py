@@ -272,3 +272,34 @@ def test_sum_statistics_rejects_mixed_families_and_options():
     b = audeval.event_statistics(_subset(truth, FILES[3:]), _subset(prediction, FILES[3:]), onset_tolerance=0.2)
     with pytest.raises(ValueError, match="different options"):
         audeval.sum_statistics([a, b])
+
+
+def test_the_probes_of_issue_16():
+    """The example data with labels ["music", "noise"]: one number per path, or a clear error."""
+    truth, prediction, durations = audeval.example_data()
+    labels = ["music", "noise"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        direct = audeval.segment_error_rate(truth, prediction, labels)
+        accumulator = audeval.Accumulator(audeval.segment_error_rate, labels)
+        accumulator.update(truth, prediction)
+        assert accumulator.compute() == direct
+        assert audeval.bootstrap(audeval.segment_error_rate, truth, prediction, labels, n_boot=5).value == direct
+
+        direct = audeval.event_error_rate(truth, prediction, labels)
+        table = audeval.event_statistics(truth, prediction)
+        with pytest.raises(ValueError, match="pass labels to event_statistics"):
+            audeval.event_error_rate(table, None, labels)
+        table = audeval.event_statistics(truth, prediction, labels)
+        assert audeval.event_error_rate(table, None, labels) == direct
+
+        table = audeval.event_statistics(truth, prediction, labels, confusion=True)
+        assert audeval.event_confusion_matrix(table, None, labels) == audeval.event_confusion_matrix(
+            truth, prediction, labels
+        )
+
+        accumulator = audeval.Accumulator(audeval.rand_index)
+        partitions = _partition(11), _partition(12)
+        for files in (FILES[:3], FILES[3:]):
+            accumulator.update(_subset(partitions[0], files), _subset(partitions[1], files))
+        assert accumulator.compute() == pytest.approx(audeval.rand_index(*partitions), abs=1e-15)
