@@ -205,3 +205,32 @@ def test_samples_fewer_than_sources_warns():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         sep.si_sdr(x.T, x.T)
+
+
+# -------------------------------------------------------------------------
+# Properties
+# -------------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), order=st.permutations(range(4)))
+def test_property_source_order_does_not_change_aggregated_scores(seed, order):
+    s = noise(seed, (4, 64))
+    e = s + noise(seed + 1, (4, 64))
+    mix = s.sum(axis=0)
+    labels = ["a", "b", "c", "d"]
+    assert sep.sa_sdr(s[order], e[order])["sa_sdr"] == pytest.approx(
+        sep.sa_sdr(s, e)["sa_sdr"], abs=1e-9)
+    np.testing.assert_allclose(sep.global_sdr(s[order], e[order]), sep.global_sdr(s, e)[order])
+    base = sep.ca_sdri(s, e[:3], mix, truth_labels=labels, prediction_labels=labels[:3])
+    shuffled = sep.ca_sdri(
+        s[order], e[:3][::-1], mix,
+        truth_labels=[labels[i] for i in order], prediction_labels=labels[:3][::-1],
+    )
+    assert shuffled["ca_sdri"] == pytest.approx(base["ca_sdri"], abs=1e-9)
+    by_label = dict(zip(base["labels"], base["sdri"]))
+    for label, value in zip(shuffled["labels"], shuffled["sdri"]):
+        assert value == pytest.approx(by_label[label], abs=1e-9)
