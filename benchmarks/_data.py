@@ -8,6 +8,8 @@ Data generation is never timed.
 
 * :func:`dcase` - DCASE-like sound event detection: 10 s clips, 10 classes,
   polyphonic events of class-specific lengths (0.3 s barks ... 8 s blenders).
+* :func:`dense_one_label` - one long file of one class with an event every 40 ms,
+  predicted almost perfectly (one huge connected component for optimal matching).
 * :func:`broadcast` - broadcast-like monitoring: hour-long files with
   music, speech and noise segments (alternating on/off processes, overlapping).
 * :func:`songs` - structural segmentation: songs of 3-5 min with 10-60 sections
@@ -152,6 +154,35 @@ def dcase(n_events: int, *, events_per_file: float = 10.0, clip_seconds: float =
     truth = series(names[file], start, end, _categorical(label, DCASE_LABELS))
     prediction = series(names[p_file], p_start, p_end, _categorical(p_label, DCASE_LABELS))
     return truth, prediction, durations_series(names, duration)
+
+
+def dense_one_label(n_events: int, *, seed: int = 0):
+    """One file, one label, an event every 40 ms, predicted almost perfectly.
+
+    Truth: 0.5 s events starting every 40 ms (so 12 overlap at any time);
+    prediction: the same events with onsets jittered by N(0, 0.1 s) (offsets follow),
+    in shuffled row order. With an onset tolerance of 0.2 s the candidate graph is
+    one connected component of ``n_events`` truth events
+    (a long polyphonic recording of one class; issue 20's "cliff").
+    """
+    rng = np.random.default_rng(seed)
+    start = (np.arange(n_events) * 40 + 1000) * MS
+    end = start + 500 * MS
+    jitter = (rng.normal(0.0, 100.0, n_events) * MS).astype(np.int64)
+    p_start = np.maximum(start + jitter, 0)
+    order = rng.permutation(n_events)
+    p_start = p_start[order]
+    duration = int(end.max()) + 1000 * MS
+    names = np.array(["recording.wav"] * n_events)
+    labels = _categorical(np.zeros(n_events, dtype=np.int64), ["event"])
+    truth = series(names, start, end, labels)
+    prediction = series(names, p_start, p_start + 500 * MS, labels)
+    return truth, prediction, durations_series(np.array(["recording.wav"]), np.array([duration]))
+
+
+def shuffled(data: pd.Series, *, seed: int = 1) -> pd.Series:
+    """Rows in a seeded random order (the input a user's concatenated tables give)."""
+    return data.iloc[np.random.default_rng(seed).permutation(len(data))]
 
 
 # -------------------------------------------------------------------------
