@@ -29,6 +29,7 @@ from ._small import MAX_ASSIGNMENTS, OTHER, SAME, n_assignments, solve_blocks
 
 BATCH_SIZE = 2000  # truth events per LAPJVsp call (whole components)
 MAX_SIDE = 16  # largest block side looked up in the enumeration-size table
+PAD_SIDE = 5  # blocks with both sides up to this are padded to a square shape
 
 _SMALL = np.array(
     [[n_assignments(a, b) <= MAX_ASSIGNMENTS for b in range(MAX_SIDE + 1)] for a in range(MAX_SIDE + 1)]
@@ -135,8 +136,14 @@ def _solve_small(out, t, p, kind, block, local_t, local_p, n_t, n_p) -> np.ndarr
     fits = (n_t <= MAX_SIDE) & (n_p <= MAX_SIDE)
     small = np.zeros(len(n_t), dtype=bool)
     small[fits] = _SMALL[n_t[fits], n_p[fits]]
-    shape = np.where(small, n_t * (MAX_SIDE + 1) + n_p, -1)
-    edge_shape = shape[block]
+    # blocks up to 5 x 5 are padded to square shapes (events without pairs change
+    # neither the optimum nor the tie rule): few shapes, few calls
+    side = np.maximum(n_t, n_p)
+    square = side <= PAD_SIDE
+    shape_t = np.where(square, side, n_t)
+    shape_p = np.where(square, side, n_p)
+    shape = np.where(small, shape_t * (MAX_SIDE + 1) + shape_p, -1)
+    edge_shape = shape.astype(np.int16)[block]  # small codes: radix sort below
     solved = edge_shape >= 0
     # blocks grouped by shape: position of each block among its shape
     block_order = np.argsort(shape, kind="stable")
