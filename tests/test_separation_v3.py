@@ -215,3 +215,18 @@ def test_invariant_to_reference_scaling_and_common_gain(scales):
     for key in ("sdr", "sir", "sar"):
         np.testing.assert_allclose(scaled[key], base[key], rtol=0, atol=1e-9)
         np.testing.assert_allclose(louder[key], base[key], rtol=0, atol=1e-9)
+
+
+def test_equal_reference_channels_share_the_factorisation():
+    mono = gen.coloured(67, (2, 3000), 0.7)
+    refs = np.stack([mono, mono], axis=-1)
+    est = gen.mix(refs, 68, 0.3, 0.1)  # channels of the estimates differ
+    both = sep.bss_eval_sources(refs, est, filter_length=16, permutation=True)
+    for c in range(2):
+        one = sep.bss_eval_sources(mono, est[..., c], filter_length=16)
+        for key in ("sdr", "sir", "sar"):
+            np.testing.assert_allclose(both[key][:, c], one[key], rtol=0, atol=1e-12)
+    from audeval.separation._bss_sources import pairwise_sources
+
+    first, second = pairwise_sources(refs, est, 16)
+    assert second.solver is first.solver

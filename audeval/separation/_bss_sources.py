@@ -53,33 +53,43 @@ REFINE_BELOW = 1e-3
 class _Channel:
     """Filters and energies of every (reference, estimate) pair of one channel."""
 
-    def __init__(self, ref: np.ndarray, est: np.ndarray, n_taps: int):
-        # ref (R, N), est (E, N)
+    def __init__(self, ref: np.ndarray, est: np.ndarray, n_taps: int, same=None):
+        # ref (R, N), est (E, N); ``same``: a _Channel with equal references,
+        # whose Gram matrix and factorisations are reused
         self.ref, self.est, self.n_taps = ref, est, n_taps
         n_ref, n_est = ref.shape[0], est.shape[0]
-        r = lag_correlations(ref[:, :, None], np.concatenate([ref, est])[:, :, None], n_taps)
-        self.silent_ref = r[np.arange(n_ref), np.arange(n_ref), 0] == 0
-        gram = toeplitz_gram(r[:, :n_ref])
+        if same is None:
+            r = lag_correlations(ref[:, :, None], np.concatenate([ref, est])[:, :, None], n_taps)
+            self._factorise(r[:, :n_ref], ref)
+        else:
+            r = lag_correlations(ref[:, :, None], est[:, :, None], n_taps)
+            r = np.concatenate([np.zeros((n_ref, n_ref, n_taps)), r], axis=1)
+            self.silent_ref, self.gram, self.own_gram = same.silent_ref, same.gram, same.own_gram
+            self.solver, self.own_solvers = same.solver, same.own_solvers
+        self.rhs = r[:, n_ref:].transpose(0, 2, 1).reshape(n_ref * n_taps, n_est)
+        self.c_all = self.solver.solve(self.rhs)  # (R L, E)
+        self.c_own = np.empty((n_ref, n_taps, n_est))
+        for j, own in enumerate(self.own_solvers):
+            self.c_own[j] = own.solve(self.rhs[j * n_taps : (j + 1) * n_taps])
+        self.kinds = [self.solver.kind] + [own.kind for own in self.own_solvers]
+        self.x_energy = np.einsum("en,en->e", est, est)
+        self._energy = None
+
+    def _factorise(self, r_ref: np.ndarray, ref: np.ndarray) -> None:
+        """Gram matrix of the references and its factorisations (full and own blocks)."""
+        n_ref, n_taps = ref.shape[0], self.n_taps
+        self.silent_ref = r_ref[np.arange(n_ref), np.arange(n_ref), 0] == 0
+        gram = toeplitz_gram(r_ref)
         # a silent reference spans nothing: identity block, zero right-hand side
         for j in np.flatnonzero(self.silent_ref):
             block = slice(j * n_taps, (j + 1) * n_taps)
             gram[block, block] = np.eye(n_taps)
         self.gram = gram
-        self.rhs = r[:, n_ref:].transpose(0, 2, 1).reshape(n_ref * n_taps, n_est)
-        self.kinds = []
-        solver = GramSolver(gram, block=n_taps, groups=duplicate_groups(ref))
-        self.kinds.append(solver.kind)
-        self.c_all = solver.solve(self.rhs)  # (R L, E)
-        self.c_own = np.empty((n_ref, n_taps, n_est))
-        self.own_gram = np.empty((n_ref, n_taps, n_taps))
-        for j in range(n_ref):
-            block = slice(j * n_taps, (j + 1) * n_taps)
-            self.own_gram[j] = gram[block, block]
-            own = GramSolver(self.own_gram[j])
-            self.kinds.append(own.kind)
-            self.c_own[j] = own.solve(self.rhs[block])
-        self.x_energy = np.einsum("en,en->e", est, est)
-        self._energy = None
+        self.solver = GramSolver(gram, block=n_taps, groups=duplicate_groups(ref))
+        self.own_gram = np.stack(
+            [gram[j * n_taps : (j + 1) * n_taps, j * n_taps : (j + 1) * n_taps] for j in range(n_ref)]
+        )
+        self.own_solvers = [GramSolver(block) for block in self.own_gram]
 
     def energies(self) -> dict[str, np.ndarray]:
         """Energies of all pairs, shape (R, E), computed once."""
@@ -145,13 +155,19 @@ def safe_db(num: np.ndarray, den: np.ndarray) -> np.ndarray:
 
 
 def pairwise_sources(ref: np.ndarray, est: np.ndarray, n_taps: int) -> list[_Channel]:
-    """One :class:`_Channel` per channel of ``ref`` (R, N, C) and ``est`` (E, N, C)."""
-    return [
-        _Channel(
-            np.ascontiguousarray(ref[:, :, c]), np.ascontiguousarray(est[:, :, c]), n_taps
-        )
-        for c in range(ref.shape[2])
-    ]
+    """One :class:`_Channel` per channel of ``ref`` (R, N, C) and ``est`` (E, N, C).
+
+    Channels with equal references (mono sources copied to stereo)
+    share one Gram matrix and its factorisations.
+    """
+    channels: list[_Channel] = []
+    seen: dict[bytes, _Channel] = {}
+    for c in range(ref.shape[2]):
+        r = np.ascontiguousarray(ref[:, :, c])
+        channel = _Channel(r, np.ascontiguousarray(est[:, :, c]), n_taps, seen.get(r.tobytes()))
+        seen.setdefault(r.tobytes(), channel)
+        channels.append(channel)
+    return channels
 
 
 def scores(channels: list[_Channel], assignment: np.ndarray) -> dict[str, np.ndarray]:
