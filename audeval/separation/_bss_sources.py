@@ -86,9 +86,8 @@ class _Channel:
             gram[block, block] = np.eye(n_taps)
         self.gram = gram
         self.solver = GramSolver(gram, block=n_taps, groups=duplicate_groups(ref))
-        self.own_gram = np.stack(
-            [gram[j * n_taps : (j + 1) * n_taps, j * n_taps : (j + 1) * n_taps] for j in range(n_ref)]
-        )
+        blocks = [slice(j * n_taps, (j + 1) * n_taps) for j in range(n_ref)]
+        self.own_gram = np.stack([gram[b, b] for b in blocks])
         self.own_solvers = [GramSolver(block) for block in self.own_gram]
 
     def energies(self) -> dict[str, np.ndarray]:
@@ -105,8 +104,8 @@ class _Channel:
         d_all = (self.c_all * rhs).sum(axis=0)
         own_rhs = rhs.reshape(n_ref, n_taps, n_est)
         # embed each own filter in the full coefficient space: delta = c - c_j
-        delta = np.broadcast_to(self.c_all.reshape(n_ref, n_taps, n_est), (n_ref,) + self.c_own.shape)
-        delta = delta.copy()  # (j, source block, tap, estimate)
+        # (j, source block, tap, estimate)
+        delta = np.repeat(self.c_all.reshape(1, n_ref, n_taps, n_est), n_ref, axis=0)
         delta[np.arange(n_ref), np.arange(n_ref)] -= self.c_own
         flat = delta.transpose(1, 2, 0, 3).reshape(n_ref * n_taps, n_ref * n_est)
         interf = (flat * (gram @ flat)).sum(axis=0).reshape(n_ref, n_est)

@@ -18,7 +18,8 @@ once and solves for every right-hand side (estimate, channel).
   factorisation (LAPACK ``dpstrf``) of the unit-diagonal matrix
   :math:`D^{-1/2} G D^{-1/2}`, :math:`D = \operatorname{diag}(G)`,
   stops at the numerical rank :math:`r` (pivots below ``RCOND``)
-  and the basic solution on the :math:`r` pivoted columns is returned. Every right-hand side here lies in the
+  and the basic solution on the :math:`r` pivoted columns is returned.
+  Every right-hand side here lies in the
   range of :math:`G` (:math:`d = S^T x`), so :math:`S c` is the
   least-squares projection of :math:`x` on the span of the references,
   which is unique even where the filters :math:`c` are not.
