@@ -27,6 +27,17 @@ from audeval._diarization import diarization_report
 from audeval._diarization import diarization_statistics
 from audeval._diarization import identification_error_rate
 from audeval._diarization import jaccard_error_rate
+from audeval._diarization import diarization_mapping
+from audeval._diarization import read_uem
+from audeval._diarization import identification_precision_recall
+from audeval._diarization import diarization_purity_coverage
+from audeval._diarization import diarization_homogeneity_completeness
+from audeval._diarization import diarization_speaker_report
+from audeval._diarization import diarization_cluster_report
+from audeval._diarization import speaker_set_statistics
+from audeval._diarization import speaker_change_statistics
+from audeval._diarization import speaker_change_precision_recall
+from audeval._diarization import speaker_change_purity_coverage
 from audeval._events import event_confusion_matrix
 from audeval._events import event_error_rate
 from audeval._events import event_error_rate_per_class
@@ -92,8 +103,13 @@ __all__ = [
     "detection_error_rate",
     "detection_report",
     "detection_statistics",
+    "diarization_cluster_report",
     "diarization_error_rate",
+    "diarization_homogeneity_completeness",
+    "diarization_mapping",
+    "diarization_purity_coverage",
     "diarization_report",
+    "diarization_speaker_report",
     "diarization_statistics",
     "disagreements",
     "event_confusion_matrix",
@@ -115,6 +131,7 @@ __all__ = [
     "hierarchy_statistics",
     "hierarchy_tmeasure",
     "identification_error_rate",
+    "identification_precision_recall",
     "jaccard_error_rate",
     "krippendorff_alpha",
     "mutual_information",
@@ -129,6 +146,7 @@ __all__ = [
     "read_lab",
     "read_rttm",
     "read_tsv",
+    "read_uem",
     "segment_accuracy",
     "segment_error_rate",
     "segment_error_rate_per_class",
@@ -138,6 +156,10 @@ __all__ = [
     "segment_recall_per_class",
     "segment_report",
     "segment_statistics",
+    "speaker_change_precision_recall",
+    "speaker_change_purity_coverage",
+    "speaker_change_statistics",
+    "speaker_set_statistics",
     "structure_report",
     "structure_statistics",
     "sum_statistics",

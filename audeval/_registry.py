@@ -26,42 +26,7 @@ from audeval._tables import select_labels
 
 def _declared(module) -> tuple[Family, ...]:
     families = getattr(module, "FAMILIES", None)
-    if families is not None:
-        return tuple(families)
-    family = getattr(module, "FAMILY", None)
-    if family is not None:
-        return (family,)
-    return _PROVISIONAL.get(module.__name__, ())
-
-
-# Declarations of families whose modules do not declare themselves yet.
-_PROVISIONAL = {
-    "audeval._diarization": (
-        Family(
-            name="detection",
-            statistics=_diarization.detection_statistics,
-            index=("file",),
-            options=("collar", "skip_overlap"),
-            metrics=(_diarization.detection_error_rate, _diarization.detection_report),
-            report=_diarization.detection_report,
-        ),
-        Family(
-            name="diarization",
-            statistics=_diarization.diarization_statistics,
-            index=("file", "truth", "prediction"),
-            options=("collar", "skip_overlap"),
-            metrics=(
-                _diarization.diarization_error_rate,
-                _diarization.identification_error_rate,
-                _diarization.jaccard_error_rate,
-                _diarization.diarization_report,
-            ),
-            report=_diarization.diarization_report,
-            pooled=False,
-            takes_labels=False,
-        ),
-    ),
-}
+    return tuple(families) if families is not None else (module.FAMILY,)
 
 
 FAMILIES: dict[str, Family] = {

@@ -78,6 +78,11 @@ METRICS = {
         ("detection_report", {}),
     ],
     "diarization": [
+        ("identification_precision_recall", {}),
+        ("diarization_purity_coverage", {}),
+        ("diarization_homogeneity_completeness", {}),
+        ("diarization_mapping", {}),
+        ("diarization_speaker_report", {}),
         ("diarization_error_rate", {}),
         ("diarization_error_rate", {"mapping": "greedy"}),
         ("diarization_error_rate", {"individual_file_mapping": False}),

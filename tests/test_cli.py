@@ -513,3 +513,31 @@ def test_process_bad_input(tmp_path):
     assert process.stderr == (
         f"audeval: error: {bad}:2: onset must be a number of seconds; got 'zero'.\n"
     )
+
+
+def test_diarization_scored_region_options(capsys, tmp_path):
+    """--collar-convention, --uem, --regions and --compat reach the API (issue 21)."""
+    folder = os.path.join(os.path.dirname(__file__), "..", "docs", "examples", "cli")
+    reference, system = (os.path.join(folder, f) for f in ("reference.rttm", "system.rttm"))
+    truth, prediction = audeval.read_rttm(reference), audeval.read_rttm(system)
+    uem = tmp_path / "scored.uem"
+    uem.write_text("meeting1 1 0.0 6.0\nmeeting2 1 1.0 8.0\n")
+    argv = [
+        "diarization", reference, system, "--collar", "0.25", "--collar-convention", "per_side",
+        "--uem", str(uem), "--regions", "nonoverlap", "--compat", "pyannote",
+    ]
+    table = run_csv(capsys, *argv).set_index("file")
+    expected = audeval.diarization_report(
+        truth,
+        prediction,
+        collar=0.25,
+        collar_convention="per_side",
+        uem=audeval.read_uem(uem),
+        regions="nonoverlap",
+        compat="pyannote",
+    )
+    assert table.loc["TOTAL", "diarization_error_rate"] == pytest.approx(
+        expected.loc["TOTAL", "diarization_error_rate"], abs=1e-12
+    )
+    code, out, err = run(capsys, *argv[:-2], "--format", "markdown")
+    assert "collar 0.25 s per side (md-eval)" in out

@@ -101,6 +101,19 @@ DATA = {
         {"diarization_error_rate": [{}, {"mapping": "greedy"}]},
         None,
     ),
+    "speaker_change": (
+        _partition(13),
+        _partition(14),
+        [dict(tolerance=0.5), dict(tolerance=0.0, gap_tolerance=0.2)],
+        {},
+        None,
+    ),
+    "speaker_set": (
+        *LABELS,
+        [dict(files_duration=FILES_DURATION), dict(files_duration=FILES_DURATION, frame_size=0.01)],
+        {},
+        None,
+    ),
     "structure": (
         _partition(3),
         _partition(4),

@@ -240,14 +240,16 @@ def diarization(args: argparse.Namespace) -> Result:
             data.prediction,
             mapping=args.mapping,
             individual_file_mapping=not args.global_mapping,
-            collar=args.collar,
-            skip_overlap=args.skip_overlap,
-            files_duration=data.files_duration,
+            regions=args.regions,
+            compat=args.compat,
+            **_scored_region(args, family, data),
         )
     title = (
-        f"Diarization: {len(report) - 1} files; collar {args.collar:g} s"
+        f"Diarization: {len(report) - 1} files; {_collar_title(args)}"
         f"{', overlap skipped' if args.skip_overlap else ''}; {args.mapping} mapping"
         f"{' over all files' if args.global_mapping else ' per file'}"
+        f"{'' if args.regions == 'all' else f'; {args.regions} regions'}"
+        f"{'; pyannote compat' if args.compat else ''}"
     )
     return _per_file_with_total(title, report, args.per_file)
 
@@ -256,12 +258,7 @@ def detection(args: argparse.Namespace) -> Result:
     """``audeval detection``: the detection report per file and in total."""
     family = import_family("audeval._diarization", "detection")
     data = load(args)
-    options = dict(
-        collar=args.collar,
-        skip_overlap=args.skip_overlap,
-        files_duration=data.files_duration,
-        beta=args.beta,
-    )
+    options = dict(**_scored_region(args, family, data), beta=args.beta)
     if args.zero_division is not None:
         options["zero_division"] = args.zero_division
     with collect_warnings():
@@ -270,10 +267,29 @@ def detection(args: argparse.Namespace) -> Result:
         )
     positive = "every row" if args.positive_labels is None else ", ".join(args.positive_labels)
     title = (
-        f"Detection: {len(report) - 1} files; positive: {positive}; collar {args.collar:g} s"
+        f"Detection: {len(report) - 1} files; positive: {positive}; {_collar_title(args)}"
         f"{', overlap skipped' if args.skip_overlap else ''}"
     )
     return _per_file_with_total(title, report, args.per_file)
+
+
+def _scored_region(args: argparse.Namespace, family, data) -> dict:
+    """Collar, overlap and scored-region options of diarization and detection."""
+    options = dict(
+        collar=args.collar,
+        collar_convention=args.collar_convention,
+        skip_overlap=args.skip_overlap,
+        files_duration=data.files_duration,
+    )
+    if args.uem is not None:
+        options["uem"] = family.read_uem(args.uem)
+    return options
+
+
+def _collar_title(args: argparse.Namespace) -> str:
+    if args.collar_convention == "per_side":
+        return f"collar {args.collar:g} s per side (md-eval)"
+    return f"collar {args.collar:g} s total width (pyannote)"
 
 
 def _per_file_with_total(title: str, report: pd.DataFrame, per_file: bool) -> Result:

@@ -194,7 +194,21 @@ def _add_collar(group, what: str) -> None:
         type=_seconds,
         default=0.0,
         metavar="SECONDS",
-        help="total width of the unscored collar around truth boundaries (default: 0)",
+        help="unscored collar around truth boundaries (default: 0), "
+        "its total width or the width on each side (--collar-convention)",
+    )
+    group.add_argument(
+        "--collar-convention",
+        choices=("total", "per_side"),
+        default="total",
+        help="--collar is the total width (pyannote.metrics, default) "
+        "or the width on each side of a boundary (NIST md-eval, dscore, spy-der)",
+    )
+    group.add_argument(
+        "--uem",
+        metavar="PATH",
+        help="NIST UEM file of the scored regions (file channel start end); "
+        "files without a region: [0, duration]",
     )
     group.add_argument("--skip-overlap", action="store_true", help=f"do not score {what}")
 
@@ -333,6 +347,19 @@ def _diarization(commands) -> None:
         "--global-mapping",
         action="store_true",
         help="one label mapping over all files instead of one per file",
+    )
+    g.add_argument(
+        "--regions",
+        choices=("all", "single", "overlap", "nonoverlap"),
+        default="all",
+        help="score all of the scored region (default), or only where one, several "
+        "or at most one speaker talks in the truth (spy-der's regions)",
+    )
+    g.add_argument(
+        "--compat",
+        choices=("pyannote",),
+        default=None,
+        help="pyannote: count a speaker's self-overlapping turns twice as pyannote.metrics",
     )
     _add_output(p)
 

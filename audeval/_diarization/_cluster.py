@@ -145,7 +145,7 @@ def diarization_purity_coverage(
 
     Examples:
         >>> import audformat
-        >>> from audeval._diarization import diarization_purity_coverage
+        >>> from audeval import diarization_purity_coverage
         >>> truth = pd.Series(
         ...     ["A", "B"], index=audformat.segmented_index(["f1", "f1"], [0, 2], [2, 4])
         ... )
@@ -202,7 +202,7 @@ def diarization_homogeneity_completeness(
 
     Examples:
         >>> import audformat
-        >>> from audeval._diarization import diarization_homogeneity_completeness
+        >>> from audeval import diarization_homogeneity_completeness
         >>> truth = pd.Series(
         ...     ["A", "B"], index=audformat.segmented_index(["f1", "f1"], [0, 2], [2, 4])
         ... )

@@ -248,7 +248,7 @@ def diarization_mapping(
 
     Examples:
         >>> import audformat
-        >>> from audeval._diarization import diarization_mapping
+        >>> from audeval import diarization_mapping
         >>> truth = pd.Series(
         ...     ["A", "B"], index=audformat.segmented_index(["f1", "f1"], [0, 2], [2, 4])
         ... )

@@ -285,7 +285,7 @@ def identification_precision_recall(
 
     Examples:
         >>> import audformat
-        >>> from audeval._diarization import identification_precision_recall
+        >>> from audeval import identification_precision_recall
         >>> truth = pd.Series(
         ...     ["A", "B"], index=audformat.segmented_index(["f1", "f1"], [0, 2], [2, 4])
         ... )

@@ -345,7 +345,7 @@ def read_uem(path: str | os.PathLike) -> pd.MultiIndex:
         >>> import tempfile, os
         >>> path = os.path.join(tempfile.mkdtemp(), "all.uem")
         >>> _ = open(path, "w").write("f1 1 0.0 10.5\nf1 1 20.0 30.0\n")
-        >>> from audeval._diarization import read_uem
+        >>> from audeval import read_uem
         >>> read_uem(path)
         MultiIndex([('f1', '0 days 00:00:00', '0 days 00:00:10.500000'),
                     ('f1', '0 days 00:00:20', '0 days 00:00:30.000000')],

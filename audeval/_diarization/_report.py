@@ -185,7 +185,7 @@ def diarization_speaker_report(
 
     Examples:
         >>> import audformat
-        >>> from audeval._diarization import diarization_speaker_report
+        >>> from audeval import diarization_speaker_report
         >>> truth = pd.Series(
         ...     ["A", "B"], index=audformat.segmented_index(["f1", "f1"], [0, 2], [2, 4])
         ... )

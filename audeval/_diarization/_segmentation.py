@@ -159,7 +159,7 @@ def speaker_change_statistics(
 
     Examples:
         >>> import audformat
-        >>> from audeval._diarization import speaker_change_statistics
+        >>> from audeval import speaker_change_statistics
         >>> truth = pd.Series(
         ...     ["A", "B", "A"], index=audformat.segmented_index(["f"] * 3, [0, 1, 2], [1, 2, 4])
         ... )
@@ -224,6 +224,7 @@ def speaker_change_precision_recall(
     prediction: pd.Series | None = None,
     *,
     tolerance: float | pd.Timedelta = Default(0.0),
+    gap_tolerance: float | pd.Timedelta = Default(0.5),
     beta: float = 1.0,
 ) -> tuple[float, float, float]:
     r"""Speaker-change (boundary) precision, recall and F-score, summed over files.
@@ -246,6 +247,9 @@ def speaker_change_precision_recall(
         truth: ground truth Series, or a table from :func:`speaker_change_statistics`
         prediction: predicted Series (``None`` with a table)
         tolerance: largest distance of matching boundaries (seconds or timedelta)
+        gap_tolerance: an option of :func:`speaker_change_statistics` that this metric
+            does not use (accepted so that one set of options serves the family;
+            checked against a given table)
         beta: weight of recall in the F-score
 
     Returns:
@@ -253,7 +257,7 @@ def speaker_change_precision_recall(
 
     Examples:
         >>> import audformat
-        >>> from audeval._diarization import speaker_change_precision_recall
+        >>> from audeval import speaker_change_precision_recall
         >>> truth = pd.Series(
         ...     ["A", "B", "A"], index=audformat.segmented_index(["f"] * 3, [0, 1, 2], [1, 2, 4])
         ... )
@@ -264,7 +268,7 @@ def speaker_change_precision_recall(
         (0.6666666666666666, 1.0, 0.8)
 
     """
-    table = _table(truth, prediction, tolerance, Default(0.5))
+    table = _table(truth, prediction, tolerance, gap_tolerance)
     matches = table["matches"].sum()
     precision = _ratio(matches, table["prediction_boundaries"].sum())
     recall = _ratio(matches, table["truth_boundaries"].sum())
@@ -275,6 +279,7 @@ def speaker_change_purity_coverage(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
     *,
+    tolerance: float | pd.Timedelta = Default(0.0),
     gap_tolerance: float | pd.Timedelta = Default(0.5),
     beta: float = 1.0,
 ) -> tuple[float, float, float]:
@@ -297,6 +302,9 @@ def speaker_change_purity_coverage(
     Args:
         truth: ground truth Series, or a table from :func:`speaker_change_statistics`
         prediction: predicted Series (``None`` with a table)
+        tolerance: an option of :func:`speaker_change_statistics` that this metric
+            does not use (accepted so that one set of options serves the family;
+            checked against a given table)
         gap_tolerance: gaps within a truth label shorter than this are filled
         beta: weight of coverage in the F-score
 
@@ -305,7 +313,7 @@ def speaker_change_purity_coverage(
 
     Examples:
         >>> import audformat
-        >>> from audeval._diarization import speaker_change_purity_coverage
+        >>> from audeval import speaker_change_purity_coverage
         >>> truth = pd.Series(
         ...     ["A", "B"], index=audformat.segmented_index(["f"] * 2, [0, 2], [2, 4])
         ... )
@@ -316,7 +324,7 @@ def speaker_change_purity_coverage(
         (0.75, 0.75, 0.75)
 
     """
-    table = _table(truth, prediction, Default(0.0), gap_tolerance)
+    table = _table(truth, prediction, tolerance, gap_tolerance)
     total = table["intersection"].sum()
     purity = _ratio(table["purity"].sum(), total)
     coverage = _ratio(table["coverage"].sum(), total)

@@ -182,7 +182,7 @@ def speaker_set_statistics(
 
     Examples:
         >>> import audformat
-        >>> from audeval._diarization import speaker_set_statistics
+        >>> from audeval import speaker_set_statistics
         >>> truth = pd.Series(
         ...     ["A", "B"], index=audformat.segmented_index(["f", "f"], [0, 1], [2, 3])
         ... )
@@ -314,7 +314,7 @@ def diarization_cluster_report(
 
     Examples:
         >>> import audformat
-        >>> from audeval._diarization import diarization_cluster_report
+        >>> from audeval import diarization_cluster_report
         >>> truth = pd.Series(
         ...     ["A", "B"], index=audformat.segmented_index(["f", "f"], [0, 2], [2, 4])
         ... )

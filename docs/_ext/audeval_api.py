@@ -28,7 +28,7 @@ FAMILY_PAGES = {
     "events": ("event",),
     "segments": ("segment",),
     "structure": ("structure", "hierarchy"),
-    "diarization": ("diarization", "detection"),
+    "diarization": ("diarization", "detection", "speaker_change", "speaker_set"),
     "scores": ("score",),
     "agreement": ("agreement",),
 }
