@@ -423,3 +423,23 @@ def test_read_operating_points(tmp_path):
     (tmp_path / "notes.tsv").write_text("x")
     with pytest.raises(ValueError, match="holds no threshold"):
         read_operating_points(tmp_path)
+
+
+def test_labels_select_classes():
+    truth = events([("f", 0.0, 2.0, "a"), ("f", 2.0, 3.0, "b")])
+    scores = frames("f", {"a": [0.9, 0.8, 0.1, 0.1], "b": [0.1, 0.1, 0.9, 0.1]})
+    only_a = psd_roc(truth, scores, labels=["a"], per_class=True)
+    assert set(only_a["label"]) == {"a"}
+    both = psd_roc(truth, scores, per_class=True)
+    pd.testing.assert_frame_equal(only_a, both[both["label"] == "a"].reset_index(drop=True))
+    with pytest.raises(ValueError, match="labels \\['x'\\] are not columns"):
+        psds(truth, scores, labels=["x"])
+
+
+def test_no_files_gives_an_empty_table(registered):
+    from audeval._registry import empty_statistics
+
+    table = empty_statistics(registered, ["a", "b"], {})
+    assert len(table) == 0
+    assert {"tp", "fp", "n_truth"} <= set(table.columns)
+    assert psds(table, None) == 0.0

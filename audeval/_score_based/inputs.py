@@ -149,10 +149,15 @@ def check_scores(
     inputs = check_inputs(
         truth, empty, labels=None, files_duration=files_duration, allow_filewise=False
     )
-    unknown = [label for label in inputs.labels if label not in classes]
+    columns = list(scores.columns)
+    unknown = [label for label in inputs.labels if label not in columns]
     if unknown:
         raise ValueError(
-            f"truth has labels {unknown} that are not classes (columns) of {name}: {classes}."
+            f"truth has labels {unknown} that are not classes (columns) of {name}: {columns}."
+        )
+    if labels is not None:  # rows of other classes are left out
+        inputs = check_inputs(
+            truth, empty, labels=classes, files_duration=files_duration, allow_filewise=False
         )
     score_files = pd.Index(pd.unique(frame.index.get_level_values("file")))
     files = inputs.files.append(score_files).unique()

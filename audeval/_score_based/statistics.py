@@ -161,6 +161,8 @@ def score_statistics(
         "criterion": criterion, "dtc_threshold": dtc_threshold, "gtc_threshold": gtc_threshold,
         "cttc_threshold": cttc_threshold, "segment_length": segment_length, "compat": compat,
     })
+    if isinstance(scores, pd.Series) and len(scores) == 0:  # no scores at all (no files)
+        scores = pd.DataFrame(index=scores.index, columns=list(labels or []), dtype=np.float64)
     if not isinstance(scores, pd.DataFrame) and isinstance(scores, Mapping):
         table = _operating_points(truth, scores, labels, files_duration, options)
         return stamp(table, "score", {**_recorded(options), "labels": _given(labels)})
