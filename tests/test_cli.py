@@ -360,6 +360,18 @@ def test_separation(capsys, tmp_path):
         capsys, "separation", truth, prediction, "--metrics", "bss_eval_v4", "--window", "0.05"
     ).set_index("source")
     assert {"sdr", "sir", "sar", "isr"} <= set(bss.columns)
+    # the metrics of issue 22 from the command line, as from the API
+    tables = [audeval.separation.evaluate(
+        *(pd.read_csv(f).set_index("file").map(lambda p: os.fspath(tmp_path / p)) for f in (truth, prediction)),
+        metrics=metrics,
+    ) for metrics in ("bss_eval_sources", "global_sdr", "sa_sdr")]
+    v3 = run_csv(capsys, "separation", truth, prediction, "--metrics", "bss_eval_sources").set_index("source")
+    assert v3.loc["a", "sdr"] == pytest.approx(tables[0].xs("a", level="source")["sdr"].median(), abs=1e-3)
+    usdr = run_csv(capsys, "separation", truth, prediction, "--metrics", "global_sdr").set_index("source")
+    assert usdr.loc["b", "usdr"] == pytest.approx(tables[1].xs("b", level="source")["usdr"].median(), abs=1e-3)
+    sa = run_csv(capsys, "separation", truth, prediction, "--metrics", "sa_sdr", "--per-file")
+    assert sa["file"].tolist() == ["m1.wav", "m2.wav", "TOTAL"]
+    assert sa["sa_sdr"].iloc[-1] == pytest.approx(tables[2]["sa_sdr"].median(), abs=1e-3)
     bad = write(tmp_path / "bad.csv", "file,a,b\nm1.wav,m1-a.wav,\n")
     code, _, err = run(capsys, "separation", bad, prediction)
     assert code == 2 and "bad.csv:2: empty cell in column 'b'" in err

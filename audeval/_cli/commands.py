@@ -321,27 +321,30 @@ def separation(args: argparse.Namespace) -> Result:
         scores = family.evaluate(truth, prediction, **options)
     except RuntimeError as error:  # audio decoding errors of soundfile and audiofile
         raise ValueError(f"cannot read audio: {one_line(error)}") from None
-    summary = family.aggregate(scores, how=args.aggregate)
+    per_source = "source" in scores.index.names
+    summary = family.aggregate(scores, how=args.aggregate, level="source" if per_source else "all")
     n_files = scores.index.get_level_values("file").nunique()
-    if args.metrics == "bss_eval_v4":
-        title = (
-            f"Source separation: BSS Eval v4, {args.aggregate} over windows, "
-            f"then over {n_files} files per source"
-        )
-    else:
-        title = (
-            f"Source separation: scale-invariant metrics (dB), "
-            f"{args.aggregate} over {n_files} files per source"
-        )
+    names = {
+        "bss_eval_v4": f"BSS Eval v4, {args.aggregate} over windows, then",
+        "scale_invariant": f"scale-invariant metrics (dB), {args.aggregate}",
+        "bss_eval_sources": f"BSS Eval v3 sources (dB), {args.aggregate}",
+        "global_sdr": f"global SDR (uSDR, cSDR; dB), {args.aggregate}",
+        "sa_sdr": f"source-aggregated SDR (dB), {args.aggregate}",
+    }
+    where = "per source" if per_source else ""
+    title = f"Source separation: {names[args.metrics]} over {n_files} files {where}".rstrip()
     if not args.per_file:
         return Result(title, summary)
     per_file = family.aggregate(scores, how=args.aggregate, level="file")
     per_file = per_file.select_dtypes("number")
     total = summary.copy()
-    total.index = pd.MultiIndex.from_arrays(
-        [pd.Index([TOTAL] * len(total), dtype=object), pd.Index(list(total.index), dtype=object)],
-        names=["file", "source"],
-    )
+    if per_source:
+        total.index = pd.MultiIndex.from_arrays(
+            [pd.Index([TOTAL] * len(total), dtype=object), pd.Index(list(total.index), dtype=object)],
+            names=["file", "source"],
+        )
+    else:
+        total.index = pd.Index([TOTAL], dtype=object, name="file")
     return Result(title, summary, per_file, pd.concat([per_file, total]))
 
 

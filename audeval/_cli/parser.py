@@ -400,9 +400,11 @@ def _separation(commands) -> None:
     g.add_argument("--mixture", metavar="PATH", help="CSV of mixture paths (for SI-SDRi etc.)")
     g.add_argument(
         "--metrics",
-        choices=("scale_invariant", "bss_eval_v4"),
+        choices=("scale_invariant", "bss_eval_v4", "bss_eval_sources", "global_sdr", "sa_sdr"),
         default="scale_invariant",
-        help="SI-SDR family (default) or framewise BSS Eval v4",
+        help="SI-SDR family (default), framewise BSS Eval v4, BSS Eval v3 sources "
+        "(the SDR of most papers), the MDX/SDX global SDR (uSDR, chunked cSDR) "
+        "or the source-aggregated SDR (one value per file)",
     )
     g.add_argument(
         "--permutation",
