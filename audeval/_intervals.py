@@ -219,3 +219,12 @@ def total_length(
     """Summed length (ns) of disjoint intervals per group."""
     group, start, end = intervals
     return group_sum(group, end - start, n_groups)
+
+
+def runs(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Run id of every element of a sorted key array, and the first element of each run."""
+    if len(key) == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    new = np.r_[True, key[1:] != key[:-1]]
+    return np.cumsum(new) - 1, np.flatnonzero(new)

@@ -14,6 +14,7 @@ import pytest
 import scipy.optimize
 
 import audeval
+from audeval._matching._assignment import greedy_assignment, optimal_assignment
 from audeval import _diarization
 
 from conftest import series
@@ -636,8 +637,8 @@ def test_optimal_and_greedy_match_references(edges):
     row = np.array([e[1] for e in edges], dtype=np.int64)
     col = np.array([e[2] for e in edges], dtype=np.int64)
     weight = np.array([e[3] for e in edges], dtype=np.int64)
-    optimal = _diarization._optimal(group, row, col, weight)
-    greedy = _diarization._greedy(group, row, col, weight)
+    optimal = optimal_assignment(group, row, col, weight)
+    greedy = greedy_assignment(group, row, col, weight)
     for selected in (optimal, greedy):  # one-to-one within each group
         pairs = list(zip(group[selected], row[selected]))
         assert len(pairs) == len(set(pairs))
@@ -659,7 +660,7 @@ def test_optimal_handles_large_dense_components():
     n = 30
     row, col = (a.ravel() for a in np.meshgrid(np.arange(n), np.arange(n), indexing="ij"))
     weight = rng.integers(1, 1000, size=n * n)
-    selected = _diarization._optimal(np.zeros(n * n, np.int64), row, col, weight)
+    selected = optimal_assignment(np.zeros(n * n, np.int64), row, col, weight)
     rr, cc = scipy.optimize.linear_sum_assignment(weight.reshape(n, n), maximize=True)
     assert weight[selected].sum() == weight.reshape(n, n)[rr, cc].sum()
 
@@ -669,7 +670,7 @@ def test_all_permutations_small():
     w = np.array([[5, 4, 0], [4, 0, 3], [0, 3, 2]])
     best = max(sum(w[i, p[i]] for i in range(3)) for p in itertools.permutations(range(3)))
     r, c = np.nonzero(w)
-    selected = _diarization._optimal(np.zeros(len(r), np.int64), r, c, w[r, c])
+    selected = optimal_assignment(np.zeros(len(r), np.int64), r, c, w[r, c])
     assert w[r, c][selected].sum() == best
 
 

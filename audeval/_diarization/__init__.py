@@ -49,9 +49,7 @@ from audeval._diarization._detection import detection_error_rate
 from audeval._diarization._detection import detection_report
 from audeval._diarization._detection import detection_statistics
 from audeval._diarization._mapping import _check_mapping
-from audeval._diarization._mapping import _greedy
 from audeval._diarization._mapping import _mapped_pairs
-from audeval._diarization._mapping import _optimal
 from audeval._diarization._mapping import diarization_mapping
 from audeval._diarization._metrics import _components
 from audeval._diarization._metrics import _jaccard

@@ -26,7 +26,7 @@ from audeval._protocol import check_table, stamp
 from audeval._scores import fscore
 
 from audeval._diarization import _options as opt
-from audeval._diarization._mapping import _greedy
+from audeval._matching._assignment import greedy_assignment
 from audeval._diarization._region import fast_keys
 from audeval._diarization._statistics import _join_disjoint
 
@@ -69,7 +69,7 @@ def _matches(n, truth, prediction, tolerance: int) -> np.ndarray:
     p_file, p_time, p_rank = _boundaries(n, *prediction)
     query, item = window_join(n, p_file, p_time, t_file, t_time - tolerance, t_time + tolerance)
     distance = np.abs(t_time[query] - p_time[item])
-    chosen = _greedy(t_file[query], t_rank[query], p_rank[item], -distance)
+    chosen = greedy_assignment(t_file[query], t_rank[query], p_rank[item], -distance)
     return (
         group_sum(t_file[query][chosen], np.ones(int(chosen.sum()), np.int64), n),
         np.bincount(t_file, minlength=n),

@@ -17,6 +17,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
+from audeval._intervals import runs as _runs
 from audeval._intervals import expand_ranges, group_keys, group_sum, merge
 
 from audeval._diarization import _options as opt
@@ -83,14 +84,6 @@ def _speaker_time(n_files, n_labels, cropped):
     first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
     time = np.add.reduceat(end - start, first)
     return file[first], label[first], time
-
-
-def _runs(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Run id of every element of a sorted key array, and the first element of each run."""
-    if len(key) == 0:
-        return _EMPTY, _EMPTY
-    new = np.r_[True, key[1:] != key[:-1]]
-    return np.cumsum(new) - 1, np.flatnonzero(new)
 
 
 def _segments(n_files, truth, prediction):

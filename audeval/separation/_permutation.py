@@ -5,7 +5,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-import scipy.optimize
+from audeval._matching._assignment import dense_assignment
 
 from audeval.separation._checks import check_bool
 
@@ -97,10 +97,7 @@ def assign(matrix: np.ndarray, *, maximize: bool = True) -> np.ndarray:
             matrix = np.where(all_nan, np.nan, filled.sum(axis=-1) / count)
     gain = matrix if maximize else -matrix
     cost = -_finite_order(gain)
-    rows, cols = scipy.optimize.linear_sum_assignment(cost)
-    assignment = np.full(matrix.shape[0], -1, dtype=np.int64)
-    assignment[rows] = cols
-    return assignment
+    return dense_assignment(cost)
 
 
 def _finite_order(gain: np.ndarray) -> np.ndarray:
