@@ -443,3 +443,44 @@ def test_no_files_gives_an_empty_table(registered):
     assert len(table) == 0
     assert {"tp", "fp", "n_truth"} <= set(table.columns)
     assert psds(table, None) == 0.0
+
+
+def _brute_collar(truth_rows, values, hop, theta, onset, offset, rate):
+    """Maximum matching of the runs with score >= theta (one file, one class)."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import maximum_bipartite_matching
+
+    active = np.r_[False, values >= theta, False]
+    starts = np.flatnonzero(~active[:-1] & active[1:])
+    ends = np.flatnonzero(active[:-1] & ~active[1:])
+    runs = [(s * hop, e * hop) for s, e in zip(starts, ends)]
+    edges = [(i, j) for i, (s, e) in enumerate(runs) for j, (ts, te) in enumerate(truth_rows)
+             if abs(s - ts) <= onset + 1e-9 and abs(e - te) <= max(offset, rate * (te - ts)) + 1e-9]
+    if not edges:
+        return 0, len(runs)
+    rows, cols = zip(*edges)
+    graph = csr_matrix((np.ones(len(edges)), (rows, cols)), shape=(len(runs), len(truth_rows)))
+    tp = int((maximum_bipartite_matching(graph, perm_type="column") >= 0).sum())
+    return tp, len(runs) - tp
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_collar_conflicts_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    hop = 0.05
+    values = np.round(rng.random(80), 1)  # ties, many short runs
+    truth_rows, t = [], 0.1
+    while t < 3.8:
+        length = rng.choice([0.05, 0.1, 0.15, 0.3])
+        truth_rows.append((round(t, 2), round(t + length, 2)))
+        t += length + rng.choice([0.05, 0.1, 0.2])
+    truth = events([("f", s, e, "a") for s, e in truth_rows])
+    scores = frames("f", {"a": values}, hop=hop)
+    table = score_statistics(truth, scores, criterion="collar", onset_tolerance=0.1,
+                             offset_tolerance=0.1, duration_tolerance=0.5)
+    counts, thresholds = curve(table, "a")
+    for theta in np.unique(values):
+        k = int(np.searchsorted(-np.asarray(thresholds), -theta, side="right")) - 1
+        assert (counts["tp"][k], counts["fp"][k]) == _brute_collar(
+            truth_rows, values, hop, theta, 0.1, 0.1, 0.5
+        )

@@ -229,3 +229,28 @@ def test_operating_points_desed_psds_eval(data):
             max_efpr=expected["max_efpr"], compat="psds_eval",
         )
         assert value == pytest.approx(expected["psds"], abs=1e-9)  # PSDS2 0.5281
+
+
+@pytest.mark.parametrize("case", range(3))
+def test_collar(data, case):
+    truth, scores, durations, golden = data
+    expected = golden["collar"][case]
+    options = dict(
+        criterion="collar", onset_tolerance=expected["onset"], offset_tolerance=expected["offset"],
+        duration_tolerance=expected["rate"], compat="sed_scores_eval",
+    )
+    acc = accumulate(score_statistics(truth, scores, **options))
+    for i, cls in enumerate(acc.labels):
+        want = expected["per_class"][cls]
+        got = _at(acc, i, want["threshold"])
+        np.testing.assert_array_equal(got["tp"], want["tp"])
+        np.testing.assert_array_equal(got["fp"], want["fp"])
+        assert acc.totals["n_truth"][i] == want["n_truth"]
+    best = best_fscore(truth, scores, **options)
+    at = fscore_at(truth, scores, threshold=0.5, **options)
+    for cls in CLASSES + ["macro_average", "micro_average"]:
+        row = {"macro_average": "macro", "micro_average": "micro"}.get(cls, cls)
+        assert best.loc[row, "fscore"] == pytest.approx(expected["best"]["f"][cls], abs=1e-12)
+        assert at.loc[row, "fscore"] == pytest.approx(expected["at_0.5"]["f"][cls], abs=1e-12)
+        if row == cls:
+            assert best.loc[row, "threshold"] == pytest.approx(expected["best"]["threshold"][cls], abs=1e-12)

@@ -22,9 +22,13 @@ from audeval._score_based.statistics import Accumulated, accumulate, score_table
 _ARGS = """truth: truth events, or a table of :func:`score_statistics`
         scores: score table (``None`` with a table)
         labels: classes to evaluate
-        criterion: ``"intersection"``, ``"segment"`` or ``"clip"`` (:func:`score_statistics`)
+        criterion: ``"intersection"``, ``"collar"``, ``"segment"`` or ``"clip"``
+            (:func:`score_statistics`)
         dtc_threshold: detection tolerance criterion (intersection)
         gtc_threshold: ground truth intersection criterion (intersection)
+        onset_tolerance: onset collar in seconds (collar)
+        offset_tolerance: smallest offset collar in seconds (collar)
+        duration_tolerance: offset collar as a share of the truth event's length (collar)
         segment_length: segment length in seconds (segment)
         files_duration: duration per file (else the latest end of its frames and truth)
         compat: ``"sed_scores_eval"``: its 6-decimal rounding of times"""
@@ -67,6 +71,9 @@ def precision_recall_curve(
     criterion: str = Default("intersection"),
     dtc_threshold: float = Default(0.7),
     gtc_threshold: float = Default(0.7),
+    onset_tolerance: float | pd.Timedelta = Default(0.2),
+    offset_tolerance: float | pd.Timedelta = Default(0.2),
+    duration_tolerance: float = Default(0.2),
     segment_length: float | pd.Timedelta = Default(1.0),
     files_duration: Mapping | pd.Series | None = None,
     compat: str | None = Default(None),
@@ -149,6 +156,9 @@ def best_fscore(
     criterion: str = Default("intersection"),
     dtc_threshold: float = Default(0.7),
     gtc_threshold: float = Default(0.7),
+    onset_tolerance: float | pd.Timedelta = Default(0.2),
+    offset_tolerance: float | pd.Timedelta = Default(0.2),
+    duration_tolerance: float = Default(0.2),
     segment_length: float | pd.Timedelta = Default(1.0),
     files_duration: Mapping | pd.Series | None = None,
     compat: str | None = Default(None),
@@ -216,6 +226,9 @@ def fscore_at(
     criterion: str = Default("intersection"),
     dtc_threshold: float = Default(0.7),
     gtc_threshold: float = Default(0.7),
+    onset_tolerance: float | pd.Timedelta = Default(0.2),
+    offset_tolerance: float | pd.Timedelta = Default(0.2),
+    duration_tolerance: float = Default(0.2),
     segment_length: float | pd.Timedelta = Default(1.0),
     files_duration: Mapping | pd.Series | None = None,
     compat: str | None = Default(None),
@@ -277,6 +290,9 @@ def average_precision(
     criterion: str = Default("intersection"),
     dtc_threshold: float = Default(0.7),
     gtc_threshold: float = Default(0.7),
+    onset_tolerance: float | pd.Timedelta = Default(0.2),
+    offset_tolerance: float | pd.Timedelta = Default(0.2),
+    duration_tolerance: float = Default(0.2),
     segment_length: float | pd.Timedelta = Default(1.0),
     files_duration: Mapping | pd.Series | None = None,
     compat: str | None = Default(None),

@@ -32,6 +32,7 @@ from audeval._options import Default, check_duration, value_of
 from audeval._protocol import stamp
 from audeval._score_based import deltas as _deltas
 from audeval._score_based.inputs import ScoreInputs, check_scores
+from audeval._score_based.collar import collar_deltas
 from audeval._score_based.intersection import intersection_deltas
 from audeval._score_based.items import clip_items, item_deltas, segment_items
 from audeval._score_based.operating import (
@@ -41,7 +42,7 @@ from audeval._score_based.operating import (
 )
 from audeval._tables import label_index
 
-CRITERIA = ("intersection", "segment", "clip")
+CRITERIA = ("intersection", "collar", "segment", "clip")
 COMPAT = (None, "sed_scores_eval", "psds_eval")
 TOTALS = ("n_truth", "truth_duration", "duration", "n_items")
 
@@ -71,6 +72,10 @@ def normalise(options: Mapping[str, object]) -> dict:
             value = check_ratio(value, key)
         if key == "cttc_threshold":
             value = check_ratio(value, key, allow_none=True)
+        if key in ("onset_tolerance", "offset_tolerance"):
+            value = check_duration(value, key, allow_none=False)
+        if key == "duration_tolerance":
+            value = check_ratio(value, key)
         if key == "segment_length":
             value = check_duration(value, key)
             if value == 0:
@@ -88,6 +93,9 @@ def score_statistics(
     dtc_threshold: float = Default(0.7),
     gtc_threshold: float = Default(0.7),
     cttc_threshold: float | None = Default(None),
+    onset_tolerance: float | pd.Timedelta = Default(0.2),
+    offset_tolerance: float | pd.Timedelta = Default(0.2),
+    duration_tolerance: float = Default(0.2),
     segment_length: float | pd.Timedelta = Default(1.0),
     files_duration: Mapping | pd.Series | None = None,
     compat: str | None = Default(None),
@@ -104,6 +112,10 @@ def score_statistics(
     :math:`\sum_g |d \cap g| < \rho_{dtc} |d|`)
     and, if ``cttc_threshold`` is given, the cross triggers of those
     on every other label (``ct_<label>``, CTTC).
+    ``criterion="collar"`` counts detections matched one-to-one (maximum matching)
+    to truth events with onsets within ``onset_tolerance``
+    and offsets within :math:`\max(` ``offset_tolerance``, ``duration_tolerance`` :math:`|g|)`
+    (``tp``) and the other detections (``fp``; module :mod:`audeval._score_based.collar`).
     ``criterion="segment"`` counts segments of ``segment_length``
     whose largest frame score is :math:`\ge \theta`
     and that a truth event of the label overlaps (``tp``) or not (``fp``);
@@ -126,10 +138,14 @@ def score_statistics(
             or operating points, a mapping threshold -> detection Series
             (psds_eval's input; ``criterion="intersection"``)
         labels: classes to evaluate (columns of ``scores``), in order
-        criterion: ``"intersection"``, ``"segment"`` or ``"clip"``
+        criterion: ``"intersection"``, ``"collar"``, ``"segment"`` or ``"clip"``
         dtc_threshold: detection tolerance criterion :math:`\rho_{dtc}`
         gtc_threshold: ground truth intersection criterion :math:`\rho_{gtc}`
         cttc_threshold: cross-trigger tolerance criterion; ``None``: no cross triggers
+        onset_tolerance: onset collar in seconds (``criterion="collar"``)
+        offset_tolerance: smallest offset collar in seconds (``criterion="collar"``)
+        duration_tolerance: offset collar as a share of the truth event's length
+            (``criterion="collar"``)
         segment_length: segment length in seconds (``criterion="segment"``)
         files_duration: duration per file (else the end of its last frame)
         compat: ``"sed_scores_eval"`` compares intersections
@@ -160,6 +176,8 @@ def score_statistics(
     options = normalise({
         "criterion": criterion, "dtc_threshold": dtc_threshold, "gtc_threshold": gtc_threshold,
         "cttc_threshold": cttc_threshold, "segment_length": segment_length, "compat": compat,
+        "onset_tolerance": onset_tolerance, "offset_tolerance": offset_tolerance,
+        "duration_tolerance": duration_tolerance,
     })
     if isinstance(scores, pd.Series) and len(scores) == 0:  # no scores at all (no files)
         scores = pd.DataFrame(index=scores.index, columns=list(labels or []), dtype=np.float64)
@@ -174,6 +192,13 @@ def score_statistics(
         group, rank, levels, columns = intersection_deltas(
             inputs, dtc=options["dtc_threshold"], gtc=options["gtc_threshold"],
             cttc=options["cttc_threshold"], decimals=decimals,
+        )
+        table = _frame(inputs, group, rank, levels, columns, _totals(inputs))
+    elif options["criterion"] == "collar":
+        decimals = 6 if options["compat"] == "sed_scores_eval" else None
+        group, rank, levels, columns = collar_deltas(
+            inputs, onset=options["onset_tolerance"], offset=options["offset_tolerance"],
+            rate=options["duration_tolerance"], decimals=decimals,
         )
         table = _frame(inputs, group, rank, levels, columns, _totals(inputs))
     else:
@@ -223,6 +248,8 @@ def _recorded(options: dict) -> dict:
         out.update(dtc_threshold=None, gtc_threshold=None, cttc_threshold=None)
     if out["criterion"] != "segment":
         out["segment_length"] = None
+    if out["criterion"] != "collar":
+        out.update(onset_tolerance=None, offset_tolerance=None, duration_tolerance=None)
     if out["criterion"] == "clip":
         out["compat"] = None
     return out
@@ -360,7 +387,8 @@ def accumulate(table: pd.DataFrame) -> Accumulated:
 
 
 STATISTICS_OPTIONS = (
-    "criterion", "dtc_threshold", "gtc_threshold", "cttc_threshold", "segment_length", "compat",
+    "criterion", "dtc_threshold", "gtc_threshold", "cttc_threshold",
+    "onset_tolerance", "offset_tolerance", "duration_tolerance", "segment_length", "compat",
 )
 """Options of :func:`score_statistics` that its table records."""
 

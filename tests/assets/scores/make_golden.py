@@ -143,6 +143,33 @@ def intersection(sse_scores, gt, durations):
     return out
 
 
+def collar(sse_scores, gt):
+    """Collar-based statistics, best F and F at 0.5 (DCASE's 200 ms / 20 % and two others)."""
+    out = []
+    for onset, offset, rate in [(0.2, 0.2, 0.2), (0.5, 0.5, 0.0), (0.1, 0.05, 0.5)]:
+        kwargs = dict(onset_collar=onset, offset_collar=offset, offset_collar_rate=rate)
+        stats, _ = sed_scores_eval.collar_based.accumulated_intermediate_statistics(
+            scores=sse_scores, ground_truth=gt, **kwargs
+        )
+        f, p, r, thr, _ = sed_scores_eval.collar_based.best_fscore(
+            scores=sse_scores, ground_truth=gt, **kwargs
+        )
+        f5, p5, r5, _ = sed_scores_eval.collar_based.fscore(
+            scores=sse_scores, ground_truth=gt, threshold=0.5, **kwargs
+        )
+        out.append({
+            "onset": onset, "offset": offset, "rate": rate,
+            "per_class": {
+                cls: {"threshold": as_list(t), "tp": as_list(st["tps"]), "fp": as_list(st["fps"]),
+                      "n_truth": int(st["n_ref"])}
+                for cls, (t, st) in stats.items()
+            },
+            "best": {"f": dict(f), "p": dict(p), "r": dict(r), "threshold": dict(thr)},
+            "at_0.5": {"f": dict(f5), "p": dict(p5), "r": dict(r5)},
+        })
+    return out
+
+
 def stable_staircase(tpr, fpr, max_fpr):
     """sed_scores_eval's staircase AUROC (points ordered by FPR, then TPR) with a stable sort.
 
@@ -295,6 +322,7 @@ def main():
         gt[file].append((start, end, label))
     golden = {
         "intersection": intersection(sse_scores, gt, durations),
+        "collar": collar(sse_scores, gt),
         "segment": items(sse_scores, gt, durations, "segment"),
         "clip": items(sse_scores, gt, durations, "clip"),
         "operating_points": operating_points_random(sse_scores, gt, durations),
