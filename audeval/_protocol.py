@@ -45,6 +45,16 @@ ATTRS = "audeval"
 """Key of ``DataFrame.attrs`` under which a statistics table records its family and options."""
 
 
+_DECLARED: dict = {}
+"""Every family declared so far, by name (filled by :class:`Family` itself)."""
+
+
+def declared(name: str) -> Family:
+    """A declared family by name: what a family's own gate uses,
+    so that its modules need not import the module that declares it."""
+    return _DECLARED[name]
+
+
 @dataclasses.dataclass(frozen=True, eq=False)
 class Family:
     """The one declaration of a metric family.
@@ -90,6 +100,9 @@ class Family:
     requires: tuple[tuple[Callable, Mapping[str, object]], ...] = ()
     fill_missing: Callable | None = None
     normalise: Callable[[dict], dict] | None = None
+
+    def __post_init__(self):
+        _DECLARED[self.name] = self
 
     def required_options(self, metric: Callable | None) -> dict:
         """Statistics options that ``metric`` needs (e.g. the confusion columns)."""
@@ -231,7 +244,7 @@ def table_labels(table: pd.DataFrame) -> list:
 
 
 def resolve(
-    family: Family,
+    family: Family | str,
     truth: object,
     prediction: object,
     labels: Sequence[object] | None,
@@ -243,7 +256,7 @@ def resolve(
     """The statistics table of a metric call: computed from Series, or given.
 
     Args:
-        family: the metric's family
+        family: the metric's family (or its name)
         truth: truth Series, or a statistics table
         prediction: prediction Series, ``None`` with a table
         labels: the call's ``labels``
@@ -253,6 +266,8 @@ def resolve(
         select: selects label rows of a table (needed if the family has labels)
 
     """
+    if isinstance(family, str):
+        family = declared(family)
     required = family.required_options(metric)
     if not (prediction is None and isinstance(truth, pd.DataFrame)):
         if prediction is None and not family.single_input:

@@ -1,0 +1,594 @@
+"""Public segment metrics and the report: reductions of the (summed) statistics table."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+import numbers
+
+import numpy as np
+import pandas as pd
+
+from audeval._scores import check_average
+from audeval._scores import check_zero_division
+from audeval._scores import divide
+from audeval._scores import fscore
+from audeval._options import Default, check_bool
+from audeval._report import label_report
+from audeval._tables import label_index
+from audeval._validation import NS_PER_SECOND
+from audeval._segments.engine import _Counts
+from audeval._segments.options import REPORT_COLUMNS
+from audeval._segments.statistics import _counts
+
+
+
+# -------------------------------------------------------------------------
+# Divide last
+# -------------------------------------------------------------------------
+
+
+def _rate(numerator, denominator, zero_division: float) -> np.ndarray:
+    """``num / den``; 0 / 0 -> ``zero_division``, x / 0 -> inf for x > 0."""
+    out = divide(numerator, denominator, zero_division)
+    numerator = np.asarray(numerator, dtype=np.float64)
+    denominator = np.asarray(denominator, dtype=np.float64)
+    return np.where((denominator == 0) & (numerator > 0), np.inf, out)
+
+
+def _nanmean(values: np.ndarray) -> np.ndarray:
+    """Mean over the last axis ignoring NaN; NaN when nothing is left."""
+    values = np.asarray(values, dtype=np.float64)
+    valid = ~np.isnan(values)
+    count = valid.sum(axis=-1)
+    total = np.where(valid, values, 0.0).sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(count > 0, total / np.maximum(count, 1), np.nan)
+
+
+def _scores(
+    tp: np.ndarray,
+    fp: np.ndarray,
+    fn: np.ndarray,
+    tn: np.ndarray,
+    substitutions: np.ndarray,
+    zero_division: float,
+    propagate_nans: bool,
+    keep: np.ndarray | None = None,
+) -> tuple[dict, dict, dict]:
+    """Class-wise, micro and macro values from counts of shape ``(..., n_labels)``.
+
+    ``keep``: labels that count in the macro averages (``None``: all).
+
+    ``substitutions`` has the shape of the counts without the label axis.
+    """
+    tp, fp, fn, tn = (np.asarray(x, dtype=np.float64) for x in (tp, fp, fn, tn))
+    substitutions = np.asarray(substitutions, dtype=np.float64)
+
+    def block(tp, fp, fn, tn):
+        n_truth, n_prediction = tp + fn, tp + fp
+        precision = divide(tp, n_prediction, zero_division)
+        recall = divide(tp, n_truth, zero_division)
+        sensitivity = divide(tp, tp + fn, zero_division)
+        specificity = divide(tn, tn + fp, zero_division)
+        return {
+            "n_truth": n_truth,
+            "n_prediction": n_prediction,
+            "tp": tp,
+            "fp": fp,
+            "fn": fn,
+            "tn": tn,
+            "precision": precision,
+            "recall": recall,
+            "fscore": fscore(precision, recall, propagate_nans=propagate_nans),
+            "sensitivity": sensitivity,
+            "specificity": specificity,
+            "balanced_accuracy": (sensitivity + specificity) / 2,
+            "accuracy": divide(tp + tn, tp + tn + fp + fn, zero_division),
+        }
+
+    classwise = block(tp, fp, fn, tn)
+    classwise["deletion_rate"] = _rate(fn, classwise["n_truth"], zero_division)
+    classwise["insertion_rate"] = _rate(fp, classwise["n_truth"], zero_division)
+    classwise["error_rate"] = _rate(fn + fp, classwise["n_truth"], zero_division)
+    classwise["substitution_rate"] = np.full(tp.shape, np.nan)
+
+    micro = block(tp.sum(axis=-1), fp.sum(axis=-1), fn.sum(axis=-1), tn.sum(axis=-1))
+    deletions = micro["fn"] - substitutions
+    insertions = micro["fp"] - substitutions
+    n = micro["n_truth"]
+    micro["substitution_rate"] = _rate(substitutions, n, zero_division)
+    micro["deletion_rate"] = _rate(deletions, n, zero_division)
+    micro["insertion_rate"] = _rate(insertions, n, zero_division)
+    micro["error_rate"] = _rate(substitutions + deletions + insertions, n, zero_division)
+
+    macro = {
+        name: _nanmean(values if keep is None else values[..., keep])
+        for name, values in classwise.items()
+    }
+    for name in ("n_truth", "n_prediction", "tp", "fp", "fn", "tn"):
+        macro[name] = np.full(macro[name].shape, np.nan)
+    return classwise, micro, macro
+
+
+def _overall(counts: _Counts, zero_division, propagate_nans) -> tuple[dict, dict, dict]:
+    return _scores(
+        counts.tp.sum(axis=0),
+        counts.fp.sum(axis=0),
+        counts.fn.sum(axis=0),
+        counts.tn.sum(axis=0),
+        counts.substitutions.sum(),
+        zero_division,
+        propagate_nans,
+        counts.keep,
+    )
+
+
+def _per_class(counts: _Counts, name: str, zero_division, propagate_nans=False) -> pd.Series:
+    classwise, _, _ = _overall(counts, zero_division, propagate_nans)
+    return pd.Series(classwise[name], index=label_index(counts.labels), name=name)
+
+
+_ARGS_DOC = """truth: ground truth Series (audformat segmented or filewise index),
+            or a statistics table from :func:`segment_statistics`
+            (then ``prediction=None``; ``time_resolution`` and ``compat`` are ignored)
+        prediction: predicted Series, or ``None`` with a statistics table
+        labels: labels to evaluate, in order; rows with other labels are left out
+        time_resolution: segment length in seconds (or ``pd.Timedelta``);
+            ``None``: exact continuous time (durations)
+        files_duration: mapping or Series from file to duration, the evaluated length;
+            default: the latest end in truth or prediction per file
+        compat: ``"sed_eval"`` reproduces sed_eval's float64 binning,
+            see :func:`segment_statistics`"""
+
+
+def segment_precision_per_class(
+    truth: pd.Series | pd.DataFrame,
+    prediction: pd.Series | None = None,
+    labels: Sequence[object] | None = None,
+    *,
+    time_resolution: float | pd.Timedelta | None = Default(1.0),
+    files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = Default(None),
+    zero_division: float = 0.0,
+) -> pd.Series:
+    r"""Segment-based precision per label.
+
+    .. math::
+
+        P_c = \frac{\text{tp}_c}{\text{tp}_c + \text{fp}_c}
+
+    summed over files;
+    ``zero_division`` where the label has no predicted segment
+    (sed_eval gives NaN there: ``zero_division=np.nan``).
+
+    Args:
+        {args}
+        zero_division: value of an undefined precision
+
+    Returns:
+        precision per label
+
+    Examples:
+        >>> import audformat
+        >>> truth = pd.Series(
+        ...     ["a", "b"], index=audformat.segmented_index(["f", "f"], [0, 1], [2, 3])
+        ... )
+        >>> prediction = pd.Series(
+        ...     ["a", "b"], index=audformat.segmented_index(["f", "f"], [0, 0], [4, 3])
+        ... )
+        >>> segment_precision_per_class(truth, prediction).round(2).to_dict()
+        {'a': 0.5, 'b': 0.67}
+
+    """
+    zero_division = check_zero_division(zero_division)
+    counts = _counts(segment_precision_per_class, truth, prediction, labels, locals())
+    return _per_class(counts, "precision", zero_division)
+
+
+def segment_recall_per_class(
+    truth: pd.Series | pd.DataFrame,
+    prediction: pd.Series | None = None,
+    labels: Sequence[object] | None = None,
+    *,
+    time_resolution: float | pd.Timedelta | None = Default(1.0),
+    files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = Default(None),
+    zero_division: float = 0.0,
+) -> pd.Series:
+    r"""Segment-based recall per label.
+
+    .. math::
+
+        R_c = \frac{\text{tp}_c}{\text{tp}_c + \text{fn}_c}
+
+    summed over files;
+    ``zero_division`` where the label has no truth segment
+    (sed_eval gives NaN there: ``zero_division=np.nan``).
+
+    Args:
+        {args}
+        zero_division: value of an undefined recall
+
+    Returns:
+        recall per label
+
+    Examples:
+        >>> import audformat
+        >>> truth = pd.Series(
+        ...     ["a", "b"], index=audformat.segmented_index(["f", "f"], [0, 1], [2, 3])
+        ... )
+        >>> prediction = pd.Series(
+        ...     ["a"], index=audformat.segmented_index(["f"], [1.5], [4])
+        ... )
+        >>> segment_recall_per_class(truth, prediction).round(2).to_dict()
+        {'a': 0.5, 'b': 0.0}
+
+    """
+    zero_division = check_zero_division(zero_division)
+    counts = _counts(segment_recall_per_class, truth, prediction, labels, locals())
+    return _per_class(counts, "recall", zero_division)
+
+
+def segment_fscore_per_class(
+    truth: pd.Series | pd.DataFrame,
+    prediction: pd.Series | None = None,
+    labels: Sequence[object] | None = None,
+    *,
+    time_resolution: float | pd.Timedelta | None = Default(1.0),
+    files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = Default(None),
+    zero_division: float = 0.0,
+    propagate_nans: bool = False,
+) -> pd.Series:
+    r"""Segment-based F-score per label (DCASE class-wise F1).
+
+    .. math::
+
+        F_c = \frac{2 P_c R_c}{P_c + R_c}
+
+    from precision and recall after ``zero_division`` replaced undefined values;
+    0 where :math:`P_c R_c = 0`;
+    with ``propagate_nans=True`` NaN where :math:`P_c` or :math:`R_c` is NaN.
+    sed_eval's values: ``zero_division=np.nan, propagate_nans=True``.
+
+    Args:
+        {args}
+        zero_division: value of an undefined precision or recall
+        propagate_nans: NaN F-score where precision or recall is NaN
+
+    Returns:
+        F-score per label
+
+    Examples:
+        >>> import audformat
+        >>> truth = pd.Series(
+        ...     ["a", "b"], index=audformat.segmented_index(["f", "f"], [0, 1], [2, 3])
+        ... )
+        >>> prediction = pd.Series(
+        ...     ["a", "b"], index=audformat.segmented_index(["f", "f"], [0, 0], [4, 3])
+        ... )
+        >>> segment_fscore_per_class(truth, prediction).round(2).to_dict()
+        {'a': 0.67, 'b': 0.8}
+
+    """
+    zero_division = check_zero_division(zero_division)
+    propagate_nans = check_bool(propagate_nans, "propagate_nans")
+    counts = _counts(segment_fscore_per_class, truth, prediction, labels, locals())
+    return _per_class(counts, "fscore", zero_division, propagate_nans)
+
+
+def segment_fscore(
+    truth: pd.Series | pd.DataFrame,
+    prediction: pd.Series | None = None,
+    labels: Sequence[object] | None = None,
+    *,
+    time_resolution: float | pd.Timedelta | None = Default(1.0),
+    files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = Default(None),
+    average: str = "micro",
+    zero_division: float = 0.0,
+    propagate_nans: bool = False,
+) -> float:
+    r"""Segment-based F-score over all labels.
+
+    ``average="micro"`` (DCASE's overall F1):
+    precision and recall of the counts summed over labels and files,
+
+    .. math::
+
+        P = \frac{\sum_c \text{tp}_c}{\sum_c (\text{tp}_c + \text{fp}_c)},\quad
+        R = \frac{\sum_c \text{tp}_c}{\sum_c (\text{tp}_c + \text{fn}_c)},\quad
+        F = \frac{2PR}{P + R}
+
+    ``average="macro"``: the mean of :func:`segment_fscore_per_class`
+    over labels, NaN ignored (sed_eval's class-wise average).
+
+    Args:
+        {args}
+        average: ``"micro"`` or ``"macro"``
+        zero_division: value of an undefined precision or recall
+        propagate_nans: NaN F-score where precision or recall is NaN
+
+    Returns:
+        F-score
+
+    Examples:
+        >>> import audformat
+        >>> truth = pd.Series(
+        ...     ["a", "b"], index=audformat.segmented_index(["f", "f"], [0, 1], [2, 3])
+        ... )
+        >>> prediction = pd.Series(
+        ...     ["a", "b"], index=audformat.segmented_index(["f", "f"], [0, 0], [4, 3])
+        ... )
+        >>> round(segment_fscore(truth, prediction), 4)
+        0.7273
+        >>> round(segment_fscore(truth, prediction, average="macro"), 4)
+        0.7333
+
+    """
+    average = check_average(average)
+    zero_division = check_zero_division(zero_division)
+    propagate_nans = check_bool(propagate_nans, "propagate_nans")
+    counts = _counts(segment_fscore, truth, prediction, labels, locals())
+    _, micro, macro = _overall(counts, zero_division, propagate_nans)
+    return float((micro if average == "micro" else macro)["fscore"])
+
+
+def segment_error_rate(
+    truth: pd.Series | pd.DataFrame,
+    prediction: pd.Series | None = None,
+    labels: Sequence[object] | None = None,
+    *,
+    time_resolution: float | pd.Timedelta | None = Default(1.0),
+    files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = Default(None),
+    zero_division: float = 0.0,
+) -> float:
+    r"""Segment-based error rate (DCASE's overall ER).
+
+    In every segment :math:`k`, with :math:`\text{FN}(k)` and :math:`\text{FP}(k)`
+    the numbers of labels missed and inserted there:
+
+    .. math::
+
+        S(k) = \min(\text{FN}(k), \text{FP}(k)),\quad
+        D(k) = \max(0, \text{FN}(k) - \text{FP}(k)),\quad
+        I(k) = \max(0, \text{FP}(k) - \text{FN}(k))
+
+    .. math::
+
+        \text{ER} = \frac{\sum_k S(k) + \sum_k D(k) + \sum_k I(k)}{\sum_k N(k)}
+
+    with :math:`N(k)` the number of labels active in the truth.
+    With no active truth segment:
+    ``zero_division`` if there is no error either, else ``inf``
+    (sed_eval divides by :math:`N + \epsilon` and gives a huge finite number).
+    The rates :math:`S/N`, :math:`D/N`, :math:`I/N` are in :func:`segment_report`.
+
+    Args:
+        {args}
+        zero_division: value of 0 / 0
+
+    Returns:
+        error rate
+
+    Examples:
+        >>> import audformat
+        >>> truth = pd.Series(
+        ...     ["a", "b"], index=audformat.segmented_index(["f", "f"], [0, 2], [2, 4])
+        ... )
+        >>> prediction = pd.Series(
+        ...     ["b", "a"], index=audformat.segmented_index(["f", "f"], [0, 3], [1, 5])
+        ... )
+        >>> round(segment_error_rate(truth, prediction), 4)
+        1.25
+
+    """
+    zero_division = check_zero_division(zero_division)
+    counts = _counts(segment_error_rate, truth, prediction, labels, locals())
+    _, micro, _ = _overall(counts, zero_division, False)
+    return float(micro["error_rate"])
+
+
+def segment_error_rate_per_class(
+    truth: pd.Series | pd.DataFrame,
+    prediction: pd.Series | None = None,
+    labels: Sequence[object] | None = None,
+    *,
+    time_resolution: float | pd.Timedelta | None = Default(1.0),
+    files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = Default(None),
+    zero_division: float = 0.0,
+) -> pd.Series:
+    r"""Segment-based error rate per label (sed_eval's class-wise ER).
+
+    .. math::
+
+        \text{ER}_c = \frac{\text{fn}_c + \text{fp}_c}{\text{tp}_c + \text{fn}_c}
+
+    (deletions plus insertions of the label over its truth segments;
+    there are no substitutions within one label).
+    With no truth segment of the label:
+    ``zero_division`` without false positives, else ``inf``
+    (sed_eval: a huge finite number, it divides by :math:`N_c + \epsilon`).
+
+    Args:
+        {args}
+        zero_division: value of 0 / 0
+
+    Returns:
+        error rate per label
+
+    Examples:
+        >>> import audformat
+        >>> truth = pd.Series(
+        ...     ["a", "b"], index=audformat.segmented_index(["f", "f"], [0, 2], [2, 4])
+        ... )
+        >>> prediction = pd.Series(
+        ...     ["b", "a"], index=audformat.segmented_index(["f", "f"], [0, 3], [1, 5])
+        ... )
+        >>> segment_error_rate_per_class(truth, prediction).round(2).to_dict()
+        {'a': 2.0, 'b': 1.5}
+
+    """
+    zero_division = check_zero_division(zero_division)
+    counts = _counts(segment_error_rate_per_class, truth, prediction, labels, locals())
+    return _per_class(counts, "error_rate", zero_division)
+
+
+def segment_accuracy(
+    truth: pd.Series | pd.DataFrame,
+    prediction: pd.Series | None = None,
+    labels: Sequence[object] | None = None,
+    *,
+    time_resolution: float | pd.Timedelta | None = Default(1.0),
+    files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = Default(None),
+    zero_division: float = 0.0,
+) -> float:
+    r"""Segment-based accuracy (MIREX 2018, sed_eval overall accuracy).
+
+    .. math::
+
+        \text{Acc} = \frac{\sum_c (\text{tp}_c + \text{tn}_c)}
+                          {\sum_c (\text{tp}_c + \text{tn}_c + \text{fp}_c + \text{fn}_c)}
+
+    summed over labels, segments and files:
+    the share of (segment, label) decisions that are right.
+    MIREX 2018 music/speech detection evaluates it at ``time_resolution=0.01``.
+    ``zero_division`` when nothing is evaluated (sed_eval: 0).
+
+    Args:
+        {args}
+        zero_division: value of 0 / 0
+
+    Returns:
+        accuracy
+
+    Examples:
+        >>> import audformat
+        >>> truth = pd.Series(
+        ...     ["music", "speech"],
+        ...     index=audformat.segmented_index(["f", "f"], [0, 0.5], [0.5, 1.0]),
+        ... )
+        >>> prediction = pd.Series(
+        ...     ["music"], index=audformat.segmented_index(["f"], [0], [0.6])
+        ... )
+        >>> round(segment_accuracy(truth, prediction, time_resolution=0.01), 4)
+        0.7
+
+    """
+    zero_division = check_zero_division(zero_division)
+    counts = _counts(segment_accuracy, truth, prediction, labels, locals())
+    _, micro, _ = _overall(counts, zero_division, False)
+    return float(micro["accuracy"])
+
+
+def segment_report(
+    truth: pd.Series | pd.DataFrame,
+    prediction: pd.Series | None = None,
+    labels: Sequence[object] | None = None,
+    *,
+    time_resolution: float | pd.Timedelta | None = Default(1.0),
+    files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = Default(None),
+    zero_division: float = 0.0,
+    propagate_nans: bool = False,
+    per_file: bool = False,
+) -> pd.DataFrame:
+    r"""All segment-based metrics: one row per label, plus ``micro`` and ``macro``.
+
+    Columns:
+
+    * ``n_truth``, ``n_prediction``, ``tp``, ``fp``, ``fn``, ``tn``:
+      segment counts (seconds for ``time_resolution=None``);
+    * ``precision``, ``recall``, ``fscore``;
+    * ``error_rate``, ``substitution_rate``, ``deletion_rate``, ``insertion_rate``:
+      per label (sed_eval class-wise) :math:`D_c = \text{fn}_c`,
+      :math:`I_c = \text{fp}_c`, no substitutions (NaN);
+      in the ``micro`` row the overall rates of :func:`segment_error_rate`;
+    * ``sensitivity`` :math:`\text{tp} / (\text{tp} + \text{fn})`,
+      ``specificity`` :math:`\text{tn} / (\text{tn} + \text{fp})`,
+      ``balanced_accuracy`` (their mean),
+      ``accuracy`` :math:`(\text{tp} + \text{tn}) / (\text{tp} + \text{tn} + \text{fp} + \text{fn})`.
+
+    The ``micro`` row computes every value from the counts summed over labels
+    (sed_eval's overall metrics),
+    the ``macro`` row is the mean of the label rows ignoring NaN
+    (sed_eval's class-wise average); its counts are NaN.
+    Zero divisions as in the single metrics:
+    ``zero_division`` for 0 / 0, ``inf`` for an error rate x / 0.
+    sed_eval adds :math:`\epsilon = 2^{-52}` to the denominators
+    of the rates, sensitivity, specificity and accuracy;
+    this changes values by less than :math:`10^{-15}`
+    except where a denominator is 0
+    (sed_eval: 0 for 0 / 0 and :math:`x / \epsilon` instead of ``inf``).
+
+    Args:
+        {args}
+        zero_division: value of 0 / 0
+        propagate_nans: NaN F-score where precision or recall is NaN
+        per_file: one block of rows per file and a last block ``TOTAL``
+            (the report over all files), indexed by ``(file, label)``
+
+    Returns:
+        report with index ``label`` (labels, ``"micro"``, ``"macro"``),
+        or ``(file, label)`` with ``per_file=True``
+
+    Examples:
+        >>> import audformat
+        >>> truth = pd.Series(
+        ...     ["a", "b"], index=audformat.segmented_index(["f", "f"], [0, 2], [2, 4])
+        ... )
+        >>> prediction = pd.Series(
+        ...     ["b", "a"], index=audformat.segmented_index(["f", "f"], [1.5, 3], [3, 5])
+        ... )
+        >>> report = segment_report(truth, prediction)
+        >>> columns = ["n_truth", "tp", "fscore", "error_rate", "accuracy"]
+        >>> report[columns].round(3)  # doctest: +NORMALIZE_WHITESPACE
+               n_truth   tp  fscore  error_rate  accuracy
+        label
+        a          2.0  0.0    0.00         2.0       0.2
+        b          2.0  1.0    0.50         1.0       0.6
+        micro      4.0  1.0    0.25         1.0       0.4
+        macro      NaN  NaN    0.25         1.5       0.4
+
+    """
+    zero_division = check_zero_division(zero_division)
+    propagate_nans = check_bool(propagate_nans, "propagate_nans")
+    per_file = check_bool(per_file, "per_file")
+    counts = _counts(segment_report, truth, prediction, labels, locals())
+    scale = 1.0 / NS_PER_SECOND if counts.exact else 1.0
+    overall = _scaled(_overall(counts, zero_division, propagate_nans), scale)
+    blocks = None
+    if per_file:
+        values = _scores(
+            counts.tp, counts.fp, counts.fn, counts.tn, counts.substitutions,
+            zero_division, propagate_nans, counts.keep,
+        )
+        blocks = (list(counts.files), *_scaled(values, scale))
+    return label_report(counts.labels, REPORT_COLUMNS, overall, blocks)
+
+
+def _scaled(values: tuple[dict, dict, dict], scale: float) -> tuple[dict, dict, dict]:
+    """Count columns in seconds (exact mode: ``scale`` = 1e-9), rates as they are."""
+    if scale == 1.0:
+        return values
+    return tuple(
+        {k: v * scale if k in ("n_truth", "n_prediction", "tp", "fp", "fn", "tn") else v for k, v in d.items()}
+        for d in values
+    )
+
+
+for _function in (
+    segment_precision_per_class,
+    segment_recall_per_class,
+    segment_fscore_per_class,
+    segment_fscore,
+    segment_error_rate,
+    segment_error_rate_per_class,
+    segment_accuracy,
+    segment_report,
+):
+    _function.__doc__ = _function.__doc__.replace("{args}", _ARGS_DOC)
+del _function
