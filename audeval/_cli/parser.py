@@ -182,6 +182,18 @@ def _add_inputs(parser: argparse.ArgumentParser, *, example: bool, labels: bool 
 # -------------------------------------------------------------------------
 
 
+def _command(commands, name: str, help: str, description: str, **inputs):
+    """A subcommand's parser with its inputs (see :func:`_add_inputs`), and its metric group."""
+    p = commands.add_parser(name, help=help, description=description)
+    _add_inputs(p, **inputs)
+    return p, p.add_argument_group("metric")
+
+
+def _add_seconds(group, flag: str, default, help: str, *, type=_seconds, metavar="SECONDS") -> None:
+    """A duration option in seconds (``type`` decides whether ``none`` is allowed)."""
+    group.add_argument(flag, type=type, default=default, metavar=metavar, help=help)
+
+
 def _add_zero_division(group, default: float | None, help: str) -> None:
     group.add_argument(
         "--zero-division", type=_number, default=default, metavar="VALUE", help=help
@@ -189,12 +201,11 @@ def _add_zero_division(group, default: float | None, help: str) -> None:
 
 
 def _add_collar(group, what: str) -> None:
-    group.add_argument(
+    _add_seconds(
+        group,
         "--collar",
-        type=_seconds,
-        default=0.0,
-        metavar="SECONDS",
-        help="unscored collar around truth boundaries (default: 0), "
+        0.0,
+        "unscored collar around truth boundaries (default: 0), "
         "its total width or the width on each side (--collar-convention)",
     )
     group.add_argument(
@@ -230,35 +241,30 @@ def _example(commands) -> None:
 
 
 def _events(commands) -> None:
-    p = commands.add_parser(
+    p, g = _command(
+        commands,
         "events",
-        help="event-based metrics (sed_eval/DCASE, MIREX)",
-        description="Event-based precision, recall, F-score and error rate per label, "
+        "event-based metrics (sed_eval/DCASE, MIREX)",
+        "Event-based precision, recall, F-score and error rate per label, "
         "micro and macro (counts summed over files). Tolerance defaults are DCASE's.",
+        example=True,
     )
-    _add_inputs(p, example=True)
-    g = p.add_argument_group("metric")
-    g.add_argument(
-        "--onset-tolerance",
-        type=_seconds,
-        default=0.2,
-        metavar="SECONDS",
-        help="onsets match within this distance (default: 0.2)",
-    )
-    g.add_argument(
+    _add_seconds(g, "--onset-tolerance", 0.2, "onsets match within this distance (default: 0.2)")
+    _add_seconds(
+        g,
         "--offset-tolerance",
-        type=_seconds_or_none,
-        default=0.2,
-        metavar="SECONDS",
-        help="offsets match within max(this, duration tolerance x event length) "
+        0.2,
+        "offsets match within max(this, duration tolerance x event length) "
         "(default: 0.2; 'none' for only the duration tolerance)",
-    )
-    g.add_argument(
-        "--duration-tolerance",
         type=_seconds_or_none,
-        default=0.5,
+    )
+    _add_seconds(
+        g,
+        "--duration-tolerance",
+        0.5,
+        "offset tolerance as a fraction of the true event length (default: 0.5; 'none')",
+        type=_seconds_or_none,
         metavar="FRACTION",
-        help="offset tolerance as a fraction of the true event length (default: 0.5; 'none')",
     )
     g.add_argument("--no-onset", action="store_true", help="do not evaluate onsets")
     g.add_argument("--no-offset", action="store_true", help="do not evaluate offsets (MIREX)")
@@ -278,20 +284,20 @@ def _events(commands) -> None:
 
 
 def _segments(commands) -> None:
-    p = commands.add_parser(
+    p, g = _command(
+        commands,
         "segments",
-        help="segment-based metrics (sed_eval/DCASE, MIREX)",
-        description="Segment-based precision, recall, F-score, error rate and accuracy "
+        "segment-based metrics (sed_eval/DCASE, MIREX)",
+        "Segment-based precision, recall, F-score, error rate and accuracy "
         "per label, micro and macro (counts summed over files).",
+        example=True,
     )
-    _add_inputs(p, example=True)
-    g = p.add_argument_group("metric")
-    g.add_argument(
+    _add_seconds(
+        g,
         "--time-resolution",
+        1.0,
+        "segment length (default: 1.0; MIREX: 0.01; 'exact' for continuous time)",
         type=_positive_seconds_or_none,
-        default=1.0,
-        metavar="SECONDS",
-        help="segment length (default: 1.0; MIREX: 0.01; 'exact' for continuous time)",
     )
     g.add_argument("--compat", choices=("sed_eval",), help="reproduce sed_eval's float binning")
     _add_zero_division(g, 0.0, "value of 0 / 0 (default: 0; 'nan')")
@@ -299,14 +305,15 @@ def _segments(commands) -> None:
 
 
 def _structure(commands) -> None:
-    p = commands.add_parser(
+    p, g = _command(
+        commands,
         "structure",
-        help="structural segmentation (mir_eval.segment)",
-        description="Boundary detection and clustering metrics of mir_eval.segment per file, "
+        "structural segmentation (mir_eval.segment)",
+        "Boundary detection and clustering metrics of mir_eval.segment per file, "
         "and their mean over files.",
+        example=False,
+        labels=False,
     )
-    _add_inputs(p, example=False, labels=False)
-    g = p.add_argument_group("metric")
     g.add_argument(
         "--windows",
         type=_seconds_list,
@@ -314,12 +321,12 @@ def _structure(commands) -> None:
         metavar="S1,S2",
         help="boundary hit windows in seconds (default: 0.5,3.0)",
     )
-    g.add_argument(
+    _add_seconds(
+        g,
         "--frame-size",
+        0.1,
+        "frame hop of the clustering metrics (default: 0.1; 'exact' for frameless)",
         type=_positive_seconds_or_none,
-        default=0.1,
-        metavar="SECONDS",
-        help="frame hop of the clustering metrics (default: 0.1; 'exact' for frameless)",
     )
     g.add_argument("--beta", type=_seconds, default=1.0, help="F-measure beta (default: 1)")
     g.add_argument("--trim", action="store_true", help="leave out the first and last boundary")
@@ -328,14 +335,15 @@ def _structure(commands) -> None:
 
 
 def _diarization(commands) -> None:
-    p = commands.add_parser(
+    p, g = _command(
+        commands,
         "diarization",
-        help="diarization error rate (pyannote.metrics)",
-        description="Diarization error rate and its components per file and in total "
+        "diarization error rate (pyannote.metrics)",
+        "Diarization error rate and its components per file and in total "
         "(durations summed over files).",
+        example=False,
+        labels=False,
     )
-    _add_inputs(p, example=False, labels=False)
-    g = p.add_argument_group("metric")
     _add_collar(g, "overlapped speech")
     g.add_argument(
         "--mapping",
@@ -365,14 +373,15 @@ def _diarization(commands) -> None:
 
 
 def _detection(commands) -> None:
-    p = commands.add_parser(
+    p, g = _command(
+        commands,
         "detection",
-        help="detection error rate (voice activity, pyannote.metrics)",
-        description="Detection error rate, precision, recall and accuracy "
+        "detection error rate (voice activity, pyannote.metrics)",
+        "Detection error rate, precision, recall and accuracy "
         "per file and in total (durations summed over files).",
+        example=True,
+        labels=False,
     )
-    _add_inputs(p, example=True, labels=False)
-    g = p.add_argument_group("metric")
     g.add_argument(
         "--positive-labels",
         type=_list,
@@ -411,20 +420,11 @@ def _separation(commands) -> None:
         action="store_true",
         help="match estimates to sources per file (permutation-invariant)",
     )
-    g.add_argument(
-        "--window",
-        type=_positive_seconds_or_none,
-        default=1.0,
-        metavar="SECONDS",
-        help="BSS Eval window (default: 1.0; 'none' for the whole file)",
-    )
-    g.add_argument(
-        "--hop",
-        type=_positive_seconds_or_none,
-        default=None,
-        metavar="SECONDS",
-        help="BSS Eval hop (default: the window)",
-    )
+    for flag, default, help in (
+        ("--window", 1.0, "BSS Eval window (default: 1.0; 'none' for the whole file)"),
+        ("--hop", None, "BSS Eval hop (default: the window)"),
+    ):
+        _add_seconds(g, flag, default, help, type=_positive_seconds_or_none)
     g.add_argument(
         "--length-mismatch",
         choices=("error", "pad_or_truncate"),
