@@ -23,8 +23,9 @@ from audeval._intervals import group_sum
 from audeval._options import Default
 from audeval._scores import fscore
 
+from audeval._diarization import _options as opt
 from audeval._diarization._statistics import _Table
-from audeval._diarization._table import _diarization_input, _options
+from audeval._diarization._table import _diarization_input
 
 
 def _group_max(key: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -97,14 +98,7 @@ _ARGS = """truth: ground truth Series, or a table from :func:`diarization_statis
         uem: scored intervals per file (see :func:`read_uem`)"""
 
 
-def _doc(function):
-    function.__doc__ = function.__doc__.replace("{args}", _ARGS)
-    return function
-
-
-def _table(truth, prediction, collar, collar_convention, skip_overlap, compat, files_duration, uem):
-    options = _options(collar, collar_convention, skip_overlap, compat)
-    return _diarization_input(truth, prediction, options, files_duration, uem)
+_doc = opt.fill_doc(args=_ARGS)
 
 
 @_doc
@@ -156,7 +150,9 @@ def diarization_purity_coverage(
         (0.875, 0.875, 0.875)
 
     """
-    table = _table(truth, prediction, collar, collar_convention, skip_overlap, compat, files_duration, uem)
+    table = _diarization_input(
+        truth, prediction, collar, collar_convention, skip_overlap, compat, files_duration, uem
+    )
     purity = _ratio(*_purity_parts(table, swap=False))
     coverage = _ratio(*_purity_parts(table, swap=True))
     return purity, coverage, float(fscore(purity, coverage, beta=beta))
@@ -213,7 +209,9 @@ def diarization_homogeneity_completeness(
         (0.0, 1.0)
 
     """
-    table = _table(truth, prediction, collar, collar_convention, skip_overlap, compat, files_duration, uem)
+    table = _diarization_input(
+        truth, prediction, collar, collar_convention, skip_overlap, compat, files_duration, uem
+    )
     homogeneity = _homogeneity(*_entropy_parts(table, swap=False))
     completeness = _homogeneity(*_entropy_parts(table, swap=True))
     return homogeneity, completeness

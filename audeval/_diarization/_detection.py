@@ -9,7 +9,7 @@ import pandas as pd
 
 from audeval._intervals import intersect, merge, total_length
 from audeval._options import Default, check_zero_division, given, value_of
-from audeval._protocol import check_table, stamp
+from audeval._protocol import stamp
 from audeval._scores import divide, fscore
 from audeval._validation import NS_PER_SECOND
 
@@ -131,11 +131,7 @@ def detection_statistics(
         f1              2.0          2.0   2.0            2.0
 
     """
-    if isinstance(truth, pd.DataFrame):
-        raise TypeError(
-            "truth must be a pandas.Series; detection_statistics computes the table, "
-            "the detection metrics accept one."
-        )
+    opt.refuse_table(truth, "detection_statistics", "detection")
     options = _detection_options(positive_labels, collar, collar_convention, skip_overlap)
     return _compute(truth, prediction, options, files_duration, uem)
 
@@ -143,17 +139,15 @@ def detection_statistics(
 def _detection_input(truth, prediction, options, files_duration, uem) -> pd.DataFrame:
     """A detection statistics table from Series or from a given table."""
     if isinstance(truth, pd.DataFrame):
-        explicit = opt.normalise_detection({k: v for k, v in options.items() if given(v)})
-        check_table(
-            truth, prediction, family="detection", given=explicit,
+        opt.given_table(
+            truth,
+            prediction,
+            family="detection",
+            given=opt.normalise_detection({k: v for k, v in options.items() if given(v)}),
             statistics_name="detection_statistics",
+            files_duration=files_duration,
+            uem=uem,
         )
-        for name, value in (("files_duration", files_duration), ("uem", uem)):
-            if value is not None:
-                raise ValueError(
-                    f"{name} cannot be applied to a statistics table; "
-                    "pass it to detection_statistics."
-                )
         missing = [c for c in opt.DETECTION_COLUMNS if c not in truth.columns]
         if missing:
             raise ValueError(
@@ -161,11 +155,7 @@ def _detection_input(truth, prediction, options, files_duration, uem) -> pd.Data
                 "pass a table returned by detection_statistics."
             )
         return truth[list(opt.DETECTION_COLUMNS)]
-    if prediction is None:
-        raise TypeError(
-            "prediction is None: pass a prediction Series, "
-            "or a table from detection_statistics in place of truth."
-        )
+    opt.require_prediction(prediction, "detection_statistics")
     return _compute(truth, prediction, options, files_duration, uem)
 
 

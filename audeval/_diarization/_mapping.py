@@ -31,6 +31,15 @@ def _identity(table: _Table) -> np.ndarray:
     return to_truth[c_pred] == c_truth
 
 
+def _pooled(width: int, truth: np.ndarray, prediction: np.ndarray, time: np.ndarray):
+    """Co-occurrence summed over files: distinct (truth, prediction) pairs, their sums,
+    and the pair of every row."""
+    unique, inverse = np.unique(truth * width + prediction, return_inverse=True)
+    inverse = inverse.ravel()
+    summed = group_sum(inverse, time, len(unique))
+    return unique // width, unique % width, summed, inverse
+
+
 def _mapped_pairs(table: _Table, mapping: str, individual_file_mapping: bool) -> np.ndarray:
     """Which co-occurrence rows are pairs of mapped labels."""
     c_file, c_truth, c_pred, c_time = table.cooccurrence
@@ -40,12 +49,9 @@ def _mapped_pairs(table: _Table, mapping: str, individual_file_mapping: bool) ->
     if individual_file_mapping:
         return solve(c_file, c_truth, c_pred, c_time)
     # one mapping for all files, from the summed co-occurrence
-    width = max(table.n_labels, 1)
-    key = c_truth * width + c_pred
-    unique, inverse = np.unique(key, return_inverse=True)
-    summed = group_sum(inverse.ravel(), c_time, len(unique))
-    chosen = solve(np.zeros(len(unique), np.int64), unique // width, unique % width, summed)
-    return chosen[inverse.ravel()]
+    t, p, summed, inverse = _pooled(max(table.n_labels, 1), c_truth, c_pred, c_time)
+    chosen = solve(np.zeros(len(t), np.int64), t, p, summed)
+    return chosen[inverse]
 
 
 def _check_mapping(mapping, individual_file_mapping, allow_identity=False):
@@ -115,11 +121,12 @@ def diarization_mapping(
              B               3       1.5
 
     """
-    from audeval._diarization._table import _diarization_input, _options
+    from audeval._diarization._table import _diarization_input
 
     _check_mapping(mapping, individual_file_mapping)
-    options = _options(collar, collar_convention, skip_overlap, compat)
-    table = _diarization_input(truth, prediction, options, files_duration, uem)
+    table = _diarization_input(
+        truth, prediction, collar, collar_convention, skip_overlap, compat, files_duration, uem
+    )
     chosen = _mapped_pairs(table, mapping, individual_file_mapping)
     c_file, c_truth, c_pred, c_time = table.cooccurrence
     f, t, p, d = c_file[chosen], c_truth[chosen], c_pred[chosen], c_time[chosen]
@@ -132,11 +139,8 @@ def diarization_mapping(
         )
         seconds = d[order] / NS_PER_SECOND
     else:
-        key = t * max(table.n_labels, 1) + p
-        unique, inverse = np.unique(key, return_inverse=True)
-        seconds = group_sum(inverse.ravel(), d, len(unique)) / NS_PER_SECOND
-        width = max(table.n_labels, 1)
-        t, p = unique // width, unique % width
+        t, p, summed, _ = _pooled(max(table.n_labels, 1), t, p, d)
+        seconds = summed / NS_PER_SECOND
         order = np.argsort(t, kind="stable")
         index = pd.Index(truth_names[t[order]], name="truth")
         seconds = seconds[order]

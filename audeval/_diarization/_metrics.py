@@ -21,7 +21,7 @@ from audeval._scores import divide
 from audeval._diarization import _options as opt
 from audeval._diarization._mapping import _check_mapping, _mapped_pairs
 from audeval._diarization._statistics import _Table
-from audeval._diarization._table import _diarization_input, _options
+from audeval._diarization._table import _diarization_input
 
 
 def _region_columns(table: _Table, regions: str):
@@ -57,16 +57,26 @@ def _components(
     return total, correct, confusion, false_alarm, miss, chosen
 
 
-def _jaccard(table: _Table, chosen: np.ndarray):
-    """Per file: number of truth speakers and sum of their Jaccard errors."""
-    n, width = table.n_files, max(table.n_labels, 1)
-    t_file, t_label, t_time = table.truth
+def _mapped(table: _Table, chosen: np.ndarray):
+    """Mapped pairs: file, row of the truth label in ``table.truth``, predicted label,
+    co-occurrence, and the predicted label's time."""
+    width = max(table.n_labels, 1)
+    t_file, t_label, _ = table.truth
     p_file, p_label, p_time = table.prediction
     c_file, c_truth, c_pred, c_time = table.cooccurrence
+    f, p = c_file[chosen], c_pred[chosen]
+    row = np.searchsorted(t_file * width + t_label, f * width + c_truth[chosen])
+    partner_time = p_time[np.searchsorted(p_file * width + p_label, f * width + p)]
+    return f, row, p, c_time[chosen], partner_time
+
+
+def _jaccard(table: _Table, chosen: np.ndarray):
+    """Per file: number of truth speakers and sum of their Jaccard errors."""
+    n = table.n_files
+    t_file, _, t_time = table.truth
     count = np.bincount(t_file, minlength=n).astype(np.float64)
-    f, t, p, c = c_file[chosen], c_truth[chosen], c_pred[chosen], c_time[chosen]
-    a = t_time[np.searchsorted(t_file * width + t_label, f * width + t)]
-    b = p_time[np.searchsorted(p_file * width + p_label, f * width + p)]
+    f, row, _, c, b = _mapped(table, chosen)
+    a = t_time[row]
     # Jaccard error of a mapped pair: 1 - c / (a + b - c); an unmapped truth speaker: 1
     index = c / (a + b - c).astype(np.float64)
     loss = np.zeros(n)
@@ -92,9 +102,7 @@ _SHARED_ARGS = """collar: unscored width (seconds or timedelta) around every tru
         uem: scored intervals per file (segmented index or Series; see :func:`read_uem`)"""
 
 
-def _doc(function):
-    function.__doc__ = function.__doc__.replace("{shared}", _SHARED_ARGS)
-    return function
+_doc = opt.fill_doc(shared=_SHARED_ARGS)
 
 
 @_doc
@@ -179,9 +187,9 @@ def diarization_error_rate(
     """
     _check_mapping(mapping, individual_file_mapping)
     regions = opt.check_regions(regions)
-    options = _options(collar, collar_convention, skip_overlap, compat)
     table = _diarization_input(
-        truth, prediction, options, files_duration, uem, overlap=regions != "all"
+        truth, prediction, collar, collar_convention, skip_overlap, compat, files_duration, uem,
+        overlap=regions != "all",
     )
     total, _, confusion, false_alarm, miss, _ = _components(
         table, mapping, individual_file_mapping, regions
@@ -238,9 +246,9 @@ def identification_error_rate(
 
     """
     regions = opt.check_regions(regions)
-    options = _options(collar, collar_convention, skip_overlap, compat)
     table = _diarization_input(
-        truth, prediction, options, files_duration, uem, overlap=regions != "all"
+        truth, prediction, collar, collar_convention, skip_overlap, compat, files_duration, uem,
+        overlap=regions != "all",
     )
     total, _, confusion, false_alarm, miss, _ = _components(table, "identity", True, regions)
     return float(_rate(confusion.sum() + false_alarm.sum() + miss.sum(), total.sum()))
@@ -299,8 +307,9 @@ def identification_precision_recall(
     from audeval._scores import fscore
 
     zero_division = check_zero_division(zero_division)
-    options = _options(collar, collar_convention, skip_overlap, compat)
-    table = _diarization_input(truth, prediction, options, files_duration, uem)
+    table = _diarization_input(
+        truth, prediction, collar, collar_convention, skip_overlap, compat, files_duration, uem
+    )
     total, correct, _, false_alarm, miss, _ = _components(table, "identity", True)
     retrieved = total.sum() - miss.sum() + false_alarm.sum()
     precision = float(divide(correct.sum(), retrieved, zero_division))
@@ -362,8 +371,9 @@ def jaccard_error_rate(
 
     """
     _check_mapping(mapping, individual_file_mapping)
-    options = _options(collar, collar_convention, skip_overlap, compat)
-    table = _diarization_input(truth, prediction, options, files_duration, uem)
+    table = _diarization_input(
+        truth, prediction, collar, collar_convention, skip_overlap, compat, files_duration, uem
+    )
     *_, chosen = _components(table, mapping, individual_file_mapping)
     count, error = _jaccard(table, chosen)
     n = count.sum()

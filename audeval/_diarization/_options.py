@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from audeval._options import as_timedelta, check_bool, check_choice, check_duration, value_of
+from audeval._protocol import check_table
 from audeval._validation import check_inputs
 
 
@@ -48,6 +49,17 @@ COLLAR_DOC = """collar: unscored width (seconds or timedelta) around every truth
             the collar is the total width, half before and half after the boundary;
             ``"per_side"`` (NIST md-eval, dscore, spy-der):
             the collar is added on each side (width ``2 * collar``)"""
+
+
+def fill_doc(**parts: str):
+    """A decorator that puts shared docstring text in place of ``{name}`` for each part."""
+
+    def fill(function):
+        for name, text in parts.items():
+            function.__doc__ = function.__doc__.replace("{" + name + "}", text)
+        return function
+
+    return fill
 
 
 def collar_sides(collar_ns: int, convention: str) -> tuple[int, int]:
@@ -205,3 +217,41 @@ def check_detection_inputs(truth, prediction, *, positive_labels, files_duration
             )
     return inputs
 
+
+
+def refuse_table(truth, statistics_name: str, family: str) -> None:
+    """A statistics function computes its table: a table in place of ``truth`` raises."""
+    if isinstance(truth, pd.DataFrame):
+        raise TypeError(
+            f"truth must be a pandas.Series; {statistics_name} computes the table, "
+            f"the {family} metrics accept one."
+        )
+
+
+def given_table(
+    table, prediction, *, family: str, given: dict, statistics_name: str, files_duration, uem
+) -> dict:
+    """Check a statistics table passed to a metric in place of ``truth``; its options.
+
+    ``files_duration`` and ``uem`` belong to the statistics function:
+    given with a table, they raise.
+    """
+    recorded = check_table(
+        table, prediction, family=family, given=given, statistics_name=statistics_name
+    )
+    for name, value in (("files_duration", files_duration), ("uem", uem)):
+        if value is not None:
+            raise ValueError(
+                f"{name} cannot be applied to a statistics table; "
+                f"pass it to {statistics_name}."
+            )
+    return recorded
+
+
+def require_prediction(prediction, statistics_name: str) -> None:
+    """Series input needs a prediction (``None`` goes with a statistics table)."""
+    if prediction is None:
+        raise TypeError(
+            "prediction is None: pass a prediction Series, "
+            f"or a table from {statistics_name} in place of truth."
+        )

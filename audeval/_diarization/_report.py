@@ -15,8 +15,8 @@ from audeval._validation import NS_PER_SECOND
 from audeval._diarization import _options as opt
 from audeval._diarization._cluster import _entropy_parts, _purity_parts
 from audeval._diarization._mapping import _check_mapping
-from audeval._diarization._metrics import _components, _jaccard, _rate
-from audeval._diarization._table import _diarization_input, _options
+from audeval._diarization._metrics import _components, _jaccard, _mapped, _rate
+from audeval._diarization._table import _diarization_input
 
 
 def _per_file_ratio(numerator, denominator) -> np.ndarray:
@@ -108,9 +108,9 @@ def diarization_report(
     """
     _check_mapping(mapping, individual_file_mapping, allow_identity=True)
     regions = opt.check_regions(regions)
-    options = _options(collar, collar_convention, skip_overlap, compat)
     table = _diarization_input(
-        truth, prediction, options, files_duration, uem, overlap=regions != "all"
+        truth, prediction, collar, collar_convention, skip_overlap, compat, files_duration, uem,
+        overlap=regions != "all",
     )
     *values, chosen = _components(table, mapping, individual_file_mapping, regions)
     speakers, jaccard = _jaccard(table, chosen)
@@ -201,21 +201,18 @@ def diarization_speaker_report(
 
     """
     _check_mapping(mapping, individual_file_mapping)
-    options = _options(collar, collar_convention, skip_overlap, compat)
-    table = _diarization_input(truth, prediction, options, files_duration, uem)
+    table = _diarization_input(
+        truth, prediction, collar, collar_convention, skip_overlap, compat, files_duration, uem
+    )
     *_, chosen = _components(table, mapping, individual_file_mapping)
-    width = max(table.n_labels, 1)
     t_file, t_label, t_time = table.truth
-    p_file, p_label, p_time = table.prediction
-    c_file, c_truth, c_pred, c_time = table.cooccurrence
-    f, t, p, c = c_file[chosen], c_truth[chosen], c_pred[chosen], c_time[chosen]
-    row = np.searchsorted(t_file * width + t_label, f * width + t)
+    _, row, p, c, b = _mapped(table, chosen)
     partner = np.full(len(t_file), -1, dtype=np.int64)
     partner[row] = p
     correct = np.zeros(len(t_file), dtype=np.int64)
     correct[row] = c
     partner_time = np.zeros(len(t_file), dtype=np.int64)
-    partner_time[row] = p_time[np.searchsorted(p_file * width + p_label, f * width + p)]
+    partner_time[row] = b
     names = np.empty(len(table.prediction_labels) + 1, dtype=object)
     names[:-1] = table.prediction_labels
     union = (t_time + partner_time - correct).astype(np.float64)

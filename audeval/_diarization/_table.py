@@ -9,7 +9,7 @@ import pandas as pd
 
 from audeval._intervals import group_sum
 from audeval._options import Default, given, value_of
-from audeval._protocol import check_table, stamp
+from audeval._protocol import stamp
 from audeval._tables import label_index
 
 from audeval._diarization import _options as opt
@@ -252,42 +252,39 @@ def diarization_statistics(
                    2             0.0   0.0          0.0       1.5
 
     """
-    if isinstance(truth, pd.DataFrame):
-        raise TypeError(
-            "truth must be a pandas.Series; diarization_statistics computes the table, "
-            "the diarization metrics accept one."
-        )
+    opt.refuse_table(truth, "diarization_statistics", "diarization")
     options = _options(collar, collar_convention, skip_overlap, compat)
     table, recorded = _compute(truth, prediction, options, files_duration, uem)
     return stamp(_to_frame(table), "diarization", recorded)
 
 
 def _diarization_input(
-    truth, prediction, options: Mapping, files_duration=None, uem=None, *, overlap: bool = False
+    truth,
+    prediction,
+    collar,
+    collar_convention,
+    skip_overlap,
+    compat,
+    files_duration=None,
+    uem=None,
+    *,
+    overlap: bool = False,
 ) -> _Table:
     """The arrays of a metric call: from Series, or from a given statistics table.
 
     ``overlap``: the metric needs the co-occurrence in truth overlap (``regions=``).
     """
+    options = _options(collar, collar_convention, skip_overlap, compat)
     if isinstance(truth, pd.DataFrame):
-        explicit = opt.normalise({k: v for k, v in options.items() if given(v)})
-        recorded = check_table(
+        recorded = opt.given_table(
             truth,
             prediction,
             family="diarization",
-            given=explicit,
+            given=opt.normalise({k: v for k, v in options.items() if given(v)}),
             statistics_name="diarization_statistics",
+            files_duration=files_duration,
+            uem=uem,
         )
-        for name, value in (("files_duration", files_duration), ("uem", uem)):
-            if value is not None:
-                raise ValueError(
-                    f"{name} cannot be applied to a statistics table; "
-                    "pass it to diarization_statistics."
-                )
         return _from_frame(truth, recorded.get("compat"))
-    if prediction is None:
-        raise TypeError(
-            "prediction is None: pass a prediction Series, "
-            "or a table from diarization_statistics in place of truth."
-        )
+    opt.require_prediction(prediction, "diarization_statistics")
     return _compute(truth, prediction, options, files_duration, uem, overlap)[0]
