@@ -63,6 +63,20 @@ from audeval._readers import read_files_duration
 from audeval._readers import read_lab
 from audeval._readers import read_rttm
 from audeval._readers import read_tsv
+from audeval._score_based import PSDS1
+from audeval._score_based import PSDS2
+from audeval._score_based import auroc
+from audeval._score_based import average_precision
+from audeval._score_based import best_fscore
+from audeval._score_based import fscore_at
+from audeval._score_based import precision_recall_curve
+from audeval._score_based import psd_roc
+from audeval._score_based import psds
+from audeval._score_based import read_operating_points
+from audeval._score_based import read_sed_scores
+from audeval._score_based import roc_curve
+from audeval._score_based import score_statistics
+from audeval._score_based import scores_to_events
 from audeval._segments import segment_accuracy
 from audeval._segments import segment_error_rate
 from audeval._segments import segment_error_rate_per_class
@@ -90,10 +104,15 @@ __all__ = [
     "Accumulator",
     "BootstrapResult",
     "BootstrapWarning",
+    "PSDS1",
+    "PSDS2",
     "UndefinedMetricWarning",
     "adjusted_rand_index",
     "agreement_matrix",
     "agreement_statistics",
+    "auroc",
+    "average_precision",
+    "best_fscore",
     "bootstrap",
     "boundary_detection",
     "boundary_deviation",
@@ -126,6 +145,7 @@ __all__ = [
     "example_data",
     "example_files",
     "fleiss_kappa",
+    "fscore_at",
     "hierarchy_lmeasure",
     "hierarchy_report",
     "hierarchy_statistics",
@@ -137,6 +157,9 @@ __all__ = [
     "mutual_information",
     "normalized_conditional_entropy",
     "pairwise_clustering",
+    "precision_recall_curve",
+    "psd_roc",
+    "psds",
     "rand_index",
     "rater_annotations",
     "read_annotations",
@@ -144,9 +167,14 @@ __all__ = [
     "read_database",
     "read_files_duration",
     "read_lab",
+    "read_operating_points",
     "read_rttm",
+    "read_sed_scores",
     "read_tsv",
     "read_uem",
+    "roc_curve",
+    "score_statistics",
+    "scores_to_events",
     "segment_accuracy",
     "segment_error_rate",
     "segment_error_rate_per_class",

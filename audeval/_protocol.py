@@ -235,6 +235,15 @@ def check_table(
 # -------------------------------------------------------------------------
 
 
+def _with_required(options: Mapping[str, object], required: Mapping[str, object]) -> dict:
+    """Options with what a metric requires; a required default yields to a given option."""
+    out = dict(options)
+    for key, value in required.items():
+        if given(value) or key not in out or not given(out[key]):
+            out[key] = value
+    return out
+
+
 def table_labels(table: pd.DataFrame) -> list:
     """Labels of a table's ``label`` level in their order."""
     level = table.index.get_level_values("label")
@@ -275,12 +284,12 @@ def resolve(
                 "prediction is None: pass a prediction Series, "
                 f"or a table from {family.statistics.__name__} in place of truth."
             )
-        return family.compute(truth, prediction, labels, {**dict(options), **required})
+        return family.compute(truth, prediction, labels, _with_required(options, required))
     explicit = {k: v for k, v in options.items() if given(v) and k != "files_duration"}
     explicit = family.normalised(explicit)
     recorded = check_table(truth, prediction, family=family, given=explicit)
     for key, value in required.items():
-        if key in recorded and not _equal(recorded[key], value):
+        if given(value) and key in recorded and not _equal(recorded[key], value):
             raise ValueError(
                 f"{metric.__name__} needs a table made with {key}={value!r}: "
                 f"pass {key}={value!r} to {family.statistics.__name__}."

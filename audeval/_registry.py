@@ -18,8 +18,10 @@ from audeval import _agreement
 from audeval import _diarization
 from audeval import _events
 from audeval import _hierarchy
+from audeval._score_based import family as _score_family
 from audeval import _segments
 from audeval import _structure
+from audeval._options import given
 from audeval._protocol import Family, resolve, table_family
 from audeval._tables import select_labels
 
@@ -31,7 +33,7 @@ def _declared(module) -> tuple[Family, ...]:
 
 FAMILIES: dict[str, Family] = {
     family.name: family
-    for module in (_events, _segments, _diarization, _structure, _hierarchy, _agreement)
+    for module in (_events, _segments, _score_family, _diarization, _structure, _hierarchy, _agreement)
     for family in _declared(module)
 }
 """Every registered family by name."""
@@ -102,6 +104,8 @@ def split_options(
     names = {*family.options, "files_duration"}
     statistics = {**family.required_options(metric)}
     statistics.update({k: v for k, v in options.items() if k in names})
+    # (a required value wins over the caller's only where it is no default)
+    statistics.update({k: v for k, v in family.required_options(metric).items() if given(v)})
     rest = {k: v for k, v in options.items() if k not in names}
     if rest and metric is None:
         raise TypeError(

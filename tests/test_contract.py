@@ -17,6 +17,7 @@ metric that counts across labels). A new family must add its data to ``DATA``.
 
 from __future__ import annotations
 
+import inspect
 import math
 import warnings
 
@@ -66,6 +67,24 @@ def _levels(seed: int) -> pd.DataFrame:
     return pd.DataFrame({"sections": coarse, "phrases": fine.to_numpy()}, index=fine.index)
 
 
+def _scores(seed: int, frame: float = 0.1) -> tuple[pd.Series, pd.DataFrame]:
+    """Events without same-class overlap and a frame score table of classes a, b, c (scores)."""
+    rng = np.random.default_rng(seed)
+    n = int(DURATION / frame)
+    starts = np.round(np.arange(n) * frame, 6)
+    index = audformat.segmented_index(np.repeat(FILES, n), np.tile(starts, len(FILES)),
+                                      np.tile(np.round(starts + frame, 6), len(FILES)))
+    scores = pd.DataFrame(np.round(rng.uniform(0, 1, (len(index), 3)), 2), index=index, columns=list("abc"))
+    rows = []
+    for file in FILES:
+        for label in "abc":
+            edges = np.sort(rng.choice(np.arange(1, 12), 4, replace=False)).astype(float)
+            rows += [(file, edges[0], edges[1], label), (file, edges[2], edges[3], label)]
+    files, start, end, values = zip(*rows)
+    truth = pd.Series(values, index=audformat.segmented_index(files, start, end))
+    return truth, scores
+
+
 LABELS = (_labels(1, 40), _labels(2, 40))
 RATERS = {"r1": _labels(5, 30), "r2": _labels(6, 30)}  # cohen_kappa takes two raters
 DATA = {
@@ -99,6 +118,12 @@ DATA = {
         *LABELS,
         [dict(files_duration=FILES_DURATION), dict(files_duration=FILES_DURATION, collar=0.5, skip_overlap=True)],
         {"diarization_error_rate": [{}, {"mapping": "greedy"}]},
+        None,
+    ),
+    "score": (
+        *_scores(15),
+        [dict(), dict(dtc_threshold=0.5, gtc_threshold=0.5), dict(criterion="collar")],
+        {},
         None,
     ),
     "speaker_change": (
@@ -136,7 +161,19 @@ DATA = {
         None,
     ),
 }
-NO_DASK = {"agreement", "hierarchy"}  # several raters / several levels are no pair of Series
+NO_DASK = {"agreement", "hierarchy", "score"}
+# metrics that take other option sets than their family's (ROC curves are of segments or clips;
+# PSD-ROC is intersection-based)
+METRIC_OPTIONS = {
+    "roc_curve": [dict(criterion="segment"), dict(criterion="segment", segment_length=0.5), dict(criterion="clip")],
+    "auroc": [dict(criterion="segment"), dict(criterion="segment", segment_length=0.5), dict(criterion="clip")],
+    "psds": [dict(), dict(dtc_threshold=0.5, gtc_threshold=0.5, cttc_threshold=0.3)],
+    "psd_roc": [dict(), dict(dtc_threshold=0.5, gtc_threshold=0.5, cttc_threshold=0.3)],
+}
+
+
+def option_sets(name: str, metric) -> list[dict]:
+    return METRIC_OPTIONS.get(metric.__name__, DATA[name][2])  # several raters / several levels are no pair of Series
 
 
 def assert_same(actual, expected, what):
@@ -169,7 +206,7 @@ def cases():
             continue
         truth, prediction, statistics_options, metric_options, labels = DATA[name]
         for metric in family.metrics:
-            for options in statistics_options:
+            for options in option_sets(name, metric):
                 for extra in metric_options.get(metric.__name__, [{}]):
                     yield pytest.param(name, metric, {**options, **extra}, id=f"{metric.__name__}-{options}-{extra}")
 
@@ -241,20 +278,25 @@ def test_labels_on_a_table_give_the_direct_value_or_raise(name):
 @pytest.mark.parametrize("name", sorted(n for n in FAMILIES if n in DATA))
 def test_options_that_differ_from_the_table_raise(name):
     family = FAMILIES[name]
-    truth, prediction, statistics_options, _, _ = DATA[name]
-    first, second = statistics_options[0], statistics_options[1]
-    table = family.compute(truth, prediction, None, first)
-    differing = {
-        k: v
-        for k, v in second.items()
-        if k in family.options and (k not in first or family.normalised({k: v}) != family.normalised({k: first[k]}))
-    }
-    if not differing:
-        pytest.skip("the option sets differ only in options that tables do not record")
-    key, value = next(iter(differing.items()))
+    truth, prediction, _, _, _ = DATA[name]
+    checked = 0
     for metric in family.metrics:
+        first, second = option_sets(name, metric)[:2]
+        differing = {
+            k: v
+            for k, v in second.items()
+            if k in family.options
+            and (k not in first or family.normalised({k: v}) != family.normalised({k: first[k]}))
+        }
+        if not differing:
+            continue
+        table = family.compute(truth, prediction, None, {**first, **family.required_options(metric)})
+        key, value = next(iter(differing.items()))
         with pytest.raises(ValueError, match=f"pass {key} to {family.statistics.__name__}"):
             metric(table, None, **{key: value})
+        checked += 1
+    if not checked:
+        pytest.skip("the option sets differ only in options that tables do not record")
 
 
 @pytest.mark.parametrize("name", sorted(n for n in FAMILIES if n in DATA and n not in NO_DASK))

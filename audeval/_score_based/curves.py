@@ -95,7 +95,7 @@ def precision_recall_curve(
 
     Examples:
         >>> import audformat
-        >>> from audeval._score_based import precision_recall_curve
+        >>> from audeval import precision_recall_curve
         >>> truth = pd.Series(["a"], index=audformat.segmented_index(["f"], [0.0], [2.0]))
         >>> index = audformat.segmented_index(["f"] * 4, [0, 1, 2, 3], [1, 2, 3, 4])
         >>> scores = pd.DataFrame({"a": [0.9, 0.6, 0.3, 0.1]}, index=index)
@@ -190,7 +190,7 @@ def best_fscore(
 
     Examples:
         >>> import audformat
-        >>> from audeval._score_based.curves import best_fscore
+        >>> from audeval import best_fscore
         >>> truth = pd.Series(["a"], index=audformat.segmented_index(["f"], [0.0], [2.0]))
         >>> index = audformat.segmented_index(["f"] * 4, [0, 1, 2, 3], [1, 2, 3, 4])
         >>> scores = pd.DataFrame({"a": [0.9, 0.6, 0.3, 0.1]}, index=index)
@@ -251,7 +251,7 @@ def fscore_at(
 
     Examples:
         >>> import audformat
-        >>> from audeval._score_based.curves import fscore_at
+        >>> from audeval import fscore_at
         >>> truth = pd.Series(["a"], index=audformat.segmented_index(["f"], [0.0], [2.0]))
         >>> index = audformat.segmented_index(["f"] * 4, [0, 1, 2, 3], [1, 2, 3, 4])
         >>> scores = pd.DataFrame({"a": [0.9, 0.6, 0.3, 0.1]}, index=index)
@@ -316,7 +316,7 @@ def average_precision(
 
     Examples:
         >>> import audformat
-        >>> from audeval._score_based.curves import average_precision
+        >>> from audeval import average_precision
         >>> truth = pd.Series(["a"], index=audformat.segmented_index(["f"], [0.0], [2.0]))
         >>> index = audformat.segmented_index(["f"] * 4, [0, 1, 2, 3], [1, 2, 3, 4])
         >>> scores = pd.DataFrame({"a": [0.9, 0.6, 0.3, 0.1]}, index=index)

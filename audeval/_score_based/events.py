@@ -85,7 +85,7 @@ def scores_to_events(
 
     Examples:
         >>> import audformat
-        >>> from audeval._score_based import scores_to_events
+        >>> from audeval import scores_to_events
         >>> index = audformat.segmented_index(["f"] * 4, [0, 1, 2, 3], [1, 2, 3, 4])
         >>> scores = pd.DataFrame({"a": [0.9, 0.6, 0.3, 0.7], "b": [0.1] * 4}, index=index)
         >>> scores_to_events(scores)

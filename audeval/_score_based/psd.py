@@ -167,7 +167,7 @@ def psd_roc(
 
     Examples:
         >>> import audformat
-        >>> from audeval._score_based import psd_roc
+        >>> from audeval import psd_roc
         >>> truth = pd.Series(["a"], index=audformat.segmented_index(["f"], [0.0], [2.0]))
         >>> index = audformat.segmented_index(["f"] * 4, [0, 1, 2, 3], [1, 2, 3, 4])
         >>> scores = pd.DataFrame({"a": [0.9, 0.8, 0.3, 0.1]}, index=index)
@@ -241,7 +241,7 @@ def psds(
 
     Examples:
         >>> import audformat
-        >>> from audeval._score_based import psds
+        >>> from audeval import psds
         >>> truth = pd.Series(["a"], index=audformat.segmented_index(["f"], [0.0], [2.0]))
         >>> index = audformat.segmented_index(["f"] * 4, [0, 1, 2, 3], [1, 2, 3, 4])
         >>> scores = pd.DataFrame({"a": [0.9, 0.8, 0.3, 0.1]}, index=index)

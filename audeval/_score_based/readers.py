@@ -36,7 +36,7 @@ def read_sed_scores(path: str | os.PathLike, *, suffix: str = "") -> pd.DataFram
 
     Examples:
         >>> import tempfile
-        >>> from audeval._score_based import read_sed_scores
+        >>> from audeval import read_sed_scores
         >>> folder = tempfile.mkdtemp()
         >>> with open(os.path.join(folder, "a.tsv"), "w") as fp:
         ...     _ = fp.write("onset\toffset\tdog\n0.0\t0.5\t0.9\n0.5\t1.0\t0.2\n")
@@ -101,7 +101,7 @@ def read_operating_points(
 
     Examples:
         >>> import tempfile
-        >>> from audeval._score_based import read_operating_points
+        >>> from audeval import read_operating_points
         >>> folder = tempfile.mkdtemp()
         >>> for th in (0.3, 0.7):
         ...     with open(os.path.join(folder, f"predictions_th_{th}.tsv"), "w") as fp:

@@ -69,7 +69,7 @@ def roc_curve(
 
     Examples:
         >>> import audformat
-        >>> from audeval._score_based.roc import roc_curve
+        >>> from audeval import roc_curve
         >>> truth = pd.Series(["a"], index=audformat.segmented_index(["f"], [0.0], [2.0]))
         >>> index = audformat.segmented_index(["f"] * 4, [0, 1, 2, 3], [1, 2, 3, 4])
         >>> scores = pd.DataFrame({"a": [0.9, 0.6, 0.3, 0.1]}, index=index)
@@ -134,7 +134,7 @@ def auroc(
 
     Examples:
         >>> import audformat
-        >>> from audeval._score_based.roc import auroc
+        >>> from audeval import auroc
         >>> truth = pd.Series(["a"], index=audformat.segmented_index(["f"], [0.0], [2.0]))
         >>> index = audformat.segmented_index(["f"] * 4, [0, 1, 2, 3], [1, 2, 3, 4])
         >>> scores = pd.DataFrame({"a": [0.9, 0.6, 0.3, 0.1]}, index=index)

@@ -162,7 +162,7 @@ def score_statistics(
 
     Examples:
         >>> import audformat
-        >>> from audeval._score_based import score_statistics
+        >>> from audeval import score_statistics
         >>> truth = pd.Series(["a"], index=audformat.segmented_index(["f"], [0.0], [2.0]))
         >>> index = audformat.segmented_index(["f"] * 4, [0, 1, 2, 3], [1, 2, 3, 4])
         >>> scores = pd.DataFrame({"a": [0.9, 0.6, 0.3, 0.1]}, index=index)

@@ -115,22 +115,32 @@ def group_names(group: str) -> tuple[str, list[str]]:
     known = groups()
     if group == "other":
         claimed = {m for modules in known.values() for m in modules}
-        return "audeval", [n for n in names if _home(getattr(audeval, n), claimed) is None]
+        return "audeval", [n for n in names if _home(getattr(audeval, n), claimed, n) is None]
     if group not in known:
         raise ValueError(f"unknown API group {group!r}; known: {sorted(known) + sorted(PACKAGES)}")
     out = []
     for module in known[group]:
-        chosen = [n for n in names if _home(getattr(audeval, n), known[group]) == module]
+        chosen = [n for n in names if _home(getattr(audeval, n), known[group], n) == module]
         out.extend(sorted(chosen, key=lambda n: _source_line(getattr(audeval, n))))
     return "audeval", out
 
 
-def _home(obj: object, modules) -> str | None:
-    """The module of ``modules`` that an object comes from (a family package counts whole)."""
+def _home(obj: object, modules, name: str | None = None) -> str | None:
+    """The module of ``modules`` that an object comes from (a family package counts whole).
+
+    Data without ``__module__`` (e.g. a dict of presets) belongs to the module
+    whose namespace holds it under ``name``.
+    """
+    import importlib
+
     home = home_module(obj)
     for module in modules:
         if home == module or home.startswith(module + "."):
             return module
+    if not home and name is not None:
+        for module in modules:
+            if getattr(importlib.import_module(module), name, None) is obj:
+                return module
     return None
 
 
