@@ -52,6 +52,7 @@ def _purity_parts(table: _Table, swap: bool) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _ratio(numerator, denominator) -> float:
+    """Summed numerator over summed denominator; 1.0 where the denominator is 0."""
     numerator, denominator = float(np.sum(numerator)), float(np.sum(denominator))
     return numerator / denominator if denominator > 0 else 1.0
 

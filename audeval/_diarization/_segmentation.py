@@ -27,6 +27,7 @@ from audeval._scores import fscore
 
 from audeval._diarization import _options as opt
 from audeval._matching._assignment import greedy_assignment
+from audeval._diarization._cluster import _ratio
 from audeval._diarization._region import fast_keys
 from audeval._diarization._statistics import _join_disjoint
 
@@ -212,11 +213,6 @@ def _table(truth, prediction, tolerance, gap_tolerance) -> pd.DataFrame:
     return speaker_change_statistics(
         truth, prediction, tolerance=tolerance, gap_tolerance=gap_tolerance
     )
-
-
-def _ratio(numerator, denominator) -> float:
-    numerator, denominator = float(numerator), float(denominator)
-    return numerator / denominator if denominator > 0 else 1.0
 
 
 def speaker_change_precision_recall(
