@@ -26,7 +26,7 @@ from audeval import _tables
 from audeval._tables import check_statistics, per_label, statistics_frame
 from audeval._options import Default, as_timedelta, check_bool, check_choice, check_duration, value_of
 from audeval._protocol import Family, resolve, stamp, table_options
-from audeval._report import label_report
+from audeval._report import PerClass, label_report
 from audeval._validation import Inputs, check_fraction, check_inputs, check_option, to_ns
 
 
@@ -215,10 +215,18 @@ def event_statistics(
     With ``matching="optimal"`` matches and substitutions are chosen together:
     the most matches, and among all matchings with that many matches
     one that leaves the most substitutions
-    (so results never depend on the order of rows;
-    sed_eval's first-fit pass after its own matching may find fewer).
+    (sed_eval's first-fit pass after its own matching may find fewer).
+    Ties between equally good matchings
+    (which truth event is substituted, and by which prediction)
+    are broken in ``(file, start, end, label)`` order:
+    truth events in that order each take a partner if they can,
+    and the earliest possible one in the same order
+    (exactly so for independent groups of up to 5 x 5 events,
+    nearly all of them; larger groups take a deterministic choice on that order).
+    So results never depend on the order of rows.
     With ``matching="greedy"`` substitutions are a first-fit pass
-    over the leftovers in time order, as sed_eval and audmetric.
+    over the leftovers in time order, as sed_eval and audmetric;
+    events with equal times are taken in label order.
 
     Columns per ``(file, label)``:
     ``n_truth``, ``n_prediction``, ``tp``,
@@ -414,8 +422,8 @@ def overall(
     }
 
 
-def _as_dict(labels, values) -> dict:
-    return {label: float(v) for label, v in zip(labels, values)}
+def _as_dict(labels, values) -> PerClass:
+    return PerClass((label, float(v)) for label, v in zip(labels, values))
 
 
 # -------------------------------------------------------------------------

@@ -12,11 +12,37 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import warnings
+
 import numpy as np
 import pandas as pd
 
 
 TOTAL = "TOTAL"
+
+
+class PerClass(dict):
+    """Per-class results of every family: a dict label -> value, in label order (as audmetric).
+
+    ``segment_*_per_class`` returned a ``pandas.Series`` before 0.2;
+    Series attributes (``.index``, ``.round()``, ``.to_dict()``, ...) still work on the result
+    for now, with a ``FutureWarning``: use ``pd.Series(result)``.
+    """
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        series = pd.Series(self, dtype="float64")
+        series.index = pd.Index(list(self), dtype=object, name="label")
+        if not hasattr(series, name):
+            raise AttributeError(f"'PerClass' object has no attribute {name!r}")
+        warnings.warn(
+            "per-class results are a dict (label -> value) in every family since audeval 0.2; "
+            f"the Series attribute {name!r} will go: use pd.Series(result).{name}.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return getattr(series, name)
 """Name of the block (or row) over all files in a per-file report."""
 
 Values = Mapping[str, object]
@@ -77,4 +103,4 @@ def label_report(
     return pd.DataFrame(data, index=index, columns=list(columns))
 
 
-__all__ = ["TOTAL", "label_report"]
+__all__ = ["PerClass", "TOTAL", "label_report"]

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import audeval
 import audeval._segments as seg
 
 
@@ -229,7 +230,7 @@ def test_hand_sdi():
     assert micro["insertion_rate"] == 0.25
     assert micro["error_rate"] == 1.0
     assert seg.segment_error_rate(truth, prediction) == 1.0
-    assert seg.segment_error_rate_per_class(truth, prediction).to_dict() == {"a": 2.0, "b": 1.0}
+    assert seg.segment_error_rate_per_class(truth, prediction) == {"a": 2.0, "b": 1.0}
     assert math.isnan(report.loc["a", "substitution_rate"])
     assert report.loc["micro", "sensitivity"] == 0.25
     assert report.loc["micro", "specificity"] == 3 / 6
@@ -380,7 +381,7 @@ def test_labels_argument():
     prediction = series([("f", 0, 1, "b"), ("f", 0, 1, "c")])
     stats = seg.segment_statistics(truth, prediction, labels=["b", "a"])
     assert list(stats.index.get_level_values("label")) == ["b", "a"]
-    assert seg.segment_fscore_per_class(truth, prediction, labels=["b", "a"]).index.tolist() == ["b", "a"]
+    assert list(seg.segment_fscore_per_class(truth, prediction, labels=["b", "a"])) == ["b", "a"]
     # c left out: in segment 0 a is missed and no other label inserted
     assert stats["substitutions"].sum() == 0
     assert seg.segment_statistics(truth, prediction)["substitutions"].sum() == 1
@@ -630,7 +631,9 @@ def test_property_table_in_place_of_series(truth, prediction, r):
         (seg.segment_fscore_per_class, {"propagate_nans": True, "zero_division": np.nan}),
         (seg.segment_error_rate_per_class, {}),
     ):
-        pd.testing.assert_series_equal(function(t, p, **options, **kwargs), function(stats, **kwargs))
+        pd.testing.assert_series_equal(
+            pd.Series(function(t, p, **options, **kwargs)), pd.Series(function(stats, **kwargs))
+        )
     for function, kwargs in (
         (seg.segment_fscore, {}),
         (seg.segment_fscore, {"average": "macro"}),
@@ -653,3 +656,16 @@ def test_property_table_in_place_of_series(truth, prediction, r):
     per_file = per_file.drop(index="TOTAL", level="file")
     micro = per_file.xs("micro", level="label")[["tp", "fp", "fn", "tn"]].sum()
     pd.testing.assert_series_equal(micro, report.loc["micro", ["tp", "fp", "fn", "tn"]], check_names=False)
+
+
+def test_per_class_results_are_dicts_with_deprecated_series_attributes():
+    """One per-class return type in every family (issue 16 item 6): a dict, as audmetric."""
+    truth = series([("f", 0, 2, "a"), ("f", 2, 4, "b")])
+    result = seg.segment_fscore_per_class(truth, truth)
+    assert isinstance(result, dict) and result == {"a": 1.0, "b": 1.0}
+    assert type(result) is type(audeval.event_fscore_per_class(truth, truth))
+    with pytest.warns(FutureWarning, match=r"use pd.Series\(result\).round"):
+        rounded = result.round(2)
+    assert rounded.to_dict() == {"a": 1.0, "b": 1.0} and rounded.index.name == "label"
+    with pytest.raises(AttributeError):
+        result.no_such_attribute

@@ -203,6 +203,23 @@ def test_compatible_signatures():
     assert not _compatible("(a, *, c=2)", "(a, *, c=2, d)")
 
 
+def _as_series_if_was(expected, actual):
+    """Per-class results became dicts (issue 16 item 6): compare a dict with the stored
+    Series by its labels and values (the values must be unchanged)."""
+    if (
+        isinstance(expected, dict)
+        and expected.get("type") == "Series"
+        and isinstance(actual, dict)
+        and actual.get("type") == "dict"
+    ):
+        return {
+            **expected,
+            "index": [str(k) for k, _ in actual["items"]],
+            "data": [v for _, v in actual["items"]],
+        }
+    return actual
+
+
 def test_compare_helper():
     out = []
     _compare({"float": "nan"}, {"float": "nan"}, "a", out)
@@ -271,6 +288,7 @@ def test_outputs(function):
         actual = snapshot.outcome(function, entry["options"], data)
         # round trip through JSON, as the stored result did
         actual = json.loads(json.dumps(actual))
+        actual = _as_series_if_was(entry["result"], actual)
         found = []
         _compare(entry["result"], actual, "result", found)
         problems += [f"{key}\n    {line}" for line in found[:3]]

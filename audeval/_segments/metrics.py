@@ -13,7 +13,7 @@ from audeval._scores import check_zero_division
 from audeval._scores import divide
 from audeval._scores import fscore
 from audeval._options import Default, check_bool
-from audeval._report import label_report
+from audeval._report import PerClass, label_report
 from audeval._tables import label_index
 from audeval._validation import NS_PER_SECOND
 from audeval._segments.engine import _Counts
@@ -123,9 +123,9 @@ def _overall(counts: _Counts, zero_division, propagate_nans) -> tuple[dict, dict
     )
 
 
-def _per_class(counts: _Counts, name: str, zero_division, propagate_nans=False) -> pd.Series:
+def _per_class(counts: _Counts, name: str, zero_division, propagate_nans=False) -> PerClass:
     classwise, _, _ = _overall(counts, zero_division, propagate_nans)
-    return pd.Series(classwise[name], index=label_index(counts.labels), name=name)
+    return PerClass(zip(counts.labels, (float(v) for v in classwise[name])))
 
 
 _ARGS_DOC = """truth: ground truth Series (audformat segmented or filewise index),
@@ -150,7 +150,7 @@ def segment_precision_per_class(
     files_duration: Mapping | pd.Series | None = None,
     compat: str | None = Default(None),
     zero_division: float = 0.0,
-) -> pd.Series:
+) -> dict[object, float]:
     r"""Segment-based precision per label.
 
     .. math::
@@ -176,7 +176,7 @@ def segment_precision_per_class(
         >>> prediction = pd.Series(
         ...     ["a", "b"], index=audformat.segmented_index(["f", "f"], [0, 0], [4, 3])
         ... )
-        >>> segment_precision_per_class(truth, prediction).round(2).to_dict()
+        >>> {k: round(v, 2) for k, v in segment_precision_per_class(truth, prediction).items()}
         {'a': 0.5, 'b': 0.67}
 
     """
@@ -194,7 +194,7 @@ def segment_recall_per_class(
     files_duration: Mapping | pd.Series | None = None,
     compat: str | None = Default(None),
     zero_division: float = 0.0,
-) -> pd.Series:
+) -> dict[object, float]:
     r"""Segment-based recall per label.
 
     .. math::
@@ -220,7 +220,7 @@ def segment_recall_per_class(
         >>> prediction = pd.Series(
         ...     ["a"], index=audformat.segmented_index(["f"], [1.5], [4])
         ... )
-        >>> segment_recall_per_class(truth, prediction).round(2).to_dict()
+        >>> {k: round(v, 2) for k, v in segment_recall_per_class(truth, prediction).items()}
         {'a': 0.5, 'b': 0.0}
 
     """
@@ -239,7 +239,7 @@ def segment_fscore_per_class(
     compat: str | None = Default(None),
     zero_division: float = 0.0,
     propagate_nans: bool = False,
-) -> pd.Series:
+) -> dict[object, float]:
     r"""Segment-based F-score per label (DCASE class-wise F1).
 
     .. math::
@@ -267,7 +267,7 @@ def segment_fscore_per_class(
         >>> prediction = pd.Series(
         ...     ["a", "b"], index=audformat.segmented_index(["f", "f"], [0, 0], [4, 3])
         ... )
-        >>> segment_fscore_per_class(truth, prediction).round(2).to_dict()
+        >>> {k: round(v, 2) for k, v in segment_fscore_per_class(truth, prediction).items()}
         {'a': 0.67, 'b': 0.8}
 
     """
@@ -399,7 +399,7 @@ def segment_error_rate_per_class(
     files_duration: Mapping | pd.Series | None = None,
     compat: str | None = Default(None),
     zero_division: float = 0.0,
-) -> pd.Series:
+) -> dict[object, float]:
     r"""Segment-based error rate per label (sed_eval's class-wise ER).
 
     .. math::
@@ -427,7 +427,7 @@ def segment_error_rate_per_class(
         >>> prediction = pd.Series(
         ...     ["b", "a"], index=audformat.segmented_index(["f", "f"], [0, 3], [1, 5])
         ... )
-        >>> segment_error_rate_per_class(truth, prediction).round(2).to_dict()
+        >>> {k: round(v, 2) for k, v in segment_error_rate_per_class(truth, prediction).items()}
         {'a': 2.0, 'b': 1.5}
 
     """
