@@ -7,12 +7,13 @@ so that a missing family gives a one-line usage error.
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
-import warnings
 
 import numpy as np
 import pandas as pd
+
+import audeval
+import audeval.separation
 
 from audeval._cli.inputs import load, read_path_table
 from audeval._cli.messages import PROG, UsageError, collect_warnings, one_line, warn
@@ -46,19 +47,6 @@ SEGMENT_COLUMNS = (
 )
 
 
-def import_family(module: str, subcommand: str):
-    """The module of a family, or a usage error naming the subcommand."""
-    try:
-        return importlib.import_module(module)
-    except ImportError as error:
-        if getattr(error, "name", None) == module:
-            raise UsageError(
-                f"'{subcommand}' is not available in this version of audeval "
-                f"(module {module} is missing)"
-            ) from None
-        raise
-
-
 # -------------------------------------------------------------------------
 # Events
 # -------------------------------------------------------------------------
@@ -66,7 +54,7 @@ def import_family(module: str, subcommand: str):
 
 def events(args: argparse.Namespace) -> Result:
     """``audeval events``: the event report, per file on request."""
-    family = import_family("audeval._events", "events")
+    family = audeval
     data = load(args)
     truth, prediction, labels = data.keep_empty_files()
     onset = None if args.no_onset else args.onset_tolerance
@@ -99,67 +87,10 @@ def events(args: argparse.Namespace) -> Result:
     )
     if not args.per_file:
         return Result(title, summary, columns=EVENT_COLUMNS)
-    per_file = _events_per_file(family, stats, options)
+    per_file = audeval.event_report(stats, None, per_file=True, **options)
+    per_file = per_file.drop(index=TOTAL, level="file")  # the summary is the TOTAL block
     combined = pd.concat([per_file, with_file_level(summary)])
     return Result(title, summary, per_file, combined, EVENT_COLUMNS)
-
-
-def _events_per_file(family, stats: pd.DataFrame, options: dict) -> pd.DataFrame:
-    """Class-wise, micro and macro rows of every file, from the statistics table.
-
-    Class-wise rows of all files come from one report
-    whose labels are the (file, label) pairs;
-    the micro rows apply the report's micro rule to each file's summed counts;
-    the macro rows are the mean of each file's class-wise rows, NaN ignored,
-    as in the report of a single file.
-    """
-    n = len(stats)
-    files = pd.unique(stats.index.get_level_values("file"))
-    n_labels = len(stats.index.get_level_values("label").categories)
-    pairs = stats.copy()
-    pairs.index = pd.MultiIndex.from_arrays(
-        [
-            pd.Index(["*"] * n, dtype=object, name="file"),
-            pd.CategoricalIndex(np.arange(n), categories=np.arange(n), ordered=True, name="label"),
-        ]
-    )
-    with warnings.catch_warnings():  # about the synthetic labels of ``pairs``
-        warnings.simplefilter("ignore", UserWarning)
-        classwise = family.event_report(pairs, None, **options).iloc[:n]
-    columns = classwise.columns
-    classwise.index = pd.MultiIndex.from_arrays(
-        [
-            pd.Index(list(stats.index.get_level_values("file")), dtype=object),
-            pd.Index(list(stats.index.get_level_values("label")), dtype=object),
-        ],
-        names=["file", "label"],
-    )
-    sums = stats[family.COLUMNS].groupby(level="file", sort=False, observed=True).sum()
-    micro = pd.DataFrame(
-        family.overall(sums, options["zero_division"], options["propagate_nans"]),
-        index=sums.index,
-    ).loc[list(files)]
-    rates = [c for c in columns if c not in COUNT_COLUMNS]
-    macro = classwise[rates].groupby(level="file", sort=False).mean()
-    blocks = []
-    for name, table in (("micro", micro), ("macro", macro)):
-        table = table.reindex(columns=columns)
-        table.index = pd.MultiIndex.from_arrays(
-            [pd.Index(list(files), dtype=object), pd.Index([name] * len(files), dtype=object)],
-            names=["file", "label"],
-        )
-        blocks.append(table)
-    out = pd.concat([classwise, *blocks])
-    codes = np.arange(len(files))
-    order = np.concatenate([np.repeat(codes, n_labels), codes, codes])
-    rank = np.concatenate(
-        [
-            np.tile(np.arange(n_labels), len(files)),
-            np.full(len(files), n_labels),
-            np.full(len(files), n_labels + 1),
-        ]
-    )
-    return out.iloc[np.lexsort((rank, order))].astype(float)
 
 
 # -------------------------------------------------------------------------
@@ -169,7 +100,7 @@ def _events_per_file(family, stats: pd.DataFrame, options: dict) -> pd.DataFrame
 
 def segments(args: argparse.Namespace) -> Result:
     """``audeval segments``: the segment report, per file on request."""
-    family = import_family("audeval._segments", "segments")
+    family = audeval
     data = load(args)
     truth, prediction, labels = data.keep_empty_files()
     options = dict(
@@ -200,7 +131,7 @@ def segments(args: argparse.Namespace) -> Result:
 
 def structure(args: argparse.Namespace) -> Result:
     """``audeval structure``: the structure report per file and its mean."""
-    family = import_family("audeval._structure", "structure")
+    family = audeval
     data = load(args)
     report = family.structure_report(
         data.truth,
@@ -232,7 +163,7 @@ def structure(args: argparse.Namespace) -> Result:
 
 def diarization(args: argparse.Namespace) -> Result:
     """``audeval diarization``: the diarization report per file and in total."""
-    family = import_family("audeval._diarization", "diarization")
+    family = audeval
     data = load(args)
     with collect_warnings():
         report = family.diarization_report(
@@ -256,7 +187,7 @@ def diarization(args: argparse.Namespace) -> Result:
 
 def detection(args: argparse.Namespace) -> Result:
     """``audeval detection``: the detection report per file and in total."""
-    family = import_family("audeval._diarization", "detection")
+    family = audeval
     data = load(args)
     options = dict(**_scored_region(args, family, data), beta=args.beta)
     if args.zero_division is not None:
@@ -307,7 +238,7 @@ def _per_file_with_total(title: str, report: pd.DataFrame, per_file: bool) -> Re
 
 def separation(args: argparse.Namespace) -> Result:
     """``audeval separation``: separation metrics per file and source, aggregated."""
-    family = import_family("audeval.separation", "separation")
+    family = audeval.separation
     truth = read_path_table(args.truth, "truth")
     prediction = read_path_table(args.prediction, "prediction")
     options: dict = dict(metrics=args.metrics, permutation=args.permutation)
