@@ -1,0 +1,139 @@
+"""Reductions of event statistics: class-wise, micro (with S/D/I) and macro values, as arrays."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from audeval import _scores
+from audeval._tables import per_label
+from audeval._protocol import table_options
+from audeval._report import PerClass
+
+
+
+def error_rate(numerator, denominator, zero_division: float) -> np.ndarray:
+    """Error rate: ``x / 0`` is ``inf``, ``0 / 0`` is ``zero_division``."""
+    numerator = np.asarray(numerator, dtype=np.float64)
+    denominator = np.asarray(denominator, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = numerator / denominator
+    return np.where((denominator == 0) & (numerator == 0), zero_division, out)
+
+
+def class_values(n_truth, n_prediction, tp, zero_division: float, propagate_nans: bool) -> dict:
+    """Per-label counts and metrics from count arrays (any shape, e.g. files x labels)."""
+    n_truth, n_pred, tp = (np.asarray(x) for x in (n_truth, n_prediction, tp))
+    fn = n_truth - tp
+    fp = n_pred - tp
+    precision, recall, f = _scores.precision_recall_fscore(
+        tp, n_pred, n_truth, zero_division=zero_division, propagate_nans=propagate_nans
+    )
+    return {
+        "n_truth": n_truth,
+        "n_prediction": n_pred,
+        "tp": tp,
+        "fp": fp,
+        "fn": fn,
+        "precision": precision,
+        "recall": recall,
+        "fscore": f,
+        "error_rate": error_rate(fn + fp, n_truth, zero_division),
+        "deletion_rate": error_rate(fn, n_truth, zero_division),
+        "insertion_rate": error_rate(fp, n_truth, zero_division),
+    }
+
+
+def class_wise(stats: pd.DataFrame, zero_division: float, propagate_nans: bool) -> pd.DataFrame:
+    """Per-label counts and metrics from a statistics table."""
+    summed = per_label(stats)
+    values = class_values(
+        summed["n_truth"].to_numpy(),
+        summed["n_prediction"].to_numpy(),
+        summed["tp"].to_numpy(),
+        zero_division,
+        propagate_nans,
+    )
+    return pd.DataFrame(values, index=pd.Index(list(summed.index), dtype=object, name="label"))
+
+
+def overall(
+    counts: pd.DataFrame | pd.Series,
+    zero_division: float,
+    propagate_nans: bool = False,
+) -> dict[str, float]:
+    """Micro (pooled) metrics from summed counts of one or several files."""
+    n = counts["n_truth"]
+    n_pred = counts["n_prediction"]
+    tp = counts["tp"]
+    s = counts["substituted"]
+    d = n - tp - s
+    i = n_pred - tp - s
+    precision, recall, f = _scores.precision_recall_fscore(
+        tp, n_pred, n, zero_division=zero_division, propagate_nans=propagate_nans
+    )
+    return {
+        "n_truth": n,
+        "n_prediction": n_pred,
+        "tp": tp,
+        "fp": n_pred - tp,
+        "fn": n - tp,
+        "substitutions": s,
+        "deletions": d,
+        "insertions": i,
+        "precision": precision,
+        "recall": recall,
+        "fscore": f,
+        "error_rate": error_rate(s + d + i, n, zero_division),
+        "substitution_rate": error_rate(s, n, zero_division),
+        "deletion_rate": error_rate(d, n, zero_division),
+        "insertion_rate": error_rate(i, n, zero_division),
+    }
+
+
+def _as_dict(labels, values) -> PerClass:
+    return PerClass((label, float(v)) for label, v in zip(labels, values))
+
+
+
+MACRO_COLUMNS = (
+    "precision", "recall", "fscore", "error_rate", "deletion_rate", "insertion_rate"
+)
+REPORT_COLUMNS = (
+    "n_truth", "n_prediction", "tp", "fp", "fn", "precision", "recall", "fscore", "error_rate",
+    "deletion_rate", "insertion_rate", "substitutions", "deletions", "insertions", "substitution_rate",
+)
+
+
+def _macro_labels(table: pd.DataFrame, stats: pd.DataFrame, labels) -> np.ndarray:
+    """Labels that count in macro averages (see :func:`audeval._scores.supported`)."""
+    given = labels is not None or bool(table_options(stats).get("labels_given"))
+    return _scores.supported(table["n_truth"], table["n_prediction"], list(table.index), given)
+
+
+def _dense_counts(stats: pd.DataFrame, labels: list) -> tuple[list, dict[str, np.ndarray]]:
+    """Count columns as ``(files, labels)`` arrays, files in the order of the table."""
+    file_codes, files = pd.factorize(stats.index.get_level_values("file"))
+    label_codes = pd.Index(labels, dtype=object).get_indexer(
+        pd.Index(np.asarray(stats.index.get_level_values("label"), dtype=object), dtype=object)
+    )
+    counts = {}
+    for name in ("n_truth", "n_prediction", "tp", "substituted"):
+        grid = np.zeros((len(files), len(labels)), dtype=np.float64)
+        np.add.at(grid, (file_codes, label_codes), stats[name].to_numpy(dtype=np.float64))
+        counts[name] = grid
+    return list(files), counts
+
+
+__all__ = [
+    "event_confusion_matrix",
+    "event_error_rate",
+    "event_error_rate_per_class",
+    "event_fscore",
+    "event_fscore_per_class",
+    "event_precision_per_class",
+    "event_recall_per_class",
+    "event_report",
+    "event_statistics",
+    "event_unweighted_average_fscore",
+]

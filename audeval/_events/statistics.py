@@ -1,0 +1,215 @@
+"""``event_statistics``: counts per (file, label) from a matching, and the Series-or-table gate."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from audeval import _tables
+from audeval._tables import statistics_frame
+from audeval._options import Default
+from audeval._protocol import resolve, stamp
+from audeval._validation import check_inputs
+from audeval._events.matching import EventMatch, match_events
+from audeval._events.options import CONFUSION_PREFIX, OPTIONS, Tolerance, normalise, tolerances
+
+
+
+# -------------------------------------------------------------------------
+# Statistics
+# -------------------------------------------------------------------------
+
+
+def _count(groups: np.ndarray, n: int) -> np.ndarray:
+    return np.bincount(groups, minlength=n).astype(np.int64)
+
+
+def statistics_of_match(em: EventMatch, *, confusion: bool = False) -> pd.DataFrame:
+    """Additive counts per ``(file, label)`` from a matching."""
+    inputs = em.inputs
+    truth, pred = inputs.truth, inputs.prediction
+    n_labels = inputs.n_labels
+    n = inputs.n_files * n_labels
+    t_group = truth.file * n_labels + truth.label
+    p_group = pred.file * n_labels + pred.label
+    n_truth = _count(t_group, n)
+    n_pred = _count(p_group, n)
+    tp = _count(t_group[em.match >= 0], n)
+    substituted = em.substitution >= 0
+    columns = {
+        "n_truth": n_truth,
+        "n_prediction": n_pred,
+        "tp": tp,
+        "fp": n_pred - tp,
+        "fn": n_truth - tp,
+        "substituted": _count(t_group[substituted], n),
+        "substituting": _count(p_group[em.substitution[substituted]], n),
+    }
+    if confusion:
+        pairs = t_group[substituted] * n_labels + pred.label[em.substitution[substituted]]
+        table = _count(pairs, n * n_labels).reshape(n, n_labels)
+        names = confusion_columns(inputs.labels)
+        for k, name in enumerate(names):
+            columns[name] = table[:, k]
+    return statistics_frame(inputs, columns)
+
+
+def confusion_columns(labels: Sequence[object]) -> list[str]:
+    """Names of the substitution-pair columns, one per predicted label."""
+    names = [f"{CONFUSION_PREFIX}{label}" for label in labels]
+    if len(set(names)) != len(names):
+        raise ValueError(
+            "labels must have distinct string forms for the confusion statistics; "
+            f"got {list(labels)}."
+        )
+    return names
+
+
+def event_statistics(
+    truth: pd.Series,
+    prediction: pd.Series,
+    labels: Sequence[object] | None = None,
+    *,
+    onset_tolerance: Tolerance = Default(0.0),
+    offset_tolerance: Tolerance = Default(0.0),
+    duration_tolerance: float | None = Default(None),
+    matching: str = Default("optimal"),
+    files_duration: Mapping | pd.Series | None = None,
+    confusion: bool = False,
+) -> pd.DataFrame:
+    r"""Additive event counts per file and label.
+
+    A truth event and a predicted event *match*
+    when they are in the same file, have the same label,
+    :math:`|\text{onset}_t - \text{onset}_p| \le \text{onset\_tolerance}`
+    (skipped when ``None``) and
+    :math:`|\text{offset}_t - \text{offset}_p| \le
+    \max(\text{offset\_tolerance}, \text{duration\_tolerance} \cdot (\text{offset}_t - \text{onset}_t))`
+    (skipped when both are ``None``; a ``None`` inside the max counts as 0).
+    Times are compared as integer nanoseconds,
+    so a tolerance that is met exactly counts as met.
+
+    With ``matching="optimal"`` the number of matches is maximal
+    (maximum bipartite matching, as sed_eval's default);
+    with ``matching="greedy"`` truth events in (start, end) order
+    each take the first unmatched prediction in (start, end) order
+    (as audmetric and sed_eval's greedy mode).
+    Unmatched truth and predicted events of the same file
+    with different labels that meet the time conditions
+    are paired as *substitutions*.
+    With ``matching="optimal"`` matches and substitutions are chosen together:
+    the most matches, and among all matchings with that many matches
+    one that leaves the most substitutions
+    (sed_eval's first-fit pass after its own matching may find fewer).
+    Ties between equally good matchings
+    (which truth event is substituted, and by which prediction)
+    are broken in ``(file, start, end, label)`` order:
+    truth events in that order each take a partner if they can,
+    and the earliest possible one in the same order
+    (exactly so for independent groups of up to 5 x 5 events,
+    nearly all of them; larger groups take a deterministic choice on that order).
+    So results never depend on the order of rows.
+    With ``matching="greedy"`` substitutions are a first-fit pass
+    over the leftovers in time order, as sed_eval and audmetric;
+    events with equal times are taken in label order.
+
+    Columns per ``(file, label)``:
+    ``n_truth``, ``n_prediction``, ``tp``,
+    ``fp = n_prediction - tp``, ``fn = n_truth - tp``,
+    ``substituted`` (truth events of the label paired as substitution),
+    ``substituting`` (predicted events of the label paired as substitution),
+    and with ``confusion=True`` one column ``substituted_by_<label>``
+    per predicted label.
+    The rows cover every file of either input and every label.
+    Tables of disjoint sets of whole files add up
+    to the table of their union,
+    and every event metric accepts such a (summed) table
+    in place of ``truth`` (with ``prediction=None``).
+
+    Args:
+        truth: truth events (audformat segmented index)
+        prediction: predicted events (audformat segmented index)
+        labels: labels in the order of the result;
+            rows with other labels are left out.
+            ``None``: categories of categorical data,
+            else the sorted union of labels
+        onset_tolerance: onset tolerance in seconds or as timedelta;
+            ``None``: onsets are not evaluated
+        offset_tolerance: offset tolerance in seconds or as timedelta;
+            ``None`` (and ``duration_tolerance=None``): offsets are not evaluated
+        duration_tolerance: offset tolerance as a fraction
+            of the truth event's duration
+        matching: ``"optimal"`` or ``"greedy"``
+        files_duration: duration per file, resolves ``end=NaT``
+        confusion: add the substitution pair columns
+
+    Returns:
+        statistics table indexed by ``(file, label)``
+
+    Raises:
+        ValueError, TypeError: on invalid input (see the validation rules)
+
+    Examples:
+        >>> import audformat
+        >>> truth = pd.Series(
+        ...     ["a", "b"],
+        ...     index=audformat.segmented_index(["f1", "f1"], [0.0, 2.0], [1.0, 3.0]),
+        ... )
+        >>> prediction = pd.Series(
+        ...     ["a", "a"],
+        ...     index=audformat.segmented_index(["f1", "f1"], [0.1, 2.0], [1.1, 3.0]),
+        ... )
+        >>> event_statistics(truth, prediction, onset_tolerance=0.2, offset_tolerance=0.2)
+                    n_truth  n_prediction  tp  fp  fn  substituted  substituting
+        file label
+        f1   a            1             2   1   1   0            0             1
+             b            1             0   0   0   1            1             0
+
+    """
+    recorded = normalise(
+        {
+            "onset_tolerance": onset_tolerance,
+            "offset_tolerance": offset_tolerance,
+            "duration_tolerance": duration_tolerance,
+            "matching": matching,
+            "confusion": confusion,
+        }
+    )
+    tol = tolerances(onset_tolerance, offset_tolerance, duration_tolerance)
+    inputs = check_inputs(
+        truth,
+        prediction,
+        labels=labels,
+        files_duration=files_duration,
+        require_end=True,
+    )
+    match = match_events(inputs, tol, recorded["matching"])
+    table = statistics_of_match(match, confusion=recorded["confusion"])
+    return stamp(table, "event", {**recorded, "labels_given": labels is not None})
+
+
+
+# -------------------------------------------------------------------------
+# Reductions
+# -------------------------------------------------------------------------
+
+
+def _statistics(
+    metric, truth, prediction, labels, call: Mapping[str, object]
+) -> pd.DataFrame:
+    """The statistics table of a metric call: computed from Series, or given (the family gate).
+
+    ``call`` holds the metric's arguments; the statistics options among them
+    are checked against a given table's (see :func:`audeval._protocol.resolve`).
+    """
+    options = {name: call[name] for name in (*OPTIONS, "files_duration") if name in call}
+    return resolve("event", truth, prediction, labels, options, metric=metric, select=_tables.select_labels)
+
+
+def _labels_of_stats(stats: pd.DataFrame) -> list:
+    level = stats.index.get_level_values("label")
+    if isinstance(level.dtype, pd.CategoricalDtype):
+        return list(level.categories)
+    return list(pd.unique(level))
