@@ -538,3 +538,24 @@ def test_diarization_scored_region_options(capsys, tmp_path):
     )
     code, out, err = run(capsys, *argv[:-2], "--format", "markdown")
     assert "collar 0.25 s per side (md-eval)" in out
+
+
+def test_agreement(capsys, tmp_path):
+    """audeval agreement RATER RATER ...: the API's kappa and alpha (issue 19)."""
+    rows = {
+        "r1": "0.0\t2.0\tspeech\n2.0\t5.0\tmusic\n",
+        "r2": "0.0\t2.5\tspeech\n2.5\t5.0\tmusic\n",
+        "r3": "0.0\t2.0\tspeech\n3.0\t5.0\tmusic\n",
+    }
+    paths = [write(tmp_path / f"{name}.txt", text) for name, text in rows.items()]
+    raters = {name: audeval.read_annotations(path) for name, path in zip(rows, paths)}
+    table = run_csv(capsys, "agreement", *paths).set_index("rater")
+    assert table.loc["r1", "r2"] == pytest.approx(audeval.cohen_kappa(raters["r1"], raters["r2"]), abs=1e-12)
+    assert table.loc["all raters", "krippendorff_alpha"] == pytest.approx(
+        audeval.krippendorff_alpha(raters), abs=1e-12
+    )
+    assert table.loc["all raters", "fleiss_kappa"] == pytest.approx(audeval.fleiss_kappa(raters), abs=1e-12)
+    code, out, err = run(capsys, "agreement", paths[0])
+    assert code == 2 and "at least two raters" in err
+    code, out, err = run(capsys, "agreement", *paths, "--names", "a,b")
+    assert code == 2 and "--names" in err

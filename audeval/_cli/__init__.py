@@ -8,6 +8,7 @@ One subcommand per metric family::
     audeval structure TRUTH PREDICTION [options]
     audeval diarization TRUTH PREDICTION [options]
     audeval detection TRUTH PREDICTION [options]
+    audeval agreement RATER RATER [RATER ...] [options]
     audeval separation TRUTH PREDICTION [options]
 
 TRUTH and PREDICTION are annotation files or directories

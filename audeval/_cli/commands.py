@@ -316,6 +316,45 @@ def example(args: argparse.Namespace) -> Result | str:
     return "\n".join(parts) if args.format in ("table", "markdown") else "".join(parts[1:])
 
 
+def agreement(args: argparse.Namespace) -> Result:
+    """``audeval agreement``: pairwise Cohen's kappa, Fleiss' kappa and Krippendorff's alpha."""
+    names = args.names or [os.path.splitext(os.path.basename(os.path.normpath(p)))[0] for p in args.raters]
+    if len(args.raters) < 2:
+        raise UsageError("agreement needs the annotations of at least two raters")
+    if len(names) != len(args.raters) or len(set(names)) != len(names):
+        raise UsageError(f"--names must give {len(args.raters)} different names; got {names}")
+    raters = {name: audeval.read_annotations(path) for name, path in zip(names, args.raters)}
+    options = dict(per_label=args.per_label, frame_size=args.frame_size)
+    matrix = audeval.agreement_matrix(raters, metric=audeval.cohen_kappa, **options)
+    matrix.index.name = "rater"
+    overall = pd.DataFrame(
+        {
+            "fleiss_kappa": [audeval.fleiss_kappa(raters, **options)],
+            "krippendorff_alpha": [audeval.krippendorff_alpha(raters, **options)],
+        },
+        index=pd.Index(["all raters"], name="rater"),
+    )
+    summary = pd.concat([matrix, overall], axis=1)
+    n_files = len(set().union(*(s.index.get_level_values("file") for s in raters.values())))
+    what = "per label" if args.per_label else "label sets"
+    grid = "exact" if args.frame_size is None else f"frames of {args.frame_size:g} s"
+    title = (
+        f"Agreement of {len(names)} raters on {n_files} files ({what}, {grid}): "
+        "Cohen's kappa of every pair (row rater as truth), Fleiss' kappa and "
+        "Krippendorff's alpha over all raters"
+    )
+    if not args.per_file:
+        return Result(title, summary)
+    per_file = pd.DataFrame(
+        {
+            "fleiss_kappa": audeval.fleiss_kappa(raters, per_file=True, **options),
+            "krippendorff_alpha": audeval.krippendorff_alpha(raters, per_file=True, **options),
+        }
+    )
+    per_file.index.name = "file"
+    return Result(title, summary, per_file, summary)
+
+
 RUN = {
     "example": example,
     "events": events,
@@ -323,6 +362,7 @@ RUN = {
     "structure": structure,
     "diarization": diarization,
     "detection": detection,
+    "agreement": agreement,
     "separation": separation,
 }
 """The function of every subcommand."""

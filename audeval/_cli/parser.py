@@ -439,7 +439,44 @@ def _separation(commands) -> None:
     _add_output(p)
 
 
-SUBCOMMANDS = (_example, _events, _segments, _structure, _diarization, _detection, _separation)
+def _agreement(commands) -> None:
+    p = commands.add_parser(
+        "agreement",
+        help="rater agreement (Cohen's and Fleiss' kappa, Krippendorff's alpha)",
+        description="Time-weighted agreement of two or more raters of the same files "
+        "(continuous time, exact): Cohen's kappa of every pair of raters, "
+        "Fleiss' kappa and Krippendorff's alpha over all raters; per file on request.",
+    )
+    p.add_argument(
+        "raters",
+        nargs="+",
+        metavar="RATER",
+        help="the annotations of one rater: a file or folder in any format "
+        "read_annotations reads (at least two raters)",
+    )
+    g = p.add_argument_group("metric")
+    g.add_argument(
+        "--names", type=_list, metavar="A,B,...", help="rater names (default: the file names)"
+    )
+    g.add_argument(
+        "--per-label",
+        action="store_true",
+        help="agreement per label (binary: the label or not) averaged over labels, "
+        "instead of over label sets",
+    )
+    _add_seconds(
+        g,
+        "--frame-size",
+        None,
+        "score on frames of this length, as frame-based tools (default: exact, no frames)",
+        type=_positive_seconds_or_none,
+    )
+    _add_output(p)
+
+
+SUBCOMMANDS = (
+    _example, _events, _segments, _structure, _diarization, _detection, _agreement, _separation
+)
 """The parser of every subcommand, in the order of ``audeval --help``."""
 
 
