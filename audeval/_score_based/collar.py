@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from audeval._matching import maximum_matching
 from audeval._intervals import merge, window_join
 from audeval._score_based import deltas as _deltas
 from audeval._score_based.inputs import ScoreInputs
@@ -98,9 +99,6 @@ def _star_tp(truth: Truth, found, node, item):
 
 def _exact_tp(found, node, item) -> list:
     """Maximum matching per threshold in the (rare) groups where a run matches several events."""
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import maximum_bipartite_matching
-
     out = []
     groups = found.group[node]
     for g in np.unique(groups):  # groups with conflicts only
@@ -114,8 +112,7 @@ def _exact_tp(found, node, item) -> list:
             size = 0
             if alive.any():
                 a_node, a_item = np.unique(n[alive], return_inverse=True)[1], np.unique(t[alive], return_inverse=True)[1]
-                graph = csr_matrix((np.ones(len(a_node)), (a_node, a_item)))
-                size = int((maximum_bipartite_matching(graph, perm_type="column") >= 0).sum())
+                size = int((maximum_matching(a_node.max() + 1, a_item.max() + 1, a_node, a_item) >= 0).sum())
             if size != previous:
                 rows.append(rank)
                 changes.append(size - previous)
