@@ -639,6 +639,10 @@ def brute_force(truth_rows, prediction_rows, frame_size):
         row["mutual_information"] = mi
         if not single and len(a) > 0:
             row["adjusted_mutual_information"] = (mi - emi) / (max(h_t, h_p) - emi)
+        if len(a) == len(b) == n > 1:
+            # every frame its own cluster on both sides: MI = H = E[MI] = log n, an exact 0 / 0
+            # that audeval documents as 1.0 (issue 18 item 5); floats gave NaN or 1.0 by chance
+            row["adjusted_mutual_information"] = 1.0
         out[file] = row
     return out
 
