@@ -285,6 +285,11 @@ def resolve(
                 f"or a table from {family.statistics.__name__} in place of truth."
             )
         return family.compute(truth, prediction, labels, _with_required(options, required))
+    if options.get("files_duration") is not None:
+        raise ValueError(
+            "files_duration cannot be applied to a statistics table: "
+            f"pass it to {family.statistics.__name__} and compute the metric from that table."
+        )
     explicit = {k: v for k, v in options.items() if given(v) and k != "files_duration"}
     explicit = family.normalised(explicit)
     recorded = check_table(truth, prediction, family=family, given=explicit)

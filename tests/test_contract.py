@@ -358,3 +358,14 @@ def test_the_probes_of_issue_16():
         for files in (FILES[:3], FILES[3:]):
             accumulator.update(_subset(partitions[0], files), _subset(partitions[1], files))
         assert accumulator.compute() == pytest.approx(audeval.rand_index(*partitions), abs=1e-15)
+
+
+@pytest.mark.parametrize("name", ["event", "segment"])
+def test_files_duration_with_a_table_raises(name):
+    """Options given with a statistics table are checked, never ignored (issue 16)."""
+    family = FAMILIES[name]
+    truth, prediction = LABELS
+    table = family.compute(truth, prediction, None, {})
+    for metric in family.metrics:
+        with pytest.raises(ValueError, match=f"pass it to {family.statistics.__name__}"):
+            metric(table, None, files_duration=FILES_DURATION)
