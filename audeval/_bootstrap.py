@@ -25,6 +25,7 @@ import pandas as pd
 from audeval._registry import family_of, reduce, split_options, statistics_of
 from audeval._intervals import expand_ranges
 from audeval._tables import label_index
+from audeval._warnings import warn
 
 
 MIN_FILES = 3
@@ -379,11 +380,10 @@ def bootstrap(
     n_files = resamples.n_files
 
     if n_files < MIN_FILES:
-        warnings.warn(
+        warn(
             f"bootstrap over files needs at least {MIN_FILES} files; got {n_files}: "
             "the confidence interval is NaN.",
             BootstrapWarning,
-            stacklevel=2,
         )
         nan = np.full(template.shape, np.nan)
         return BootstrapResult(

@@ -46,6 +46,7 @@ from audeval._read_events import _delimiter
 from audeval._read_events import _split
 from audeval._read_events import read_lab
 from audeval._read_events import read_tsv
+from audeval._warnings import warn
 
 #: RTTM record types (NIST RT): all but SPEAKER hold no speaker turns and are skipped
 _RTTM_TYPES = frozenset(
@@ -270,11 +271,10 @@ def read_audformat_csv(
         if not index.is_unique:
             raise ValueError(f"{path}: a filewise table must name each file once.")
     if not keep.all():
-        warnings.warn(
+        warn(
             f"{path}: {int((~keep).sum())} row(s) without a value in column {column!r} "
             "are left out.",
             UserWarning,
-            stacklevel=2,
         )
     series = pd.Series(values[keep].str.strip().tolist(), index=index, name=column, dtype=object)
     series.attrs["files"] = all_files
@@ -357,11 +357,10 @@ def read_database(
     files = list(dict.fromkeys(series.index.get_level_values("file")))
     missing = series.isna().to_numpy()
     if missing.any():
-        warnings.warn(
+        warn(
             f"{root}: {int(missing.sum())} row(s) of {table}.{column} have no value "
             "and are left out.",
             UserWarning,
-            stacklevel=2,
         )
         series = series[~missing]
     series.attrs["files"] = files

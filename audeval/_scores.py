@@ -17,13 +17,12 @@ follow the same rules everywhere:
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 
 from audeval import _options
 from audeval._validation import check_option
-from audeval._warnings import UndefinedMetricWarning
+from audeval._warnings import UndefinedMetricWarning, warn
 
 
 AVERAGES = ("micro", "macro")
@@ -122,8 +121,7 @@ def check_average(average: str) -> str:
 
 def warn_undefined(what: str, zero_division: float) -> None:
     """One warning, under audeval's own category, for a 0/0 metric."""
-    warnings.warn(
+    warn(
         f"{what} is undefined (0 / 0) and was set to zero_division={zero_division}.",
         UndefinedMetricWarning,
-        stacklevel=3,
     )

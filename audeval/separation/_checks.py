@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import numbers
-import warnings
 
 import numpy as np
+from audeval._warnings import warn
 
 
 def as_sources(x: object, name: str) -> tuple[np.ndarray, bool]:
@@ -40,12 +40,11 @@ def as_sources(x: object, name: str) -> tuple[np.ndarray, bool]:
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must not contain NaN or infinite samples.")
     if name == "truth" and arr.shape[1] < arr.shape[0]:
-        warnings.warn(
+        warn(
             f"truth has shape {arr.shape}: fewer samples ({arr.shape[1]}) than sources "
             f"({arr.shape[0]}). The layout is (sources, samples[, channels]); "
             "transpose (samples, sources) arrays first.",
             UserWarning,
-            stacklevel=3,
         )
     squeeze = arr.ndim == 2
     if squeeze:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 from audeval._matching._assignment import dense_assignment
 
 from audeval.separation._checks import check_bool
+from audeval._warnings import warn
 
 
 def best_permutation(scores: object, *, maximize: bool = True) -> np.ndarray:
@@ -76,11 +76,10 @@ def best_permutation(scores: object, *, maximize: bool = True) -> np.ndarray:
     if matrix.shape[0] == 0 or matrix.shape[1] == 0:
         raise ValueError(f"scores must not be empty; got shape {matrix.shape}.")
     if np.isnan(matrix).all():
-        warnings.warn(
+        warn(
             f"best_permutation: every score is NaN (shape {matrix.shape}); "
             "the assignment is arbitrary (the identity).",
             RuntimeWarning,
-            stacklevel=2,
         )
     return assign(matrix, maximize=maximize)
 
