@@ -314,6 +314,53 @@ def test_timeline_window(small):
         audeval.plot.event_timeline(truth, prediction, start=-1.0)
 
 
+def test_timeline_long_file_default_window():
+    # issue 18 item 24: 2,000 events in 1 h; without end= the first 60 s are shown
+    starts = np.arange(2000) * 1.8
+    truth = series(["f"] * 2000, starts, starts + 1.0, ["a", "b"] * 1000)
+    prediction = series(["f"] * 2000, starts + 0.05, starts + 1.05, ["a", "b"] * 1000)
+    options = dict(onset_tolerance=0.2, offset_tolerance=0.2, files_duration={"f": 3600.0})
+    ax = audeval.plot.event_timeline(truth, prediction, **options)
+    assert ax.get_xlim() == pytest.approx((0.0, 60.0))
+    in_window = int(np.sum(starts <= 60.0))  # ends >= 0 for all
+    assert gids(ax, "truth:") == {"truth:tp": in_window}
+    assert gids(ax, "prediction:") == {"prediction:tp": int(np.sum(starts + 0.05 <= 60.0))}
+    lines = ax.get_title().split("\n")
+    # the scores are those of the whole file
+    assert lines[1] == "F = 1.000 (P = 1.000, R = 1.000), ER = 0.000; TP 2000, S 0, D 0, I 0"
+    assert lines[2] == "0-60 s of 3600 s shown; pass start= and end= (seconds) for another window"
+    # start without end: 60 s from start
+    ax = audeval.plot.event_timeline(truth, prediction, start=1000.0, **options)
+    assert ax.get_xlim() == pytest.approx((1000.0, 1060.0))
+    assert ax.get_title().split("\n")[2].startswith("1000-1060 s of 3600 s shown")
+    # up to the file's end, or an explicit end: no note
+    ax = audeval.plot.event_timeline(truth, prediction, start=3570.0, **options)
+    assert ax.get_xlim() == pytest.approx((3570.0, 3600.0))
+    assert len(ax.get_title().split("\n")) == 2
+    ax = audeval.plot.event_timeline(truth, prediction, end=3600.0, **options)
+    assert ax.get_xlim() == pytest.approx((0.0, 3600.0))
+    assert len(ax.get_title().split("\n")) == 2
+
+
+def test_timeline_offset_collar_not_clipped():
+    # issue 18 item 24: the window reaches the last offset collar's end
+    truth = series(["f"], [0.0], [1.0], ["a"])
+    prediction = series(["f"], [0.0], [1.0], ["a"])
+    ax = audeval.plot.event_timeline(truth, prediction, offset_tolerance=0.5)
+    assert ax.get_xlim() == pytest.approx((0.0, 1.5))
+    (collar,) = event_patches(ax, "collar:offset")
+    assert bar(collar)[:2] == pytest.approx((0.5, 1.5))
+    ax = audeval.plot.event_timeline(truth, prediction, duration_tolerance=2.0)
+    assert ax.get_xlim() == pytest.approx((0.0, 3.0))
+    # no collars drawn, or a known file duration: up to the data / the file end
+    ax = audeval.plot.event_timeline(truth, prediction, offset_tolerance=0.5, collars=False)
+    assert ax.get_xlim() == pytest.approx((0.0, 1.0))
+    ax = audeval.plot.event_timeline(
+        truth, prediction, offset_tolerance=0.5, files_duration={"f": 1.2}
+    )
+    assert ax.get_xlim() == pytest.approx((0.0, 1.2))
+
+
 def test_timeline_greedy_and_optimal_differ():
     # greedy gives the first truth event the first prediction, leaving the second unmatched
     truth = series(["f"] * 2, [0.0, 0.5], [1.0, 0.8], ["a", "a"])

@@ -40,6 +40,7 @@ EDGE_COLOR = "#222222"
 LEVEL_HEIGHT = 1.0  # one stacked level of a lane, in data units
 BAR_PAD = 0.12  # free space above and below a bar inside its level
 BLOCK_GAP = 0.6  # space between the blocks of two labels
+DEFAULT_SPAN = 60 * NS_PER_SECOND  # longest default window of a timeline (ns)
 
 
 def pyplot():
@@ -97,16 +98,35 @@ def window(
     start: float | pd.Timedelta | None,
     end: float | pd.Timedelta | None,
     file_end: int,
+    *,
+    span: int | None = None,
 ) -> tuple[int, int]:
-    """The time window in ns: ``[start or 0, end or file_end]``."""
+    """The time window in ns: ``[start or 0, end or file_end]``.
+
+    With ``span`` (ns) and ``end=None``
+    the window ends at most ``span`` after its start.
+    """
     lo = to_ns(start, "start")
     hi = to_ns(end, "end")
     lo = 0 if lo is None else lo
     if hi is None:
         hi = file_end if file_end > lo else lo + NS_PER_SECOND
+        if span is not None:
+            hi = min(hi, lo + span)
     if hi <= lo:
         raise ValueError(f"end must be after start; got start={start!r}, end={end!r}.")
     return lo, hi
+
+
+def window_note(lo: int, hi: int, file_end: int) -> str:
+    """A title line when a default window ends at ``hi`` before ``file_end``, else ``""``."""
+    if hi >= file_end:
+        return ""
+    return (
+        f"\n{lo / NS_PER_SECOND:g}-{hi / NS_PER_SECOND:g} s "
+        f"of {file_end / NS_PER_SECOND:g} s shown; "
+        "pass start= and end= (seconds) for another window"
+    )
 
 
 def levels(start: np.ndarray, end: np.ndarray) -> np.ndarray:

@@ -22,6 +22,7 @@ from audeval._validation import NAT, check_fraction, check_inputs, file_extent
 from audeval.plot._common import (
     BAR_PAD,
     BLOCK_GAP,
+    DEFAULT_SPAN,
     LEVEL_HEIGHT,
     OUTCOME_COLORS,
     OUTCOME_NAMES,
@@ -32,6 +33,7 @@ from audeval.plot._common import (
     file_code,
     file_end_line,
     finish_lanes,
+    in_window,
     label_rows,
     legend,
     levels,
@@ -44,6 +46,7 @@ from audeval.plot._common import (
     seconds,
     total_height,
     window,
+    window_note,
 )
 
 
@@ -72,8 +75,8 @@ class _Side:
     y: np.ndarray  # top of the level of every event (set by the layout)
 
 
-def _sides(outcomes: pd.DataFrame, f: int, lo: int, hi: int) -> tuple[_Side, _Side]:
-    """Truth and prediction rows of file ``f``; ``shown`` inside ``[lo, hi]``."""
+def _sides(outcomes: pd.DataFrame, f: int) -> tuple[_Side, _Side]:
+    """Truth and prediction rows of file ``f``; none ``shown`` yet."""
     in_file = outcomes["file"].cat.codes.to_numpy() == f
     drawn = np.asarray([DRAWN[name] for name in OUTCOMES], dtype=object)
     out = []
@@ -90,7 +93,7 @@ def _sides(outcomes: pd.DataFrame, f: int, lo: int, hi: int) -> tuple[_Side, _Si
                 drawn[rows["outcome"].cat.codes.to_numpy()],
                 rows["position"].to_numpy(),
                 rows["partner"].to_numpy(),
-                (start <= hi) & (end >= lo),
+                np.zeros(len(rows), dtype=bool),
                 np.zeros(len(rows)),
             )
         )
@@ -115,20 +118,27 @@ def _layout(rows: np.ndarray, names: list, sides: tuple[_Side, _Side]) -> list[B
     return blocks
 
 
+def _allowance(truth: _Side, tolerance: tuple) -> np.ndarray:
+    """Offset collar half-width per truth event in ns (0: offsets not evaluated)."""
+    _, offset, fraction = tolerance
+    if offset is None and fraction is None:
+        return np.zeros(len(truth.end), dtype=np.int64)
+    by_length = np.floor((fraction or 0.0) * (truth.end - truth.start)).astype(np.int64)
+    return np.maximum(offset or 0, by_length)
+
+
 def _collars(ax, truth: _Side, block_of: dict, tolerance: tuple) -> bool:
     """Tolerance bands of the shown truth events over their label's block."""
-    onset, offset, fraction = tolerance
+    onset = tolerance[0]
+    allowance = _allowance(truth, tolerance)
     drawn = False
     for i in np.flatnonzero(truth.shown):
         top, height = block_of[truth.label[i]]
         bands = []
         if onset:
             bands.append(("onset", truth.start[i] - onset, 2 * onset))
-        if offset is not None or fraction is not None:
-            length = truth.end[i] - truth.start[i]
-            allowance = max(offset or 0, int(np.floor((fraction or 0.0) * length)))
-            if allowance:
-                bands.append(("offset", truth.end[i] - allowance, 2 * allowance))
+        if allowance[i]:
+            bands.append(("offset", truth.end[i] - allowance[i], 2 * allowance[i]))
         for kind, x0, width in bands:
             band(ax, x0, width, top, height, f"collar:{kind}")
             drawn = True
@@ -244,6 +254,16 @@ def event_timeline(
     error rate and counts
     (of the whole file, also when a time window is shown).
 
+    A long file would be an unreadable wall of bars,
+    so without ``end`` the window is at most 60 s long
+    (from ``start``, default 0);
+    when that hides part of the file,
+    a third title line says which part is shown
+    and to pass ``start`` and ``end`` for another window.
+    Without ``end`` and with an unknown file duration
+    the window reaches the end of the last offset collar,
+    so collars are not cut at the latest event end.
+
     Event patches have the ``gid`` ``"truth:<outcome>"`` or ``"prediction:<outcome>"``
     with outcome ``"tp"``, ``"substitution"``, ``"deletion"`` (truth)
     or ``"insertion"`` (prediction);
@@ -260,7 +280,9 @@ def event_timeline(
         file: the file to show; may be ``None`` if the inputs hold one file
         start: start of the time window in seconds or as timedelta, default 0
         end: end of the time window in seconds or as timedelta,
-            default the file's duration, else its latest event end
+            default the file's duration,
+            else its latest event end or offset collar end,
+            but at most ``start`` + 60 s
         onset_tolerance: onset tolerance in seconds or as timedelta;
             ``None``: onsets are not evaluated
         offset_tolerance: offset tolerance in seconds or as timedelta;
@@ -316,10 +338,21 @@ def event_timeline(
         truth, prediction, labels=labels, files_duration=files_duration, require_end=True
     )
     f = file_code(inputs.files, file)
+    limits = (
+        check_duration(onset_tolerance, "onset_tolerance"),
+        check_duration(offset_tolerance, "offset_tolerance"),
+        check_fraction(value_of(duration_tolerance), "duration_tolerance"),
+    )
+    truth_side, prediction_side = _sides(outcomes, f)
     duration = int(inputs.durations[f])
     file_end = duration if duration != NAT else int(file_extent(inputs)[f])
-    lo, hi = window(start, end, file_end)
-    truth_side, prediction_side = _sides(outcomes, f, lo, hi)
+    if duration == NAT and collars and len(truth_side.end):
+        # the offset collars of the last events lie beyond the data
+        collar_end = truth_side.end + _allowance(truth_side, limits)
+        file_end = max(file_end, int(collar_end.max()))
+    lo, hi = window(start, end, file_end, span=DEFAULT_SPAN)
+    for side in (truth_side, prediction_side):
+        side.shown = in_window(side.start, side.end, lo, hi)
     rows = label_rows(
         inputs.n_labels, [truth_side.label, prediction_side.label], labels is not None
     )
@@ -329,18 +362,14 @@ def event_timeline(
     drawn_collar = False
     if collars:
         block_of = {code: (block.top, block.height) for code, block in zip(rows, blocks)}
-        limits = (
-            check_duration(onset_tolerance, "onset_tolerance"),
-            check_duration(offset_tolerance, "offset_tolerance"),
-            check_fraction(value_of(duration_tolerance), "duration_tolerance"),
-        )
         drawn_collar = _collars(ax, truth_side, block_of, limits)
     _events(ax, (truth_side, prediction_side), palette)
     _links(ax, truth_side, prediction_side, palette)
     if duration != NAT and lo <= duration <= hi:
         file_end_line(ax, duration)
     finish_lanes(ax, blocks, lo, hi)
-    ax.set_title(_title(inputs.files[f], truth_side, prediction_side), fontsize=10)
+    note = window_note(lo, hi, file_end) if end is None else ""
+    ax.set_title(_title(inputs.files[f], truth_side, prediction_side) + note, fontsize=10)
     entries = [(OUTCOME_NAMES[k], palette[k]) for k in OUTCOME_COLORS]
     if drawn_collar:
         entries.append(("tolerance collar", None))
