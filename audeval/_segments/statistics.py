@@ -99,9 +99,16 @@ def _counts_from_table(stats: pd.DataFrame) -> _Counts:
 def _counts(metric, truth, prediction, labels, call: Mapping[str, object]) -> _Counts:
     """Counts of a metric call: from Series, or from a given table (the family gate)."""
     options = {name: call[name] for name in (*OPTIONS, "files_duration") if name in call}
-    table = resolve("segment", truth, prediction, labels, options, metric=metric, select=select_labels)
-    counts = _counts_from_table(table)
-    given = labels is not None or bool(table_options(table).get("labels_given"))
+    if prediction is not None and not isinstance(truth, pd.DataFrame):
+        # Series: the counts the table would hold, without building it (the same code path)
+        counts, _ = _direct_counts(truth, prediction, labels, **options)
+        given = labels is not None
+    else:
+        table = resolve(
+            "segment", truth, prediction, labels, options, metric=metric, select=select_labels
+        )
+        counts = _counts_from_table(table)
+        given = labels is not None or bool(table_options(table).get("labels_given"))
     n_truth, n_prediction = (counts.tp + counts.fn).sum(axis=0), (counts.tp + counts.fp).sum(axis=0)
     keep = supported(n_truth, n_prediction, counts.labels, given)
     return dataclasses.replace(counts, keep=keep)
@@ -220,7 +227,20 @@ def segment_statistics(
             "truth must be a pandas.Series; segment_statistics computes the table, "
             "the other segment_* functions accept one."
         )
+    counts, inputs = _direct_counts(
+        truth, prediction, labels,
+        time_resolution=time_resolution, compat=compat, files_duration=files_duration,
+    )
     recorded = normalise({"time_resolution": time_resolution, "compat": compat})
+    recorded["labels_given"] = labels is not None
+    return stamp(_counts_frame(counts, inputs), "segment", recorded)
+
+
+def _direct_counts(
+    truth, prediction, labels, *, time_resolution=Default(1.0), compat=Default(None), files_duration=None
+) -> tuple[_Counts, Inputs]:
+    """Counts of Series through the gate (what :func:`segment_statistics` tabulates)."""
+    normalise({"time_resolution": time_resolution, "compat": compat})
     inputs = check_inputs(
         truth,
         prediction,
@@ -229,9 +249,7 @@ def segment_statistics(
         require_end=True,
         allow_filewise=True,
     )
-    counts = _counts_from_inputs(inputs, value_of(time_resolution), value_of(compat))
-    recorded["labels_given"] = labels is not None
-    return stamp(_counts_frame(counts, inputs), "segment", recorded)
+    return _counts_from_inputs(inputs, value_of(time_resolution), value_of(compat)), inputs
 
 
 
