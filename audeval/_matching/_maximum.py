@@ -1,4 +1,4 @@
-"""Maximum-cardinality matching: isolated pairs directly, the rest by Dinic's max flow.
+"""Maximum-cardinality matching: isolated pairs directly, the rest by Hopcroft-Karp or Dinic.
 
 scipy's ``maximum_bipartite_matching`` (Hopcroft-Karp) can take minutes
 on some dense event graphs whose prediction indices are not in time order
@@ -6,6 +6,8 @@ on some dense event graphs whose prediction indices are not in time order
 Dinic's algorithm on the unit-capacity flow network
 (``scipy.sparse.csgraph.maximum_flow``) has the Hopcroft-Karp bound
 ``O(E sqrt(V))`` and takes 0.04 s on 8,000 such events.
+Pairs numbered in time order (events in canonical order, sorted boundaries)
+go to Hopcroft-Karp, which is fastest there.
 """
 
 from __future__ import annotations
@@ -45,9 +47,42 @@ def maximum_matching(
     rest = ~isolated
     if rest.any():
         t, p = truth[rest], prediction[rest]
-        found_t, found_p = flow_matching(t, p)
+        if _in_time_order(t, p):
+            found_t, found_p = hopcroft_karp(n_truth, n_prediction, t, p)
+        else:
+            found_t, found_p = flow_matching(t, p)
         match[found_t] = found_p
     return match
+
+
+def _in_time_order(truth: np.ndarray, prediction: np.ndarray) -> bool:
+    """Pairs whose first prediction per truth (in truth order) never goes back.
+
+    Candidate pairs of events and boundaries numbered in time order are so;
+    on them Hopcroft-Karp is fastest (20x Dinic on 8,000 near-perfect events).
+    """
+    if len(truth) < 2:
+        return False
+    if np.any(truth[1:] < truth[:-1]):
+        order = np.argsort(truth, kind="stable")
+        truth, prediction = truth[order], prediction[order]
+    first = np.r_[True, truth[1:] != truth[:-1]]
+    run = np.cumsum(first) - 1
+    starts = np.full(int(run[-1]) + 1, np.iinfo(np.int64).max)
+    np.minimum.at(starts, run, prediction)
+    return bool(np.all(starts[1:] >= starts[:-1]))
+
+
+def hopcroft_karp(
+    n_truth: int, n_prediction: int, truth: np.ndarray, prediction: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs of a maximum matching by scipy's Hopcroft-Karp (for pairs in time order)."""
+    graph = scipy.sparse.csr_matrix(
+        (np.ones(len(truth), dtype=np.int8), (truth, prediction)), shape=(n_truth, n_prediction)
+    )
+    matched = scipy.sparse.csgraph.maximum_bipartite_matching(graph, perm_type="column")
+    found = np.flatnonzero(matched >= 0)
+    return found, matched[found]
 
 
 def flow_matching(truth: np.ndarray, prediction: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
