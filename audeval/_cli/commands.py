@@ -71,6 +71,7 @@ def events(args: argparse.Namespace) -> Result:
         duration_tolerance=duration,
         matching=args.matching,
         files_duration=data.files_duration,
+        compat=args.compat,
     )
     options = dict(zero_division=args.zero_division, propagate_nans=args.propagate_nans)
     summary = family.event_report(stats, None, **options)
@@ -84,6 +85,7 @@ def events(args: argparse.Namespace) -> Result:
     title = (
         f"Event-based metrics: {n_files} files, {len(labels)} labels; "
         f"{onset_text}, {offset_text}, {args.matching} matching"
+        f"{'; sed_eval compat' if args.compat else ''}"
     )
     if not args.per_file:
         return Result(title, summary, columns=EVENT_COLUMNS)

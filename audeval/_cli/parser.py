@@ -274,6 +274,11 @@ def _events(commands) -> None:
         default="optimal",
         help="one-to-one matching of events (default: optimal)",
     )
+    g.add_argument(
+        "--compat",
+        choices=("sed_eval",),
+        help="compare times as sed_eval 0.2.1 does (float64 seconds; a tolerance met exactly may miss)",
+    )
     _add_zero_division(g, 0.0, "value of an undefined precision or recall (default: 0; 'nan')")
     g.add_argument(
         "--propagate-nans",

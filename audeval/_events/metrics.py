@@ -40,7 +40,10 @@ _TOLERANCE_ARGS = """
             of the truth event's duration; the larger of the two applies
         matching: ``"optimal"`` (maximum matching) or ``"greedy"``
             (first fit in time order, as audmetric)
-        files_duration: duration per file, resolves ``end=NaT``"""
+        files_duration: duration per file, resolves ``end=NaT``
+        compat: ``None`` (exact integer nanoseconds)
+            or ``"sed_eval"`` (sed_eval 0.2.1's float64 time conditions,
+            see :func:`event_statistics`)"""
 
 _EXAMPLE = """
         >>> import audformat
@@ -79,6 +82,7 @@ def event_precision_per_class(
     duration_tolerance: float | None = Default(None),
     matching: str = Default("optimal"),
     files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = Default(None),
 ) -> dict[object, float]:
     r"""Event-based precision per class.
 
@@ -121,6 +125,7 @@ def event_recall_per_class(
     duration_tolerance: float | None = Default(None),
     matching: str = Default("optimal"),
     files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = Default(None),
 ) -> dict[object, float]:
     r"""Event-based recall per class.
 
@@ -161,6 +166,7 @@ def event_fscore_per_class(
     duration_tolerance: float | None = Default(None),
     matching: str = Default("optimal"),
     files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = Default(None),
 ) -> dict[object, float]:
     r"""Event-based F-score per class.
 
@@ -208,6 +214,7 @@ def event_unweighted_average_fscore(
     duration_tolerance: float | None = Default(None),
     matching: str = Default("optimal"),
     files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = Default(None),
 ) -> float:
     r"""Event-based unweighted average (macro) F-score.
 
@@ -266,6 +273,7 @@ def event_fscore(
     duration_tolerance: float | None = Default(None),
     matching: str = Default("optimal"),
     files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = Default(None),
 ) -> float:
     r"""Event-based F-score over all classes.
 
@@ -329,6 +337,7 @@ def event_error_rate(
     duration_tolerance: float | None = Default(None),
     matching: str = Default("optimal"),
     files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = Default(None),
 ) -> float:
     r"""Sound-event error rate (sed_eval's overall event-based ER).
 
@@ -374,6 +383,7 @@ def event_error_rate_per_class(
     duration_tolerance: float | None = Default(None),
     matching: str = Default("optimal"),
     files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = Default(None),
 ) -> dict[object, float]:
     r"""Event-based error rate per class (sed_eval class-wise ER).
 
@@ -416,6 +426,7 @@ def event_confusion_matrix(
     normalize: bool = False,
     matching: str = Default("optimal"),
     files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = Default(None),
 ) -> list[list[int | float]]:
     r"""Event-based confusion matrix with a "no event" row and column.
 
@@ -475,6 +486,7 @@ def event_report(
     duration_tolerance: float | None = Default(None),
     matching: str = Default("optimal"),
     files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = Default(None),
 ) -> pd.DataFrame:
     r"""Event-based report: counts and metrics per label, micro and macro rows.
 

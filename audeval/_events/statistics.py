@@ -78,6 +78,7 @@ def event_statistics(
     matching: str = Default("optimal"),
     files_duration: Mapping | pd.Series | None = None,
     confusion: bool = False,
+    compat: str | None = Default(None),
 ) -> pd.DataFrame:
     r"""Additive event counts per file and label.
 
@@ -111,6 +112,13 @@ def event_statistics(
     (exactly so for independent groups of up to 5 x 5 events,
     nearly all of them; larger groups take a deterministic choice on that order).
     So results never depend on the order of rows.
+    With ``compat="sed_eval"`` the time conditions are evaluated as sed_eval 0.2.1 does:
+    in float64 seconds (nanoseconds / 1e9), with its expressions and order
+    (``abs(onset_t - onset_p) <= onset_tolerance``,
+    ``abs(offset_t - offset_p) <= max(offset_tolerance, duration_tolerance * (offset_t - onset_t))``),
+    so a tolerance met exactly may count as missed (or, rarely, one missed as met)
+    where float rounding says so;
+    the matching itself is unchanged.
     With ``matching="greedy"`` substitutions are a first-fit pass
     over the leftovers in time order, as sed_eval and audmetric;
     events with equal times are taken in label order.
@@ -144,6 +152,8 @@ def event_statistics(
         matching: ``"optimal"`` or ``"greedy"``
         files_duration: duration per file, resolves ``end=NaT``
         confusion: add the substitution pair columns
+        compat: ``None`` (exact integer nanoseconds)
+            or ``"sed_eval"`` (sed_eval 0.2.1's float64 time conditions)
 
     Returns:
         statistics table indexed by ``(file, label)``
@@ -175,9 +185,10 @@ def event_statistics(
             "duration_tolerance": duration_tolerance,
             "matching": matching,
             "confusion": confusion,
+            "compat": compat,
         }
     )
-    tol = tolerances(onset_tolerance, offset_tolerance, duration_tolerance)
+    tol = tolerances(onset_tolerance, offset_tolerance, duration_tolerance, recorded["compat"])
     inputs = check_inputs(
         truth,
         prediction,

@@ -17,7 +17,9 @@ def match_segments(truth, prediction, n_files: int, tol, matching: str) -> tuple
 
     Both sides are put in canonical order ``(file, start, end, label, row)``;
     candidate pairs meet the time conditions of ``tol``
-    (an :class:`audeval._events.Tolerances`).
+    (an :class:`audeval._events.Tolerances`);
+    with ``tol.compat`` set, pairs of a join widened by ``tol.widened()``
+    are filtered by ``tol.admits`` (the reference's float rules).
     ``matching="optimal"``: :func:`~._lexicographic.lexicographic_matching`;
     ``"greedy"``: first fit for same-label pairs in canonical order,
     then first fit among the leftovers for other-label pairs.
@@ -32,25 +34,29 @@ def match_segments(truth, prediction, n_files: int, tol, matching: str) -> tuple
     substitution = np.full(n_truth, -1, dtype=np.int64)
     if n_truth == 0 or n_pred == 0:
         return match, substitution
-    margin = tol.onset if tol.onset is not None else 0
+    join = tol.widened()  # tol itself unless a compat mode filters the pairs below
+    margin = join.onset if join.onset is not None else 0
     t_key, p_key = time_keys(n_files, margin, (truth.file, truth.start), (prediction.file, prediction.start))
     t_order, t_sorted = canonical_order(t_key, truth.end, truth.label, truth.position)
     p_order, p_sorted = canonical_order(p_key, prediction.end, prediction.label, prediction.position)
     t_end, t_label = truth.end[t_order], truth.label[t_order]
     p_end, p_label = prediction.end[p_order], prediction.label[p_order]
-    if tol.onset is not None:
-        i, j = onset_pairs(t_sorted, p_sorted, tol.onset)
-        if tol.offset_evaluated:
-            allowance = tol.offset_allowance(truth.start, truth.end)[t_order]
+    if join.onset is not None:
+        i, j = onset_pairs(t_sorted, p_sorted, join.onset)
+        if join.offset_evaluated:
+            allowance = join.offset_allowance(truth.start, truth.end)[t_order]
             ok = np.abs(t_end[i] - p_end[j]) <= allowance[i]
             i, j = i[ok], j[ok]
     else:
-        allowance = tol.offset_allowance(truth.start, truth.end)[t_order]
+        allowance = join.offset_allowance(truth.start, truth.end)[t_order]
         i, j = window_join(
             max(n_files, 1), prediction.file[p_order], p_end, truth.file[t_order],
             t_end - allowance, t_end + allowance,
         )
         i, j = sort_pairs(i, j)
+    if join is not tol:
+        ok = tol.admits(truth.start[t_order][i], t_end[i], prediction.start[p_order][j], p_end[j])
+        i, j = i[ok], j[ok]
     same = t_label[i] == p_label[j]
     if matching == "optimal":
         kind = np.where(same, np.int8(2), np.int8(1))
