@@ -32,9 +32,11 @@ _COMMON_ARGS = """
             else the sorted union of labels"""
 
 _TOLERANCE_ARGS = """
-        onset_tolerance: onset tolerance in seconds or as timedelta;
+        onset_tolerance: onset tolerance in seconds or as timedelta,
+            default 0 (exact, as audmetric; the CLI uses DCASE's 0.2 s);
             ``None``: onsets are not evaluated
-        offset_tolerance: offset tolerance in seconds or as timedelta;
+        offset_tolerance: offset tolerance in seconds or as timedelta,
+            default 0 (exact; the CLI uses DCASE's 0.2 s and ``duration_tolerance=0.5``);
             ``None`` and ``duration_tolerance=None``: offsets are not evaluated
         duration_tolerance: offset tolerance as a fraction
             of the truth event's duration; the larger of the two applies
@@ -58,7 +60,8 @@ _EXAMPLE = """
         ...     index=audformat.segmented_index(
         ...         ["f1", "f1", "f2"], [0.1, 2.0, 5.0], [1.1, 3.0, 6.0]
         ...     ),
-        ... )"""
+        ... )
+        >>> # the default tolerances are 0 (exact matching): give the ones you mean"""
 
 
 def _doc(function):

@@ -143,9 +143,11 @@ def event_statistics(
             rows with other labels are left out.
             ``None``: categories of categorical data,
             else the sorted union of labels
-        onset_tolerance: onset tolerance in seconds or as timedelta;
+        onset_tolerance: onset tolerance in seconds or as timedelta,
+            default 0 (exact, as audmetric; the CLI uses DCASE's 0.2 s);
             ``None``: onsets are not evaluated
-        offset_tolerance: offset tolerance in seconds or as timedelta;
+        offset_tolerance: offset tolerance in seconds or as timedelta,
+            default 0 (exact; the CLI uses DCASE's 0.2 s and ``duration_tolerance=0.5``);
             ``None`` (and ``duration_tolerance=None``): offsets are not evaluated
         duration_tolerance: offset tolerance as a fraction
             of the truth event's duration
