@@ -669,3 +669,42 @@ def test_per_class_results_are_dicts_with_deprecated_series_attributes():
     assert rounded.to_dict() == {"a": 1.0, "b": 1.0} and rounded.index.name == "label"
     with pytest.raises(AttributeError):
         result.no_such_attribute
+
+
+# issue 18 item 10: MIREX2018_eval's final code (gap class, Ntp / Nref)
+MIREX_TRUTH = [("f", 0, 4, "music"), ("f", 4, 6, "speech")]
+MIREX_PREDICTION = [("f", 0, 4, "music"), ("f", 4, 9, "speech")]
+
+
+def test_accuracy_gap_label_mirex_final_code():
+    truth, prediction = series(MIREX_TRUTH), series(MIREX_PREDICTION)
+    options = dict(time_resolution=0.01, files_duration={"f": 10})
+    # README formula: music 1000 of 1000 decisions right, speech 700 of 1000
+    assert seg.segment_accuracy(truth, prediction, **options) == pytest.approx(0.85)
+    # final code: classes music 4 s, speech 2 s, '-' [6, 10) vs [9, 10): tp 4 + 2 + 1 of 10 s
+    assert seg.segment_accuracy(truth, prediction, **options, gap_label="-") == pytest.approx(0.7)
+    # exact time and without files_duration (the file ends at 9 s: gap [6, 9) vs nothing)
+    exact = seg.segment_accuracy(truth, prediction, time_resolution=None, gap_label="-")
+    assert exact == pytest.approx(6 / 9)
+
+
+def test_accuracy_gap_label_overlaps_and_files():
+    # overlapping truth classes count twice in Nref; a file with no prediction
+    truth = series([("a", 0, 2, "x"), ("a", 1, 2, "y"), ("b", 0, 1, "x")])
+    prediction = series([("a", 0, 1, "x"), ("a", 3, 4, "y")])
+    acc = seg.segment_accuracy(
+        truth, prediction, time_resolution=1.0, files_duration={"a": 4, "b": 2}, gap_label="-"
+    )
+    # a: truth x{0,1} y{1} -{2,3}; prediction x{0} y{3} -{1,2}: tp x 1, - 1 -> 2 of 5
+    # b: truth x{0} -{1}, prediction -{0,1}: tp - 1 -> 1 of 2
+    assert acc == pytest.approx(3 / 7)
+
+
+def test_accuracy_gap_label_errors():
+    truth, prediction = series(MIREX_TRUTH), series(MIREX_PREDICTION)
+    with pytest.raises(ValueError, match="gap_label='music'"):
+        seg.segment_accuracy(truth, prediction, gap_label="music")
+    table = seg.segment_statistics(truth, prediction)
+    with pytest.raises(TypeError, match="gap_label needs truth and prediction as Series"):
+        seg.segment_accuracy(table, gap_label="-")
+

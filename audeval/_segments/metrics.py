@@ -17,6 +17,7 @@ from audeval._report import PerClass, label_report
 from audeval._tables import label_index
 from audeval._validation import NS_PER_SECOND
 from audeval._segments.engine import _Counts
+from audeval._segments.gaps import gap_accuracy
 from audeval._segments.options import REPORT_COLUMNS
 from audeval._segments.statistics import _counts
 
@@ -445,6 +446,7 @@ def segment_accuracy(
     files_duration: Mapping | pd.Series | None = None,
     compat: str | None = Default(None),
     zero_division: float = 0.0,
+    gap_label: object | None = None,
 ) -> float:
     r"""Segment-based accuracy (MIREX 2018, sed_eval overall accuracy).
 
@@ -457,10 +459,23 @@ def segment_accuracy(
     the share of (segment, label) decisions that are right.
     MIREX 2018 music/speech detection evaluates it at ``time_resolution=0.01``.
     ``zero_division`` when nothing is evaluated (sed_eval: 0).
+    This is the formula of the MIREX 2018 README.
+
+    MIREX2018_eval's final code (``gap_label="-"``) gives unannotated time
+    a class of its own on both sides and reports
+    :math:`N_\text{tp} / N_\text{ref} = \sum \text{tp} / \sum (\text{tp} + \text{fn})`
+    over the labels and the gap class
+    (one file of 10 s, truth music [0, 4) speech [4, 6),
+    prediction music [0, 4) speech [4, 9): README 0.85, final code 0.70).
 
     Args:
         {args}
         zero_division: value of 0 / 0
+        gap_label: ``None``: the README formula;
+            a label (MIREX uses ``"-"``) that occurs in neither input:
+            MIREX2018_eval's final code, :math:`N_\text{tp} / N_\text{ref}`
+            with unannotated time as class ``gap_label``
+            (needs Series, not a statistics table)
 
     Returns:
         accuracy
@@ -476,9 +491,25 @@ def segment_accuracy(
         ... )
         >>> round(segment_accuracy(truth, prediction, time_resolution=0.01), 4)
         0.7
+        >>> truth = pd.Series(
+        ...     ["music", "speech"],
+        ...     index=audformat.segmented_index(["f", "f"], [0, 4], [4, 6]),
+        ... )
+        >>> prediction = pd.Series(
+        ...     ["music", "speech"],
+        ...     index=audformat.segmented_index(["f", "f"], [0, 4], [4, 9]),
+        ... )
+        >>> options = dict(time_resolution=0.01, files_duration={"f": 10})
+        >>> round(segment_accuracy(truth, prediction, **options), 4)
+        0.85
+        >>> round(segment_accuracy(truth, prediction, **options, gap_label="-"), 4)
+        0.7
 
     """
     zero_division = check_zero_division(zero_division)
+    if gap_label is not None:
+        options = dict(time_resolution=time_resolution, compat=compat, files_duration=files_duration)
+        return gap_accuracy(truth, prediction, labels, options, gap_label, zero_division)
     counts = _counts(segment_accuracy, truth, prediction, labels, locals())
     _, micro, _ = _overall(counts, zero_division, False)
     return float(micro["accuracy"])

@@ -1,0 +1,89 @@
+"""MIREX 2018 (final code) accuracy: unannotated time as a gap class.
+
+MIREX2018_eval's final evaluation code labels every stretch of a file
+that no event covers with a class of its own (``'-'``) in truth and in
+prediction and reports ``Ntp / Nref``: the (frame, class) decisions of
+the truth that the prediction repeats, over all (frame, class) decisions
+of the truth (gap class included).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from audeval._intervals import merge
+from audeval._validation import Inputs, Segments, file_extent
+
+
+def _gaps(side: Segments, extent: np.ndarray, code: int) -> Segments:
+    """``side`` plus its uncovered parts of ``[0, extent_f)`` as label ``code``."""
+    n_files = len(extent)
+    end = np.where(side.end < 0, extent[side.file], side.end)  # NaT: until the end
+    group, start, stop = merge(n_files, side.file, side.start, end)
+    # gaps: before each merged interval (after the previous one of its file), and after the last
+    previous = np.zeros(len(group), dtype=np.int64)
+    same = np.zeros(len(group), dtype=bool)
+    same[1:] = group[1:] == group[:-1]
+    previous[1:] = np.where(same[1:], stop[:-1], 0)
+    last = np.zeros(n_files, dtype=np.int64)
+    np.maximum.at(last, group, stop)
+    gap_file = np.concatenate([group, np.arange(n_files, dtype=np.int64)])
+    gap_start = np.concatenate([previous, last])
+    gap_end = np.concatenate([np.minimum(start, extent[group]), extent])
+    keep = gap_end > gap_start
+    n = int(keep.sum())
+    return Segments(
+        np.concatenate([side.file, gap_file[keep]]),
+        np.concatenate([side.start, gap_start[keep]]),
+        np.concatenate([side.end, gap_end[keep]]),
+        np.concatenate([side.label, np.full(n, code, dtype=np.int64)]),
+        np.concatenate([side.position, np.full(n, -1, dtype=np.int64)]),
+    )
+
+
+def fill_gaps(inputs: Inputs, gap_label: object) -> Inputs:
+    """``inputs`` with unannotated time labelled ``gap_label`` on both sides.
+
+    A file's time is ``[0, d_f)`` with ``d_f`` from ``files_duration``,
+    else the latest end in truth or prediction;
+    the gap class is appended to the labels.
+    """
+    if gap_label in inputs.labels:
+        raise ValueError(
+            f"gap_label={gap_label!r} is a label of the inputs; choose a label that does not occur."
+        )
+    extent = file_extent(inputs)
+    code = len(inputs.labels)
+    return dataclasses.replace(
+        inputs,
+        truth=_gaps(inputs.truth, extent, code),
+        prediction=_gaps(inputs.prediction, extent, code),
+        labels=[*inputs.labels, gap_label],
+    )
+
+
+def gap_accuracy(truth, prediction, labels, options: dict, gap_label: object, zero_division: float) -> float:
+    """``Ntp / Nref`` with unannotated time as class ``gap_label`` (MIREX2018_eval's final code)."""
+    import pandas as pd
+
+    from audeval._options import value_of
+    from audeval._segments.engine import _counts_from_inputs
+    from audeval._segments.options import normalise
+    from audeval._validation import check_inputs
+
+    if isinstance(truth, pd.DataFrame) or prediction is None:
+        raise TypeError(
+            "gap_label needs truth and prediction as Series: the unannotated time "
+            "of a file cannot be read from a statistics table."
+        )
+    normalise({"time_resolution": options["time_resolution"], "compat": options["compat"]})
+    inputs = check_inputs(
+        truth, prediction, labels=labels, files_duration=options["files_duration"], require_end=True
+    )
+    counts = _counts_from_inputs(
+        fill_gaps(inputs, gap_label), value_of(options["time_resolution"]), value_of(options["compat"])
+    )
+    n_tp, n_ref = int(counts.tp.sum()), int((counts.tp + counts.fn).sum())
+    return float(n_tp / n_ref) if n_ref else float(zero_division)
