@@ -1,5 +1,7 @@
 """The validation gate: every bad input of SPEC section 1, and what good input becomes."""
 
+import warnings
+
 import audformat
 import numpy as np
 import pandas as pd
@@ -216,3 +218,18 @@ def test_seconds_are_rounded_to_the_nearest_nanosecond():
     assert inputs.durations.tolist() == [2_500_000_000, NAT]
     with pytest.raises(ValueError, match="files_duration must not be negative"):
         check_inputs(GOOD, GOOD, files_duration={"f1": pd.Timedelta(1, unit="s"), "f2": -1.0})
+
+
+def test_identical_duplicate_events_warn_with_their_rows():
+    # issue 18 item 20: a repeated (file, start, end, label) row counts twice: warn
+    truth = series([("f", 0, 1, "a"), ("f", 2, 3, "a"), ("f", 0, 1, "b"), ("f", 2, 3, "a")])
+    prediction = series([("f", 0, 1, "a")])
+    with pytest.warns(UserWarning, match=r"1 event\(s\) repeat an identical row .* rows 1, 3 "):
+        assert audeval.event_fscore(truth, prediction) == pytest.approx(0.4)
+    with pytest.warns(UserWarning, match=r"rows 0, 2 "):
+        audeval.event_fscore(prediction, truth.iloc[[1, 0, 3]])
+    # same times with another label, or another end, are not duplicates
+    distinct = series([("f", 0, 1, "a"), ("f", 0, 1, "b"), ("f", 0, 2, "a")])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        audeval.event_fscore(distinct, distinct.iloc[::-1])

@@ -14,6 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from audeval._intervals import expand_ranges, group_keys
+from audeval._validation import MAX_ROWS_SHOWN
+from audeval._warnings import warn
 
 
 KEY_LIMIT = 2**62
@@ -76,9 +78,40 @@ def canonical_order(
         tie[1:] |= equal
         tie[:-1] |= equal
         sub = order[tie]
-        order[tie] = sub[np.lexsort((position[sub], label[sub], end[sub], key[sub]))]
+        sub = sub[np.lexsort((position[sub], label[sub], end[sub], key[sub]))]
+        order[tie] = sub
+        _warn_duplicates(sub, key, end, label, position)
     # equal coarse keys are equal keys when nothing was cut off
     return order, (coarse if shift == 0 else key[order])
+
+
+def _warn_duplicates(
+    ties: np.ndarray,
+    key: np.ndarray,
+    end: np.ndarray,
+    label: np.ndarray,
+    position: np.ndarray,
+) -> None:
+    """Warn about identical events (same file, start, end and label): they count twice.
+
+    ``ties`` are the events of equal keys in canonical order,
+    so identical events are neighbours there;
+    the check costs nothing beyond the sort the matcher does anyway
+    (input in strict order has no ties and no duplicates).
+    """
+    same = (key[ties[1:]] == key[ties[:-1]]) & (end[ties[1:]] == end[ties[:-1]])
+    same &= label[ties[1:]] == label[ties[:-1]]
+    if not same.any():
+        return
+    first = np.flatnonzero(same)
+    rows = np.unique(np.concatenate([position[ties[first]], position[ties[first + 1]]]))
+    shown = ", ".join(str(int(r)) for r in rows[:MAX_ROWS_SHOWN])
+    warn(
+        f"{int(same.sum())} event(s) repeat an identical row (same file, start, end and label) "
+        f"and count twice, likely a data error: rows {shown}{' ...' if len(rows) > MAX_ROWS_SHOWN else ''} "
+        "(0-based row numbers of truth or prediction); "
+        "drop them with series[~series.reset_index().duplicated().to_numpy()]."
+    )
 
 
 def onset_pairs(
