@@ -557,5 +557,20 @@ def test_agreement(capsys, tmp_path):
     assert table.loc["all raters", "fleiss_kappa"] == pytest.approx(audeval.fleiss_kappa(raters), abs=1e-12)
     code, out, err = run(capsys, "agreement", paths[0])
     assert code == 2 and "at least two raters" in err
+    # the rater columns of an audformat database
+    import audformat
+
+    db = audformat.Database("qa")
+    db.schemes["kind"] = audformat.Scheme(labels=["speech", "music"])
+    index = audformat.segmented_index(["f.wav"] * 3, [0.0, 2.0, 4.0], [2.0, 4.0, 5.0])
+    db["segments"] = audformat.Table(index)
+    for rater, labels in {"a": ["speech", "music", "music"], "b": ["speech", "speech", "music"]}.items():
+        db.raters[rater] = audformat.Rater()
+        db["segments"][rater] = audformat.Column(scheme_id="kind", rater_id=rater)
+        db["segments"][rater].set(labels)
+    db.save(os.fspath(tmp_path / "db"))
+    table = run_csv(capsys, "agreement", "--database", os.fspath(tmp_path / "db")).set_index("rater")
+    raters = audeval.rater_annotations(db)
+    assert table.loc["a", "b"] == pytest.approx(audeval.cohen_kappa(raters["a"], raters["b"]), abs=1e-12)
     code, out, err = run(capsys, "agreement", *paths, "--names", "a,b")
     assert code == 2 and "--names" in err

@@ -318,14 +318,34 @@ def example(args: argparse.Namespace) -> Result | str:
     return "\n".join(parts) if args.format in ("table", "markdown") else "".join(parts[1:])
 
 
+def _raters(args: argparse.Namespace) -> dict:
+    """Rater -> annotations: from files or folders, or the rater columns of a database."""
+    if args.database is not None:
+        if args.raters:
+            raise UsageError("give either rater files or --database, not both")
+        import audformat
+
+        raters = audeval.rater_annotations(
+            audformat.Database.load(args.database, load_data=True), scheme=args.scheme
+        )
+        if args.names:
+            raise UsageError("--names goes with rater files; a database names its raters")
+    else:
+        names = args.names or [
+            os.path.splitext(os.path.basename(os.path.normpath(p)))[0] for p in args.raters
+        ]
+        if len(names) != len(args.raters) or len(set(names)) != len(names):
+            raise UsageError(f"--names must give {len(args.raters)} different names; got {names}")
+        raters = {name: audeval.read_annotations(path) for name, path in zip(names, args.raters)}
+    if len(raters) < 2:
+        raise UsageError("agreement needs the annotations of at least two raters")
+    return raters
+
+
 def agreement(args: argparse.Namespace) -> Result:
     """``audeval agreement``: pairwise Cohen's kappa, Fleiss' kappa and Krippendorff's alpha."""
-    names = args.names or [os.path.splitext(os.path.basename(os.path.normpath(p)))[0] for p in args.raters]
-    if len(args.raters) < 2:
-        raise UsageError("agreement needs the annotations of at least two raters")
-    if len(names) != len(args.raters) or len(set(names)) != len(names):
-        raise UsageError(f"--names must give {len(args.raters)} different names; got {names}")
-    raters = {name: audeval.read_annotations(path) for name, path in zip(names, args.raters)}
+    raters = _raters(args)
+    names = list(raters)
     options = dict(per_label=args.per_label, frame_size=args.frame_size)
     matrix = audeval.agreement_matrix(raters, metric=audeval.cohen_kappa, **options)
     matrix.index.name = "rater"

@@ -454,11 +454,17 @@ def _agreement(commands) -> None:
     )
     p.add_argument(
         "raters",
-        nargs="+",
+        nargs="*",
         metavar="RATER",
         help="the annotations of one rater: a file or folder in any format "
         "read_annotations reads (at least two raters)",
     )
+    p.add_argument(
+        "--database",
+        metavar="FOLDER",
+        help="an audformat database: its columns with a rater_id are the raters",
+    )
+    p.add_argument("--scheme", metavar="ID", help="with --database: only columns of this scheme")
     g = p.add_argument_group("metric")
     g.add_argument(
         "--names", type=_list, metavar="A,B,...", help="rater names (default: the file names)"
