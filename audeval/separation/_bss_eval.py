@@ -142,6 +142,66 @@ def _safe_db(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     return np.where(den == 0, np.inf, out)
 
 
+def _filters(
+    ref: np.ndarray, est: np.ndarray, n_taps: int, pairs: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Distortion filters on the whole signals (v4): of every estimate on all references,
+    and of each pair's estimate on its own reference."""
+    n_src, n_samples, n_ch = ref.shape
+    n_est = est.shape[0]
+    k_ref = n_src * n_ch
+    r = lag_correlations(ref, np.concatenate([ref, est]), n_taps)
+    r_rr, r_re = r[:, :k_ref], r[:, k_ref:]  # (K, K, L), (K, E*C, L)
+    gram = toeplitz_gram(r_rr)
+    rhs = r_re.transpose(0, 2, 1).reshape(k_ref * n_taps, n_est * n_ch)
+    solver = _Solver(gram, ref.transpose(0, 2, 1).reshape(k_ref, n_samples), n_taps)
+    filt_all = solver.solve(rhs).reshape(n_src, n_ch, n_taps, n_est, n_ch)
+    block = n_ch * n_taps
+    filt_own = np.empty((len(pairs), n_ch, n_taps, n_ch))
+    for j in np.unique(pairs[:, 0]):  # one factorisation per reference
+        rows = slice(j * block, (j + 1) * block)
+        own = _Solver(gram[rows, rows], ref[j].T, n_taps)
+        which = np.flatnonzero(pairs[:, 0] == j)
+        cols = (pairs[which, 1][:, None] * n_ch + np.arange(n_ch)).ravel()
+        sol = own.solve(rhs[rows][:, cols]).reshape(n_ch, n_taps, len(which), n_ch)
+        filt_own[which] = sol.transpose(2, 0, 1, 3)
+    return filt_all, filt_own
+
+
+_ENERGIES = ("true", "sdr_den", "isr_den", "own", "interf", "all", "artif")
+
+
+def _batch_energies(
+    energy, sl, ref_f, ref_t, est_t, h_all, h_own, pairs, length, n_fft, n_out
+) -> None:
+    """The energies of one batch of windows (``sl``), written into ``energy``."""
+    proj_all = {}
+    for k in np.unique(pairs[:, 1]):
+        spec = np.einsum("rcbf,rcfo->obf", ref_f, h_all[:, :, :, k, :])
+        p = scipy.fft.irfft(spec, n=n_fft, axis=-1)[..., :n_out]  # (Cout, B, n_out)
+        head, tail = p[..., :length], p[..., length:]
+        proj_all[k] = (head, tail)
+        which = pairs[:, 1] == k
+        energy["all"][which, sl] = (head**2).sum(axis=(0, 2)) + (tail**2).sum(axis=(0, 2))
+        energy["artif"][which, sl] = ((est_t[k] - head) ** 2).sum(axis=(0, 2)) + (tail**2).sum(
+            axis=(0, 2)
+        )
+    for q, (j, k) in enumerate(pairs):
+        spec = np.einsum("cbf,cfo->obf", ref_f[j], h_own[q])
+        p = scipy.fft.irfft(spec, n=n_fft, axis=-1)[..., :n_out]
+        head, tail = p[..., :length], p[..., length:]
+        s_true = ref_t[j]
+        tail_sq = (tail**2).sum(axis=(0, 2))
+        energy["true"][q, sl] = (s_true**2).sum(axis=(0, 2))
+        energy["sdr_den"][q, sl] = ((est_t[k] - s_true) ** 2).sum(axis=(0, 2))
+        energy["isr_den"][q, sl] = ((head - s_true) ** 2).sum(axis=(0, 2)) + tail_sq
+        energy["own"][q, sl] = (head**2).sum(axis=(0, 2)) + tail_sq
+        all_head, all_tail = proj_all[k]
+        energy["interf"][q, sl] = ((all_head - head) ** 2).sum(axis=(0, 2)) + (
+            (all_tail - tail) ** 2
+        ).sum(axis=(0, 2))
+
+
 def _evaluate(
     ref: np.ndarray,
     est: np.ndarray,
@@ -152,48 +212,21 @@ def _evaluate(
     silent: str,
 ) -> dict[str, np.ndarray]:
     """Metrics of the (reference, estimate) ``pairs`` (P, 2) for all windows."""
-    n_src, n_samples, n_ch = ref.shape
-    n_est = est.shape[0]
-    n_win = len(starts)
-    n_pairs = len(pairs)
-    k_ref = n_src * n_ch
-
-    # whole-signal filters (v4)
-    r = lag_correlations(ref, np.concatenate([ref, est]), n_taps)
-    r_rr, r_re = r[:, :k_ref], r[:, k_ref:]  # (K, K, L), (K, E*C, L)
-    gram = toeplitz_gram(r_rr)
-    rhs = r_re.transpose(0, 2, 1).reshape(k_ref * n_taps, n_est * n_ch)
-    solver = _Solver(gram, ref.transpose(0, 2, 1).reshape(k_ref, n_samples), n_taps)
-    filt_all = solver.solve(rhs).reshape(n_src, n_ch, n_taps, n_est, n_ch)
-    # filters of each estimate on its paired reference alone
-    block = n_ch * n_taps
-    filt_own = np.empty((n_pairs, n_ch, n_taps, n_ch))
-    for j in np.unique(pairs[:, 0]):
-        rows = slice(j * block, (j + 1) * block)
-        own = _Solver(gram[rows, rows], ref[j].T, n_taps)
-        which = np.flatnonzero(pairs[:, 0] == j)
-        cols = (pairs[which, 1][:, None] * n_ch + np.arange(n_ch)).ravel()
-        sol = own.solve(rhs[rows][:, cols]).reshape(n_ch, n_taps, len(which), n_ch)
-        filt_own[which] = sol.transpose(2, 0, 1, 3)
-
+    n_src, _, n_ch = ref.shape
+    n_est, n_win, n_pairs = est.shape[0], len(starts), len(pairs)
+    filt_all, filt_own = _filters(ref, est, n_taps, pairs)
     n_out = length + n_taps - 1
     n_fft = scipy.fft.next_fast_len(n_out, real=True)
     h_all = scipy.fft.rfft(filt_all, n=n_fft, axis=2)  # (R, Cin, F, E, Cout)
     h_own = scipy.fft.rfft(filt_own, n=n_fft, axis=2)  # (P, Cin, F, Cout)
-    used_est = np.unique(pairs[:, 1])
 
-    energy = {
-        name: np.empty((n_pairs, n_win))
-        for name in (
-            "true", "sdr_den", "isr_den", "own", "interf", "all", "artif",
-        )
-    }
-    per_window = (k_ref + 2 * n_est * n_ch + 2 * n_pairs * n_ch) * n_fft
+    energy = {name: np.empty((n_pairs, n_win)) for name in _ENERGIES}
+    per_window = (n_src * n_ch + 2 * n_est * n_ch + 2 * n_pairs * n_ch) * n_fft
     batch = max(1, _BATCH_VALUES // per_window)
     offsets = np.arange(length)
     ref_silent = np.zeros((n_src, n_win), dtype=bool)
     est_silent = np.zeros((n_est, n_win), dtype=bool)
-    for first in range(0, n_win, batch):
+    for first in range(0, n_win, batch):  # batches of windows (memory), not one per window
         b_starts = starts[first : first + batch]
         sl = slice(first, first + len(b_starts))
         index = b_starts[:, None] + offsets
@@ -202,33 +235,12 @@ def _evaluate(
         ref_silent[:, sl] = ~(ref_t != 0).any(axis=(1, 3))
         est_silent[:, sl] = ~(est_t != 0).any(axis=(1, 3))
         ref_f = scipy.fft.rfft(ref_t, n=n_fft, axis=-1)  # (R, C, B, F)
-        proj_all = {}
-        for k in used_est:
-            spec = np.einsum("rcbf,rcfo->obf", ref_f, h_all[:, :, :, k, :])
-            p = scipy.fft.irfft(spec, n=n_fft, axis=-1)[..., :n_out]  # (Cout, B, n_out)
-            tail = p[..., length:]
-            head = p[..., :length]
-            proj_all[k] = (head, tail)
-            sq_all = (head**2).sum(axis=(0, 2)) + (tail**2).sum(axis=(0, 2))
-            artif_k = ((est_t[k] - head) ** 2).sum(axis=(0, 2)) + (tail**2).sum(axis=(0, 2))
-            for q in np.flatnonzero(pairs[:, 1] == k):
-                energy["all"][q, sl] = sq_all
-                energy["artif"][q, sl] = artif_k
-        for q, (j, k) in enumerate(pairs):
-            spec = np.einsum("cbf,cfo->obf", ref_f[j], h_own[q])
-            p = scipy.fft.irfft(spec, n=n_fft, axis=-1)[..., :n_out]
-            head, tail = p[..., :length], p[..., length:]
-            s_true = ref_t[j]
-            tail_sq = (tail**2).sum(axis=(0, 2))
-            energy["true"][q, sl] = (s_true**2).sum(axis=(0, 2))
-            energy["sdr_den"][q, sl] = ((est_t[k] - s_true) ** 2).sum(axis=(0, 2))
-            energy["isr_den"][q, sl] = ((head - s_true) ** 2).sum(axis=(0, 2)) + tail_sq
-            energy["own"][q, sl] = (head**2).sum(axis=(0, 2)) + tail_sq
-            all_head, all_tail = proj_all[k]
-            energy["interf"][q, sl] = ((all_head - head) ** 2).sum(axis=(0, 2)) + (
-                (all_tail - tail) ** 2
-            ).sum(axis=(0, 2))
+        _batch_energies(energy, sl, ref_f, ref_t, est_t, h_all, h_own, pairs, length, n_fft, n_out)
+    return _metrics(energy, ref_silent, est_silent, pairs, silent)
 
+
+def _metrics(energy, ref_silent, est_silent, pairs, silent: str) -> dict[str, np.ndarray]:
+    """SDR, ISR, SIR and SAR from the window energies, NaN where silence makes them undefined."""
     out = {
         "sdr": _safe_db(energy["true"], energy["sdr_den"]),
         "isr": _safe_db(energy["true"], energy["isr_den"]),
@@ -237,7 +249,8 @@ def _evaluate(
     }
     if silent == "museval":
         # museval: a window in which any reference or estimate is silent is NaN
-        nan = np.broadcast_to(ref_silent.any(axis=0) | est_silent.any(axis=0), (n_pairs, n_win))
+        shape = out["sdr"].shape
+        nan = np.broadcast_to(ref_silent.any(axis=0) | est_silent.any(axis=0), shape)
     else:
         nan = ref_silent[pairs[:, 0]] | est_silent[pairs[:, 1]]
     for value in out.values():
