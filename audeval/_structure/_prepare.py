@@ -226,6 +226,56 @@ def _start_pad(rows: Segments, extent: np.ndarray, n_files: int) -> Segments:
     )
 
 
+def _cluster_codes(inputs: Inputs, compat: bool) -> tuple[np.ndarray, int, int, int, int]:
+    """Cluster code per label, the codes of mir_eval's pads and of gaps, and the cluster count."""
+    if compat:
+        names = [str(label).lower() for label in inputs.labels]
+        codes, uniques = pd.factorize(
+            pd.Index(names + ["__t_min", "__t_max", "none"], dtype=object)
+        )
+        codes = np.asarray(codes, dtype=np.int64)
+        t_min, t_max, gap = (int(c) for c in codes[len(names) :])
+        return codes[: len(names)], t_min, t_max, gap, len(uniques)
+    n = inputs.n_labels
+    return np.arange(n, dtype=np.int64), n, n, n, n + 1
+
+
+def _crop_prediction(p_rows: Segments, extent: np.ndarray, n_files: int, compat: bool) -> Segments:
+    """The prediction cropped to the truth's end (mir_eval's rule in compat mode)."""
+    keep = p_rows.start < extent[p_rows.file]
+    if compat:
+        # mir_eval drops every row from the first one (in row order)
+        # that starts after T; rows starting at T would be of zero length
+        # and make mir_eval raise, they are dropped here
+        beyond = p_rows.start > extent[p_rows.file]
+        cut = np.full(n_files, np.iinfo(np.int64).max, dtype=np.int64)
+        if beyond.any():
+            np.minimum.at(cut, p_rows.file[beyond], p_rows.position[beyond])
+        keep &= p_rows.position < cut[p_rows.file]
+    p_rows = p_rows.take(np.flatnonzero(keep))
+    return Segments(
+        p_rows.file,
+        p_rows.start,
+        np.minimum(p_rows.end, extent[p_rows.file]),
+        p_rows.label,
+        p_rows.position,
+    )
+
+
+def _with_pad(rows: Segments, cluster: np.ndarray, pad: Segments, t_min: int, n_files: int):
+    """Rows with mir_eval's start pad (cluster ``t_min``), in (file, start) order."""
+    rows = Segments(
+        np.concatenate([rows.file, pad.file]),
+        np.concatenate([rows.start, pad.start]),
+        np.concatenate([rows.end, pad.end]),
+        np.concatenate([rows.label, pad.label]),
+        np.concatenate([rows.position, pad.position]),
+    )
+    cluster = np.concatenate([cluster, np.full(len(pad), t_min)])
+    order = np.argsort(group_keys(n_files, (rows.file, rows.start))[0], kind="stable")
+    return rows.take(order), cluster[order]
+
+
 def prepare(
     inputs: Inputs,
     truth: pd.Series,
@@ -238,67 +288,19 @@ def prepare(
     p_rows = sort_side(inputs.prediction, n_files)
     check_partition(t_rows, truth, "truth")
     check_partition(p_rows, prediction, "prediction")
-
     extent = np.zeros(n_files, dtype=np.int64)
     if len(t_rows):
         np.maximum.at(extent, t_rows.file, t_rows.end)
-
-    if compat:
-        names = [str(label).lower() for label in inputs.labels]
-        codes, uniques = pd.factorize(
-            pd.Index(names + ["__t_min", "__t_max", "none"], dtype=object)
-        )
-        codes = np.asarray(codes, dtype=np.int64)
-        label_code = codes[: len(names)]
-        t_min, t_max, gap = (int(c) for c in codes[len(names) :])
-        n_clusters = len(uniques)
-    else:
-        label_code = np.arange(inputs.n_labels, dtype=np.int64)
-        t_min = t_max = gap = inputs.n_labels
-        n_clusters = inputs.n_labels + 1
-
-    # mir_eval pads each side before it crops the prediction:
-    # [0, first start] with __T_MIN, placed first in row order
-    if compat:
-        t_pad = _start_pad(t_rows, extent, n_files)
-        p_pad = _start_pad(p_rows, extent, n_files)
-
-    # Prediction: crop to the truth's end
+    label_code, t_min, t_max, gap, n_clusters = _cluster_codes(inputs, compat)
+    # mir_eval pads each side with [0, first start] (__T_MIN) before it crops the prediction
+    pads = (_start_pad(t_rows, extent, n_files), _start_pad(p_rows, extent, n_files)) if compat else None
     given_p_rows = p_rows
-    keep = p_rows.start < extent[p_rows.file]
-    if compat:
-        # mir_eval drops every row from the first one (in row order)
-        # that starts after T; rows starting at T would be of zero length
-        # and make mir_eval raise, they are dropped here
-        beyond = p_rows.start > extent[p_rows.file]
-        cut = np.full(n_files, np.iinfo(np.int64).max, dtype=np.int64)
-        if beyond.any():
-            np.minimum.at(cut, p_rows.file[beyond], p_rows.position[beyond])
-        keep &= p_rows.position < cut[p_rows.file]
-    p_rows = p_rows.take(np.flatnonzero(keep))
-    p_rows = Segments(
-        p_rows.file,
-        p_rows.start,
-        np.minimum(p_rows.end, extent[p_rows.file]),
-        p_rows.label,
-        p_rows.position,
-    )
-
+    p_rows = _crop_prediction(p_rows, extent, n_files, compat)
     sides = []
-    for rows in (t_rows, p_rows):
+    for k, rows in enumerate((t_rows, p_rows)):
         cluster = label_code[rows.label]
         if compat:
-            pad = t_pad if rows is t_rows else p_pad
-            rows = Segments(
-                np.concatenate([rows.file, pad.file]),
-                np.concatenate([rows.start, pad.start]),
-                np.concatenate([rows.end, pad.end]),
-                np.concatenate([rows.label, pad.label]),
-                np.concatenate([rows.position, pad.position]),
-            )
-            cluster = np.concatenate([cluster, np.full(len(pad), t_min)])
-            order = np.argsort(group_keys(n_files, (rows.file, rows.start))[0], kind="stable")
-            rows, cluster = rows.take(order), cluster[order]
+            rows, cluster = _with_pad(rows, cluster, pads[k], t_min, n_files)
         sides.append(
             make_pieces(
                 rows,
