@@ -3,130 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-import numbers
 
 import numpy as np
 import pandas as pd
 
 from audeval._scores import check_average
 from audeval._scores import check_zero_division
-from audeval._scores import divide
-from audeval._scores import fscore
 from audeval._options import Default, check_bool
-from audeval._report import PerClass, label_report
-from audeval._tables import label_index
+from audeval._report import label_report
 from audeval._validation import NS_PER_SECOND
-from audeval._segments.engine import _Counts
+from audeval._segments.reductions import _overall, _per_class, _scores
 from audeval._segments.gaps import gap_accuracy
 from audeval._segments.options import REPORT_COLUMNS
 from audeval._segments.statistics import _counts
 
-
-
-# -------------------------------------------------------------------------
-# Divide last
-# -------------------------------------------------------------------------
-
-
-def _rate(numerator, denominator, zero_division: float) -> np.ndarray:
-    """``num / den``; 0 / 0 -> ``zero_division``, x / 0 -> inf for x > 0."""
-    out = divide(numerator, denominator, zero_division)
-    numerator = np.asarray(numerator, dtype=np.float64)
-    denominator = np.asarray(denominator, dtype=np.float64)
-    return np.where((denominator == 0) & (numerator > 0), np.inf, out)
-
-
-def _nanmean(values: np.ndarray) -> np.ndarray:
-    """Mean over the last axis ignoring NaN; NaN when nothing is left."""
-    values = np.asarray(values, dtype=np.float64)
-    valid = ~np.isnan(values)
-    count = valid.sum(axis=-1)
-    total = np.where(valid, values, 0.0).sum(axis=-1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(count > 0, total / np.maximum(count, 1), np.nan)
-
-
-def _scores(
-    tp: np.ndarray,
-    fp: np.ndarray,
-    fn: np.ndarray,
-    tn: np.ndarray,
-    substitutions: np.ndarray,
-    zero_division: float,
-    propagate_nans: bool,
-    keep: np.ndarray | None = None,
-) -> tuple[dict, dict, dict]:
-    """Class-wise, micro and macro values from counts of shape ``(..., n_labels)``.
-
-    ``keep``: labels that count in the macro averages (``None``: all).
-
-    ``substitutions`` has the shape of the counts without the label axis.
-    """
-    tp, fp, fn, tn = (np.asarray(x, dtype=np.float64) for x in (tp, fp, fn, tn))
-    substitutions = np.asarray(substitutions, dtype=np.float64)
-
-    def block(tp, fp, fn, tn):
-        n_truth, n_prediction = tp + fn, tp + fp
-        precision = divide(tp, n_prediction, zero_division)
-        recall = divide(tp, n_truth, zero_division)
-        sensitivity = divide(tp, tp + fn, zero_division)
-        specificity = divide(tn, tn + fp, zero_division)
-        return {
-            "n_truth": n_truth,
-            "n_prediction": n_prediction,
-            "tp": tp,
-            "fp": fp,
-            "fn": fn,
-            "tn": tn,
-            "precision": precision,
-            "recall": recall,
-            "fscore": fscore(precision, recall, propagate_nans=propagate_nans),
-            "sensitivity": sensitivity,
-            "specificity": specificity,
-            "balanced_accuracy": (sensitivity + specificity) / 2,
-            "accuracy": divide(tp + tn, tp + tn + fp + fn, zero_division),
-        }
-
-    classwise = block(tp, fp, fn, tn)
-    classwise["deletion_rate"] = _rate(fn, classwise["n_truth"], zero_division)
-    classwise["insertion_rate"] = _rate(fp, classwise["n_truth"], zero_division)
-    classwise["error_rate"] = _rate(fn + fp, classwise["n_truth"], zero_division)
-    classwise["substitution_rate"] = np.full(tp.shape, np.nan)
-
-    micro = block(tp.sum(axis=-1), fp.sum(axis=-1), fn.sum(axis=-1), tn.sum(axis=-1))
-    deletions = micro["fn"] - substitutions
-    insertions = micro["fp"] - substitutions
-    n = micro["n_truth"]
-    micro["substitution_rate"] = _rate(substitutions, n, zero_division)
-    micro["deletion_rate"] = _rate(deletions, n, zero_division)
-    micro["insertion_rate"] = _rate(insertions, n, zero_division)
-    micro["error_rate"] = _rate(substitutions + deletions + insertions, n, zero_division)
-
-    macro = {
-        name: _nanmean(values if keep is None else values[..., keep])
-        for name, values in classwise.items()
-    }
-    for name in ("n_truth", "n_prediction", "tp", "fp", "fn", "tn"):
-        macro[name] = np.full(macro[name].shape, np.nan)
-    return classwise, micro, macro
-
-
-def _overall(counts: _Counts, zero_division, propagate_nans) -> tuple[dict, dict, dict]:
-    return _scores(
-        counts.tp.sum(axis=0),
-        counts.fp.sum(axis=0),
-        counts.fn.sum(axis=0),
-        counts.tn.sum(axis=0),
-        counts.substitutions.sum(),
-        zero_division,
-        propagate_nans,
-        counts.keep,
-    )
-
-
-def _per_class(counts: _Counts, name: str, zero_division, propagate_nans=False) -> PerClass:
-    classwise, _, _ = _overall(counts, zero_division, propagate_nans)
-    return PerClass(zip(counts.labels, (float(v) for v in classwise[name])))
 
 
 _ARGS_DOC = """truth: ground truth Series (audformat segmented or filewise index),
