@@ -17,12 +17,14 @@ import numpy as np
 import pandas as pd
 
 from audeval._bootstrap import bootstrap
+from audeval._validation import batch_durations
 from audeval._registry import (
     empty_statistics,
     family_of,
     reduce,
     split_options,
     statistics_of,
+    unseen_statistics,
 )
 from audeval._sum import _sortable_union, sum_statistics
 
@@ -41,6 +43,11 @@ class Accumulator:
     on all batches at once,
     as long as every file is in one batch only
     (a file seen twice raises ``ValueError``).
+    Each batch is evaluated with the durations of its own files;
+    files of ``files_duration`` that no batch held
+    are evaluated as files without events when the sum is taken
+    (as a direct call on all batches evaluates them:
+    pass the durations of the files to evaluate only).
 
     Options that the family's statistics function takes
     (tolerances, ``matching``, ``files_duration``, ...)
@@ -153,11 +160,17 @@ class Accumulator:
             if self._tables:
                 self._summed = sum_statistics(self._tables)
             else:
-                self._summed = empty_statistics(
-                    self._family, self._labels, self._statistics_options
-                )
+                options = dict(self._statistics_options)
+                if "files_duration" in options:  # its files are added below
+                    options["files_duration"] = None
+                self._summed = empty_statistics(self._family, self._labels, options)
             self._tables = [self._summed] if self._tables else []
-        return self._summed
+            # files of files_duration in no batch: evaluated as in a direct call
+            unseen = unseen_statistics(
+                self._family, self._labels, self._statistics_options, self._summed
+            )
+            self._total = self._summed if unseen is None else sum_statistics([self._summed, unseen])
+        return self._total
 
     def _add(self, table: pd.DataFrame) -> None:
         files = set(pd.unique(table.index.get_level_values("file")))
@@ -196,9 +209,11 @@ class Accumulator:
                 on invalid input (as the metric)
 
         """
-        table = statistics_of(
-            self._family, truth, prediction, self._labels, self._statistics_options, self._metric
-        )
+        options = self._statistics_options
+        if options.get("files_duration") is not None:  # the batch's files only
+            durations = batch_durations(options["files_duration"], truth, prediction)
+            options = {**options, "files_duration": durations}
+        table = statistics_of(self._family, truth, prediction, self._labels, options, self._metric)
         self._add(table)
         return self
 
@@ -235,7 +250,8 @@ class Accumulator:
         if other is self:
             raise ValueError("cannot merge an accumulator into itself.")
         if other._tables:
-            self._add(other.statistics)
+            other.statistics  # noqa: B018 (consolidate)
+            self._add(other._summed)
         return self
 
     def __add__(self, other: Accumulator) -> Accumulator:

@@ -15,9 +15,9 @@ import sys
 import numpy as np
 import pandas as pd
 
-from audeval._registry import family_of
+from audeval._registry import family_of, unseen_statistics
 from audeval._sum import sum_statistics
-from audeval._validation import NAT, seconds_to_ns
+from audeval._validation import NAT, batch_durations, seconds_to_ns
 
 
 LEVELS = ("file", "start", "end")
@@ -122,12 +122,10 @@ def to_series(part: pd.DataFrame | pd.Series, name: str, column: object | None =
 
 
 def _partition_statistics(family, truth, prediction, labels, column, options) -> pd.DataFrame:
-    return family.compute(
-        to_series(truth, "truth", column),
-        to_series(prediction, "prediction", column),
-        labels,
-        options,
-    )
+    truth, prediction = to_series(truth, "truth", column), to_series(prediction, "prediction", column)
+    if options.get("files_duration") is not None:  # the partition's files only
+        options = {**options, "files_duration": batch_durations(options["files_duration"], truth, prediction)}
+    return family.compute(truth, prediction, labels, options)
 
 
 # -------------------------------------------------------------------------
@@ -338,7 +336,10 @@ def dask_statistics(
     ]
     tables = list(dask.compute(*tasks))
     _check_split(tables)
-    return sum_statistics(tables)
+    # files of files_duration in no partition: evaluated as in a direct call
+    summed = sum_statistics(tables)
+    unseen = unseen_statistics(family, labels, options, summed)
+    return summed if unseen is None else sum_statistics([summed, unseen])
 
 
 __all__ = ["dask_statistics"]

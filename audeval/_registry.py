@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 import inspect
+import warnings
 
 import pandas as pd
 
@@ -184,6 +185,42 @@ def empty_statistics(
     return family.compute(empty, empty, labels, statistics_options)
 
 
+def unseen_statistics(
+    family: Family,
+    labels: Sequence[object] | None,
+    statistics_options: Mapping[str, object],
+    seen: pd.DataFrame,
+) -> pd.DataFrame | None:
+    """The table of the files of ``files_duration`` that no batch held.
+
+    A direct call evaluates every file of ``files_duration``
+    (a file without rows: true negatives only, SPEC section 1);
+    batched paths (:class:`audeval.Accumulator`, :func:`audeval.dask_statistics`)
+    pass each batch only its own files' durations
+    and add the files no batch held with this table
+    (``seen`` is the sum of the batches' tables:
+    its files are left out, and with ``labels=None`` its labels are those of the new rows).
+    ``None`` if there are none.
+    """
+    durations = statistics_options.get("files_duration")
+    if durations is None or not isinstance(durations, (Mapping, pd.Series)):
+        return None
+    if isinstance(durations, Mapping):
+        durations = pd.Series(dict(durations), dtype=object)
+    files = seen.index.get_level_values("file")
+    unseen = durations[~pd.Index(durations.index).isin(files)]
+    if len(unseen) == 0:
+        return None
+    if labels is None and "label" in seen.index.names:
+        labels = list(pd.unique(seen.index.get_level_values("label")))
+        if not labels:
+            return None  # no labels: nothing to evaluate in any file
+    with warnings.catch_warnings():  # (labels of no event: warned by the metric, if at all)
+        warnings.simplefilter("ignore")
+        table = empty_statistics(family, labels, {**statistics_options, "files_duration": unseen})
+    return table if len(table) else None
+
+
 __all__ = [
     "FAMILIES",
     "empty_statistics",
@@ -193,4 +230,5 @@ __all__ = [
     "reduce",
     "split_options",
     "statistics_of",
+    "unseen_statistics",
 ]

@@ -437,6 +437,44 @@ def _durations_ns(
     return out
 
 
+def _duration_files(files_duration: Mapping | pd.Series | None) -> list[pd.Index]:
+    """Files of ``files_duration`` with a known duration, as a file level (or nothing)."""
+    if files_duration is None or not isinstance(files_duration, (Mapping, pd.Series)):
+        return []  # a wrong type is reported by _durations_ns
+    if isinstance(files_duration, Mapping):
+        files_duration = pd.Series(dict(files_duration), dtype=object)
+    if len(files_duration) == 0:
+        return []
+    known = ~np.asarray(pd.isna(files_duration.to_numpy()), dtype=bool)
+    index = pd.Index(files_duration.index)
+    return [index if known.all() else index[known]]
+
+
+def batch_durations(
+    files_duration: Mapping | pd.Series | None,
+    truth: object,
+    prediction: object,
+) -> Mapping | pd.Series | None:
+    """``files_duration`` restricted to the files of one batch (``truth`` and ``prediction``).
+
+    Every file of ``files_duration`` is an evaluated file (SPEC section 1),
+    so a batch of a larger evaluation (an accumulator update, a dask partition)
+    must only pass the durations of its own files,
+    or every batch would evaluate every file.
+    Tables and other inputs pass ``files_duration`` through unchanged.
+    """
+    if files_duration is None or not isinstance(files_duration, (Mapping, pd.Series)):
+        return files_duration
+    if not isinstance(truth, pd.Series) or not isinstance(prediction, pd.Series):
+        return files_duration
+    if isinstance(files_duration, Mapping):
+        files_duration = pd.Series(dict(files_duration)).infer_objects()
+    files = pd.Index(truth.index.get_level_values("file")).append(
+        pd.Index(prediction.index.get_level_values("file"))
+    )
+    return files_duration[pd.Index(files_duration.index).isin(files)]
+
+
 def check_inputs(
     truth: pd.Series,
     prediction: pd.Series,
@@ -445,6 +483,7 @@ def check_inputs(
     files_duration: Mapping | pd.Series | None = None,
     require_end: bool = True,
     allow_filewise: bool = True,
+    duration_files: bool = True,
 ) -> Inputs:
     """Validate ``truth`` and ``prediction`` and share files and labels.
 
@@ -456,12 +495,20 @@ def check_inputs(
             ``None``: categories in category order,
             then the sorted union of the other labels
         files_duration: mapping or Series from file to duration
-            (timedelta or seconds), used to resolve ``end=NaT``
+            (timedelta or seconds), used to resolve ``end=NaT``;
+            its files with a known duration are evaluated files
+            (a file with no rows in either input: true negatives only)
         require_end: raise if an ``end=NaT`` cannot be resolved
         allow_filewise: accept a filewise index (``start=0``, ``end=NaT``)
+        duration_files: the files of ``files_duration`` with a known duration
+            are evaluated files (SPEC section 1); ``False`` for families whose
+            evaluated time comes from the truth (structure, hierarchy),
+            where a file without rows has nothing to evaluate
 
     Returns:
         validated inputs; files are the sorted union of both sides
+        and (``duration_files=True``) of the files with a known duration
+        in ``files_duration``
 
     Raises:
         TypeError, ValueError: see SPEC section 1; messages name
@@ -471,8 +518,12 @@ def check_inputs(
     raw_truth = _take_apart(truth, "truth", allow_filewise)
     raw_prediction = _take_apart(prediction, "prediction", allow_filewise)
 
-    # Files: the union of both sides, sorted where possible
-    files = _file_union([_used_levels(raw_truth), _used_levels(raw_prediction)])
+    # Files: the union of both sides and of the files with a known duration
+    # (a file with no rows is evaluated: true negatives only), sorted where possible
+    files = _file_union(
+        [_used_levels(raw_truth), _used_levels(raw_prediction)]
+        + (_duration_files(files_duration) if duration_files else [])
+    )
 
     # Labels
     truth_codes, truth_uniques, truth_cat = _label_codes(raw_truth)

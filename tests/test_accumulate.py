@@ -140,6 +140,14 @@ def subset(series: pd.Series, files) -> pd.Series:
     return series[series.index.get_level_values("file").isin(list(files))]
 
 
+def shard_options(options: dict, files) -> dict:
+    """Options of a shard: ``files_duration`` of its own files only (SPEC section 1)."""
+    if options.get("files_duration") is None:
+        return options
+    durations = options["files_duration"]
+    return {**options, "files_duration": {f: d for f, d in dict(durations).items() if f in set(files)}}
+
+
 @pytest.fixture(autouse=True)
 def _quiet():
     with warnings.catch_warnings():
@@ -166,7 +174,7 @@ def test_shards_sum_to_one_shot(family, truth, prediction, shard_of):
         shard_files = [[f for f in files if shard_of[int(f[1:])] == k] for k in range(3)]
         shard_files = [mine for mine in shard_files if mine]
         shards = [
-            statistics(subset(truth, mine), subset(prediction, mine), **options)
+            statistics(subset(truth, mine), subset(prediction, mine), **shard_options(options, mine))
             for mine in shard_files
         ]
         summed = audeval.sum_statistics(shards)
@@ -177,7 +185,9 @@ def test_shards_sum_to_one_shot(family, truth, prediction, shard_of):
         if "labels" in inspect.signature(statistics).parameters:
             labels = audeval_labels(one_shot)
             shards = [
-                statistics(subset(truth, mine), subset(prediction, mine), labels, **options)
+                statistics(
+                    subset(truth, mine), subset(prediction, mine), labels, **shard_options(options, mine)
+                )
                 for mine in shard_files
             ]
         concatenated = pd.concat(shards).sort_index(level="file", sort_remaining=False)

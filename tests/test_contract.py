@@ -226,6 +226,14 @@ def _subset(data, files):
     return data[keep]
 
 
+def _batch(options, files):
+    """Statistics options of a shard: ``files_duration`` of its own files only (SPEC section 1)."""
+    if options.get("files_duration") is None:
+        return options
+    durations = {f: d for f, d in dict(options["files_duration"]).items() if f in set(files)}
+    return {**options, "files_duration": durations}
+
+
 def _call(metric, truth, prediction, labels, options, family):
     if labels is not None and family.takes_labels:
         return metric(truth, prediction, labels, **options)
@@ -245,7 +253,9 @@ def test_every_path_gives_the_direct_value(name, metric, options):
             assert_same(_call(metric, table, None, selection, metric_options, family), direct, "table")
             halves = [FILES[:2], FILES[2:]]
             shards = [
-                family.compute(_subset(truth, f), _subset(prediction, f), selection, statistics_options)
+                family.compute(
+                    _subset(truth, f), _subset(prediction, f), selection, _batch(statistics_options, f)
+                )
                 for f in halves
             ]
             summed = audeval.sum_statistics(shards)
@@ -315,6 +325,67 @@ def test_dask_gives_the_pandas_table(name):
         expected = family.compute(truth, prediction, None, options)
         actual = audeval.dask_statistics(family.statistics, frame(truth), frame(prediction), **options)
     pd.testing.assert_frame_equal(actual, expected, check_index_type=False)
+
+
+SILENT = {**FILES_DURATION, "silent1": DURATION, "silent2": DURATION / 2}
+"""Durations of every file and of two files with no rows in truth or prediction."""
+
+
+def _with_silent_files(options: dict) -> dict | None:
+    if "files_duration" not in options:
+        return None
+    return {**options, "files_duration": SILENT}
+
+
+@pytest.mark.parametrize(
+    "name, metric, options",
+    [
+        pytest.param(name, metric, silent, id=f"{metric.__name__}-{k}")
+        for name in sorted(n for n in FAMILIES if n in DATA)
+        for metric in FAMILIES[name].metrics
+        for k, options in enumerate(option_sets(name, metric))
+        if (silent := _with_silent_files(options)) is not None
+    ],
+)
+def test_files_only_in_files_duration_through_every_path(name, metric, options):
+    """Files of ``files_duration`` without rows are evaluated by every path (issue 18, item 17).
+
+    The Accumulator and dask see only the files of their batches;
+    the files no batch held are added when the sum is taken.
+    """
+    family = FAMILIES[name]
+    truth, prediction, _, _, _ = DATA[name]
+    statistics_options, metric_options = split_options(family, metric, options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        direct = _call(metric, truth, prediction, None, options, family)
+        table = family.compute(truth, prediction, None, statistics_options)
+        accumulator = audeval.Accumulator(metric, **options)
+        for files in ([FILES[0]], FILES[1:4], FILES[4:]):
+            accumulator.update(_subset(truth, files), _subset(prediction, files))
+        before = accumulator.compute()
+        accumulated = accumulator.statistics
+        accumulator.update(_subset(truth, []), _subset(prediction, []))  # an empty batch changes nothing
+    files = set(table.index.get_level_values("file"))
+    if name not in ("structure", "hierarchy"):
+        assert {"silent1", "silent2"} <= files
+    pd.testing.assert_frame_equal(
+        accumulated.sort_index(), table.sort_index(), check_index_type=False, obj="Accumulator table"
+    )
+    assert_same(before, direct, "Accumulator")
+    assert_same(accumulator.compute(), direct, "Accumulator after an empty batch")
+    if name in NO_DASK or family.single_input:
+        return
+    dd = pytest.importorskip("dask.dataframe")
+
+    def frame(series):
+        df = series.rename("label").reset_index()
+        return dd.from_pandas(df.set_index("file").sort_index(), npartitions=2, sort=True)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        actual = audeval.dask_statistics(family.statistics, frame(truth), frame(prediction), **statistics_options)
+    pd.testing.assert_frame_equal(actual.sort_index(), table.sort_index(), check_index_type=False, obj="dask")
 
 
 def test_sum_statistics_rejects_mixed_families_and_options():

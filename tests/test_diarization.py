@@ -394,7 +394,8 @@ def test_statistics_of_shards_add_up():
     for part in (files[:2], files[2:]):
         t = truth[truth.index.get_level_values("file").isin(part)]
         p = prediction[prediction.index.get_level_values("file").isin(part)]
-        shards.append(audeval.diarization_statistics(t, p, **options))
+        mine = {**options, "files_duration": {f: data["files_duration"][f] for f in part}}
+        shards.append(audeval.diarization_statistics(t, p, **mine))
     joined = pd.concat(shards)
     for kw in (
         dict(),
@@ -417,7 +418,7 @@ def test_statistics_of_shards_add_up():
         audeval.detection_statistics(
             truth[truth.index.get_level_values("file").isin(part)],
             prediction[prediction.index.get_level_values("file").isin(part)],
-            **options,
+            **{**options, "files_duration": {f: data["files_duration"][f] for f in part}},
         )
         for part in (files[:2], files[2:])
     ]

@@ -443,13 +443,17 @@ def test_truth_prediction_not_mutated():
 
 
 def rasterise(truth_rows, prediction_rows, labels, r_ms, durations_ms):
-    """Reference counts on materialised frames (times in integer ms)."""
-    files = sorted({row[0] for row in truth_rows + prediction_rows})
+    """Reference counts on materialised frames (times in integer ms).
+
+    Files are those of the rows and of ``durations_ms`` (SPEC section 1:
+    a file with no rows is evaluated, true negatives only).
+    """
+    files = sorted({row[0] for row in truth_rows + prediction_rows} | set(durations_ms))
     out = {}
     substitutions = {}
     for file in files:
         ends = [row[2] for row in truth_rows + prediction_rows if row[0] == file]
-        extent = durations_ms.get(file, max(ends))
+        extent = durations_ms.get(file, max(ends, default=0))
         n = -(-extent // r_ms)
         rolls = []
         for rows in (truth_rows, prediction_rows):
@@ -503,6 +507,7 @@ def test_property_equals_rasterised_reference(truth, prediction, r_ms, durations
     )
     ours = {key: values[:4] for key, values in stats.T.to_dict("list").items()}
     files = set(stats.index.get_level_values("file"))
+    assert files == set(substitutions)  # also the files known only from files_duration
     assert ours == {k: v for k, v in reference.items() if k[0] in files}
     s = stats["substitutions"].groupby(level="file").sum().to_dict()
     assert s == {f: v for f, v in substitutions.items() if f in files}
@@ -708,3 +713,17 @@ def test_accuracy_gap_label_errors():
     with pytest.raises(TypeError, match="gap_label needs truth and prediction as Series"):
         seg.segment_accuracy(table, gap_label="-")
 
+
+
+# issue 18 item 17: files known only from files_duration are evaluated (true negatives only)
+def test_file_only_in_files_duration_is_evaluated():
+    truth, prediction = series(MIREX_TRUTH), series(MIREX_PREDICTION)
+    options = dict(time_resolution=0.01, files_duration={"f": 10, "empty": 10})
+    stats = seg.segment_statistics(truth, prediction, **options)
+    assert stats.loc[("empty", "music")].tolist() == [0, 0, 0, 1000, 0]
+    assert stats.loc[("empty", "speech")].tolist() == [0, 0, 0, 1000, 0]
+    # MIREX folder with an empty file: (1700 + 2000) / 4000
+    assert seg.segment_accuracy(truth, prediction, **options) == pytest.approx(0.925)
+    # a file with an unknown (NaN) duration and no rows is not a file of the evaluation
+    stats = seg.segment_statistics(truth, prediction, files_duration={"f": 10, "x": float("nan")})
+    assert set(stats.index.get_level_values("file")) == {"f"}

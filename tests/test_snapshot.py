@@ -27,6 +27,30 @@ SIGNATURE_CHANGES: dict[str, str] = {}
 # -> why its result changed
 OUTPUT_CHANGES: dict[str, str] = {
     # fnmatch patterns are allowed
+    'event_statistics|random?|*"files_duration": true*': (
+        "issue 18 item 17 / SPEC section 1: the file that is only in files_duration (r<seed>_empty.wav) is an evaluated file: a row of zeros per label"
+    ),
+    'segment_statistics|random?|*"files_duration": true*': (
+        "issue 18 item 17 / SPEC section 1: the file that is only in files_duration (r<seed>_empty.wav) is an evaluated file: all true negatives (tn = its segments)"
+    ),
+    'segment_report|random?|*"files_duration": true*': (
+        "issue 18 item 17 / SPEC section 1: the file that is only in files_duration (r<seed>_empty.wav) is an evaluated file: its true negatives count (accuracy, specificity; per-file block)"
+    ),
+    'segment_accuracy|random?|*"files_duration": true*': (
+        "issue 18 item 17 / SPEC section 1: the file that is only in files_duration (r<seed>_empty.wav) is an evaluated file: its true negatives count"
+    ),
+    'detection_statistics|random?|*"files_duration": true*': (
+        "issue 18 item 17 / SPEC section 1: the file that is only in files_duration (r<seed>_empty.wav) is an evaluated file: its duration is scored silence (true_negative); pyannote.metrics does the same with a uem over the file: DER/DetER unchanged (no speech), accuracy counts it"
+    ),
+    'detection_report|random?|*"files_duration": true*': (
+        "issue 18 item 17 / SPEC section 1: the file that is only in files_duration (r<seed>_empty.wav) is an evaluated file: its duration is scored silence (a per-file row; true negatives in TOTAL)"
+    ),
+    'diarization_statistics|random?|*"files_duration": true*': (
+        "issue 18 item 17 / SPEC section 1: the file that is only in files_duration (r<seed>_empty.wav) is an evaluated file: its duration is scored silence (a row of the empty reference/hypothesis)"
+    ),
+    'diarization_report|random?|*"files_duration": true*': (
+        "issue 18 item 17 / SPEC section 1: the file that is only in files_duration (r<seed>_empty.wav) is an evaluated file: a per-file row with nothing to score (DER of 0/0); TOTAL unchanged"
+    ),
     'segment_*|*|*"files_duration": false, "labels": "subset"*': (
         "issue 18 item 3: without files_duration a file's length is the latest end over all "
         "rows of both inputs, not only the rows of the labels selected, so true negatives "

@@ -233,3 +233,51 @@ def test_identical_duplicate_events_warn_with_their_rows():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         audeval.event_fscore(distinct, distinct.iloc[::-1])
+
+
+def test_files_only_in_files_duration_are_evaluated():
+    # issue 18 item 17 / SPEC section 1: the union of truth, prediction and files_duration
+    truth = series([("b", 0, 1, "x")])
+    prediction = series([("c", 0, 1, "x")])
+    inputs = check_inputs(truth, prediction, files_duration={"a": 2.0, "b": 3.0, "d": None})
+    assert list(inputs.files) == ["a", "b", "c"]
+    np.testing.assert_array_equal(file_extent(inputs), [2 * 10**9, 3 * 10**9, 10**9])
+    inputs = check_inputs(truth, prediction, files_duration=pd.Series({"z": pd.Timedelta(1, "s")}))
+    assert list(inputs.files) == ["b", "c", "z"]
+    stats = audeval.event_statistics(truth, prediction, files_duration={"a": 2.0})
+    assert stats.loc[("a", "x")].tolist() == [0] * len(stats.columns)
+
+
+def test_structure_and_hierarchy_leave_out_files_only_in_files_duration():
+    # issue 18 item 17, decided: their track is [0, T) with T the truth's latest end;
+    # a file without rows has no track (mir_eval warns on empty references and scores 0)
+    truth = series([("a", 0, 4, "A"), ("a", 4, 8, "B")])
+    prediction = series([("a", 0, 5, "x"), ("a", 5, 8, "y")])
+    one = audeval.structure_report(truth, prediction, files_duration={"a": 8})
+    two = audeval.structure_report(truth, prediction, files_duration={"a": 8, "b": 8})
+    assert list(two.index) == list(one.index) == ["a"]
+    pd.testing.assert_frame_equal(one, two)
+    inputs = check_inputs(truth, prediction, files_duration={"a": 8, "b": 8}, duration_files=False)
+    assert list(inputs.files) == ["a"]
+
+
+def test_batch_durations_restricts_to_the_batch_files():
+    truth = series([("b", 0, 1, "x")])
+    prediction = series([("c", 0, 1, "x")])
+    restricted = audeval._validation.batch_durations({"a": 1.0, "b": 2.0, "c": 3.0}, truth, prediction)
+    assert restricted.to_dict() == {"b": 2.0, "c": 3.0}
+    assert audeval._validation.batch_durations(None, truth, prediction) is None
+
+
+def test_detection_file_only_in_files_duration_is_scored_silence_as_pyannote():
+    # issue 18 item 17: pyannote.metrics 4.2.0 with uem [0, 20) for an empty reference and
+    # hypothesis "b" (and uem [0, 10) for "a"): DetectionAccuracy 0.9667 (true negative 25 s),
+    # DetectionErrorRate and DiarizationErrorRate 0.25 as without "b"
+    truth = series([("a", 0, 4, "A")])
+    prediction = series([("a", 0, 5, "x")])
+    durations = {"a": 10, "b": 20}
+    total = audeval.detection_report(truth, prediction, files_duration=durations).loc["TOTAL"]
+    assert total["true_negative"] == pytest.approx(25.0)
+    assert total["accuracy"] == pytest.approx(29 / 30)
+    assert audeval.detection_error_rate(truth, prediction, files_duration=durations) == 0.25
+    assert audeval.diarization_error_rate(truth, prediction, files_duration=durations) == 0.25

@@ -21,7 +21,8 @@ averaged over files like the structure family);
 :func:`hierarchy_report` the nine values of ``mir_eval.hierarchy.evaluate``.
 
 Alignment (as ``mir_eval.hierarchy.evaluate``): the track of a file is ``[0, T)``
-with ``T`` the latest end of any truth level; the prediction is cropped to it.
+with ``T`` the latest end of any truth level; the prediction is cropped to it
+(a file without rows has no track: a file only in ``files_duration`` is not evaluated).
 By default gaps of a level (including before the first and after the last row)
 are a "gap" label of that level, each gap one segment.
 ``compat="mir_eval"`` reproduces mir_eval 0.8.2: ``__T_MIN`` pads from 0,

@@ -126,7 +126,7 @@ def validate(truth: object, prediction: object, files_duration) -> tuple[Side, S
     t_series, t_pads = _codes(t_levels, "truth", 0)
     offset = int(max(max(p) for p in t_pads)) + 1
     p_series, p_pads = _codes(p_levels, "prediction", offset)
-    inputs = check_inputs(t_series, p_series, files_duration=files_duration)
+    inputs = check_inputs(t_series, p_series, files_duration=files_duration, duration_files=False)
     label_code = np.asarray(inputs.labels, dtype=np.int64)
     sides = []
     for rows, levels, merge, pads, name in (

@@ -154,8 +154,10 @@ def segment_statistics(
     with the duration :math:`d_f` from ``files_duration``,
     else the latest end in truth or prediction of the file (sed_eval's rule).
     Events (parts) beyond :math:`K_f` segments are left out, as in sed_eval.
-    Files are the union of files in truth and prediction;
-    a file that appears only in ``files_duration`` is not evaluated.
+    Files are the union of files in truth, prediction and ``files_duration``
+    (SPEC section 1): a file without events is evaluated,
+    all true negatives (:math:`K_f` per label).
+    A batch of a larger evaluation passes the durations of its own files only.
 
     Tables of disjoint sets of whole files add up
     (``pd.concat`` and ``groupby(level=["file", "label"]).sum()``, or ``add``);

@@ -11,7 +11,8 @@ per file, so that the single functions give exactly the columns of
 :func:`structure_report`:
 
 * the track of a file is ``[0, T)`` with ``T`` the latest end in the truth
-  (``files_duration`` only resolves ``end=NaT``);
+  (``files_duration`` only resolves ``end=NaT``;
+  a file without rows in truth or prediction has no track and is not evaluated);
 * the truth is padded to start at 0 (the pad is a gap);
 * the prediction is cropped to ``[0, T)`` and padded up to ``T`` (gaps).
 

@@ -62,7 +62,9 @@ def resolve(truth, prediction, groups: frozenset, call: Mapping[str, object]) ->
             "or a table from structure_statistics in place of truth."
         )
     options = make_options(**{k: value_of(v) for k, v in call.items() if k in OPTIONS})
-    inputs = check_inputs(truth, prediction, files_duration=call.get("files_duration"))
+    inputs = check_inputs(
+        truth, prediction, files_duration=call.get("files_duration"), duration_files=False
+    )
     prep = prepare(inputs, truth, prediction, options.compat)
     return _table.statistics_table(prep, options, groups)
 

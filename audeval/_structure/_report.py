@@ -140,7 +140,7 @@ def structure_statistics(
 
     """
     options = make_options(frame_size=frame_size, window=window, trim=trim, pad=pad, compat=compat)
-    inputs = check_inputs(truth, prediction, files_duration=files_duration)
+    inputs = check_inputs(truth, prediction, files_duration=files_duration, duration_files=False)
     prep = prepare(inputs, truth, prediction, options.compat)
     table = _table.statistics_table(prep, options)
     return stamp(table, "structure", options.recorded())

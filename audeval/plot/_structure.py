@@ -213,7 +213,7 @@ def structure_timeline(
     colors = outcome_colors(colors)
     trim = check_bool(trim, "trim")
     w = check_duration(window, "window", allow_none=False)
-    inputs = check_inputs(truth, prediction, files_duration=files_duration)
+    inputs = check_inputs(truth, prediction, files_duration=files_duration, duration_files=False)
     prep = _prepare.prepare(inputs, truth, prediction, False)
     f = file_code(inputs.files, file)
     file_name = inputs.files[f]
