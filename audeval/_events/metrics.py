@@ -8,12 +8,14 @@ import numpy as np
 import pandas as pd
 
 from audeval import _scores
-from audeval._tables import check_statistics, per_label
 from audeval._options import Default, check_bool
 from audeval._report import label_report
 from audeval._events.options import COLUMNS, Tolerance
-from audeval._events.reductions import MACRO_COLUMNS, REPORT_COLUMNS, _as_dict, _dense_counts, _macro_labels, class_values, class_wise, overall
-from audeval._events.statistics import _labels_of_stats, _statistics, confusion_columns
+from audeval._events.reductions import (
+    MACRO_COLUMNS, REPORT_COLUMNS, Summed, _as_dict, _dense_counts, _macro_labels, class_values, class_wise,
+    overall, totals,
+)
+from audeval._events.statistics import _statistics, _summed, confusion_columns
 
 
 
@@ -111,9 +113,8 @@ def event_precision_per_class(
 
     """
     zero_division = _scores.check_zero_division(zero_division)
-    stats = _statistics(event_precision_per_class, truth, prediction, labels, locals())
-    table = class_wise(stats, zero_division, False)
-    return _as_dict(table.index, table["precision"])
+    summed = _summed(event_precision_per_class, truth, prediction, labels, locals())
+    return _as_dict(summed.labels, class_wise(summed, zero_division, False)["precision"])
 
 
 @_doc
@@ -151,9 +152,8 @@ def event_recall_per_class(
 
     """
     zero_division = _scores.check_zero_division(zero_division)
-    stats = _statistics(event_recall_per_class, truth, prediction, labels, locals())
-    table = class_wise(stats, zero_division, False)
-    return _as_dict(table.index, table["recall"])
+    summed = _summed(event_recall_per_class, truth, prediction, labels, locals())
+    return _as_dict(summed.labels, class_wise(summed, zero_division, False)["recall"])
 
 
 @_doc
@@ -199,9 +199,8 @@ def event_fscore_per_class(
     """
     propagate_nans = check_bool(propagate_nans, "propagate_nans")
     zero_division = _scores.check_zero_division(zero_division)
-    stats = _statistics(event_fscore_per_class, truth, prediction, labels, locals())
-    table = class_wise(stats, zero_division, propagate_nans)
-    return _as_dict(table.index, table["fscore"])
+    summed = _summed(event_fscore_per_class, truth, prediction, labels, locals())
+    return _as_dict(summed.labels, class_wise(summed, zero_division, propagate_nans)["fscore"])
 
 
 @_doc
@@ -312,16 +311,15 @@ def event_fscore(
     propagate_nans = check_bool(propagate_nans, "propagate_nans")
     _scores.check_average(average)
     zero_division = _scores.check_zero_division(zero_division)
-    stats = _statistics(event_fscore, truth, prediction, labels, locals())
+    summed = _summed(event_fscore, truth, prediction, labels, locals())
     if average == "macro":
-        table = class_wise(stats, zero_division, propagate_nans)
-        keep = _macro_labels(table, stats, labels)
-        return _scores.macro(table["fscore"].to_numpy()[keep])
-    totals = stats[["n_truth", "n_prediction", "tp"]].sum()
+        keep = _macro_labels(summed)
+        return _scores.macro(class_wise(summed, zero_division, propagate_nans)["fscore"][keep])
+    total = totals(summed, ("n_truth", "n_prediction", "tp"))
     _, _, f = _scores.precision_recall_fscore(
-        totals["tp"],
-        totals["n_prediction"],
-        totals["n_truth"],
+        total["tp"],
+        total["n_prediction"],
+        total["n_truth"],
         zero_division=zero_division,
         propagate_nans=propagate_nans,
     )
@@ -370,8 +368,8 @@ def event_error_rate(
 
     """
     zero_division = _scores.check_zero_division(zero_division)
-    stats = _statistics(event_error_rate, truth, prediction, labels, locals())
-    return float(overall(stats[COLUMNS].sum(), zero_division)["error_rate"])
+    summed = _summed(event_error_rate, truth, prediction, labels, locals())
+    return float(overall(totals(summed, COLUMNS), zero_division)["error_rate"])
 
 
 @_doc
@@ -412,9 +410,8 @@ def event_error_rate_per_class(
 
     """
     zero_division = _scores.check_zero_division(zero_division)
-    stats = _statistics(event_error_rate_per_class, truth, prediction, labels, locals())
-    table = class_wise(stats, zero_division, False)
-    return _as_dict(table.index, table["error_rate"])
+    summed = _summed(event_error_rate_per_class, truth, prediction, labels, locals())
+    return _as_dict(summed.labels, class_wise(summed, zero_division, False)["error_rate"])
 
 
 @_doc
@@ -457,17 +454,21 @@ def event_confusion_matrix(
 
     """
     normalize = check_bool(normalize, "normalize")
-    stats = _statistics(event_confusion_matrix, truth, prediction, labels, locals())
-    check_statistics(stats, confusion_columns(_labels_of_stats(stats)))
-    summed = per_label(stats)
-    label_list = list(summed.index)
-    n = len(label_list)
+    summed = _summed(event_confusion_matrix, truth, prediction, labels, locals())
+    names = confusion_columns(summed.labels)
+    missing = [name for name in names if name not in summed.columns]
+    if missing:
+        raise ValueError(
+            f"statistics lacks the columns {missing}; "
+            "pass a table returned by the matching *_statistics function."
+        )
+    n = len(names)
     cm = np.zeros((n + 1, n + 1), dtype=np.int64)
     if n:
-        cm[:n, :n] = summed.reindex(columns=confusion_columns(label_list), fill_value=0).to_numpy()
-        cm[np.arange(n), np.arange(n)] = summed["tp"].to_numpy()
-        cm[:n, n] = (summed["n_truth"] - summed["tp"] - summed["substituted"]).to_numpy()
-        cm[n, :n] = (summed["n_prediction"] - summed["tp"] - summed["substituting"]).to_numpy()
+        cm[:n, :n] = np.column_stack([summed[name] for name in names])
+        cm[np.arange(n), np.arange(n)] = summed["tp"]
+        cm[:n, n] = summed["n_truth"] - summed["tp"] - summed["substituted"]
+        cm[n, :n] = summed["n_prediction"] - summed["tp"] - summed["substituting"]
     if normalize:
         sums = cm.sum(axis=1, keepdims=True)
         out = np.divide(cm, sums, out=np.zeros(cm.shape), where=sums != 0)
@@ -533,14 +534,18 @@ def event_report(
     per_file = check_bool(per_file, "per_file")
     propagate_nans = check_bool(propagate_nans, "propagate_nans")
     zero_division = _scores.check_zero_division(zero_division)
-    stats = _statistics(event_report, truth, prediction, labels, locals())
-    table = class_wise(stats, zero_division, propagate_nans)
-    micro = overall(stats[COLUMNS].sum(), zero_division, propagate_nans)
-    keep = _macro_labels(table, stats, labels)
-    macro = {c: _scores.macro(table[c].to_numpy()[keep]) for c in MACRO_COLUMNS}
+    if per_file:
+        stats = _statistics(event_report, truth, prediction, labels, locals())
+        summed = Summed.of_table(stats, labels)
+    else:
+        summed = _summed(event_report, truth, prediction, labels, locals())
+    table = class_wise(summed, zero_division, propagate_nans)
+    micro = overall(totals(summed, COLUMNS), zero_division, propagate_nans)
+    keep = _macro_labels(summed)
+    macro = {c: _scores.macro(table[c][keep]) for c in MACRO_COLUMNS}
     blocks = None
     if per_file:
-        files, counts = _dense_counts(stats, list(table.index))
+        files, counts = _dense_counts(stats, summed.labels)
         values = class_values(
             counts["n_truth"], counts["n_prediction"], counts["tp"], zero_division, propagate_nans
         )
@@ -551,4 +556,4 @@ def event_report(
             overall(sums, zero_division, propagate_nans),
             {c: _scores.macro(values[c][:, keep], axis=1) for c in MACRO_COLUMNS},
         )
-    return label_report(list(table.index), REPORT_COLUMNS, (dict(table), micro, macro), blocks)
+    return label_report(summed.labels, REPORT_COLUMNS, (table, micro, macro), blocks)

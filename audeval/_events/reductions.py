@@ -1,15 +1,79 @@
-"""Reductions of event statistics: class-wise, micro (with S/D/I) and macro values, as arrays."""
+"""Reductions of event statistics: class-wise, micro (with S/D/I) and macro values, as arrays.
+
+Every metric but the per-file report reads only the columns summed over files,
+one value per label (:class:`Summed`): from a statistics table
+(:meth:`Summed.of_table`), or straight from a matching
+(:meth:`Summed.of_match`) without ever building the dense
+``files x labels`` table (memory independent of the number of classes).
+"""
 
 from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+import dataclasses
 
 import numpy as np
 import pandas as pd
 
 from audeval import _scores
-from audeval._tables import per_label
+from audeval._tables import check_statistics, per_label
 from audeval._protocol import table_options
 from audeval._report import PerClass
 
+
+
+@dataclasses.dataclass(frozen=True)
+class Summed:
+    """A statistics table summed over files: one value per label and column.
+
+    ``columns[name][k]`` is the sum of column ``name`` over the files for ``labels[k]``;
+    ``labels_given``: the labels were given by the caller
+    (every one counts in macro averages).
+    """
+
+    labels: list
+    columns: Mapping[str, np.ndarray]
+    labels_given: bool
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.columns[name]
+
+    @classmethod
+    def of_table(cls, stats: pd.DataFrame, labels: Sequence[object] | None = None) -> Summed:
+        """Sums of a (summed) statistics table; ``labels``: the caller's ``labels``."""
+        summed = per_label(check_statistics(stats, ()))
+        given = labels is not None or bool(table_options(stats).get("labels_given"))
+        columns = {name: summed[name].to_numpy() for name in summed.columns}
+        return cls(list(summed.index), columns, given)
+
+    @classmethod
+    def of_match(cls, em, *, confusion: bool, labels_given: bool, prefix: str) -> Summed:
+        """Sums of the table of a matching (:class:`audeval._events.EventMatch`), from its arrays.
+
+        Equal to ``of_table(statistics_of_match(em))``; costs one ``bincount`` per column.
+        """
+        truth, pred = em.inputs.truth, em.inputs.prediction
+        n = em.inputs.n_labels
+        substituted = em.substitution >= 0
+        n_truth = np.bincount(truth.label, minlength=n).astype(np.int64, copy=False)
+        n_pred = np.bincount(pred.label, minlength=n).astype(np.int64, copy=False)
+        tp = np.bincount(truth.label[em.match >= 0], minlength=n).astype(np.int64, copy=False)
+        partner = pred.label[em.substitution[substituted]]
+        columns = {
+            "n_truth": n_truth,
+            "n_prediction": n_pred,
+            "tp": tp,
+            "fp": n_pred - tp,
+            "fn": n_truth - tp,
+            "substituted": np.bincount(truth.label[substituted], minlength=n).astype(np.int64, copy=False),
+            "substituting": np.bincount(partner, minlength=n).astype(np.int64, copy=False),
+        }
+        if confusion:
+            pairs = np.bincount(truth.label[substituted] * n + partner, minlength=n * n)
+            pairs = pairs.astype(np.int64, copy=False).reshape(n, n)
+            for k, label in enumerate(em.inputs.labels):
+                columns[f"{prefix}{label}"] = pairs[:, k]
+        return cls(list(em.inputs.labels), columns, labels_given)
 
 
 def error_rate(numerator, denominator, zero_division: float) -> np.ndarray:
@@ -44,17 +108,16 @@ def class_values(n_truth, n_prediction, tp, zero_division: float, propagate_nans
     }
 
 
-def class_wise(stats: pd.DataFrame, zero_division: float, propagate_nans: bool) -> pd.DataFrame:
-    """Per-label counts and metrics from a statistics table."""
-    summed = per_label(stats)
-    values = class_values(
-        summed["n_truth"].to_numpy(),
-        summed["n_prediction"].to_numpy(),
-        summed["tp"].to_numpy(),
-        zero_division,
-        propagate_nans,
+def class_wise(summed: Summed, zero_division: float, propagate_nans: bool) -> dict[str, np.ndarray]:
+    """Per-label counts and metrics (one array per column, in the order of ``summed.labels``)."""
+    return class_values(
+        summed["n_truth"], summed["n_prediction"], summed["tp"], zero_division, propagate_nans
     )
-    return pd.DataFrame(values, index=pd.Index(list(summed.index), dtype=object, name="label"))
+
+
+def totals(summed: Summed, columns: Sequence[str]) -> dict[str, object]:
+    """Columns summed over labels (the counts of all files and labels)."""
+    return {name: summed[name].sum() for name in columns}
 
 
 def overall(
@@ -105,10 +168,9 @@ REPORT_COLUMNS = (
 )
 
 
-def _macro_labels(table: pd.DataFrame, stats: pd.DataFrame, labels) -> np.ndarray:
+def _macro_labels(summed: Summed) -> np.ndarray:
     """Labels that count in macro averages (see :func:`audeval._scores.supported`)."""
-    given = labels is not None or bool(table_options(stats).get("labels_given"))
-    return _scores.supported(table["n_truth"], table["n_prediction"], list(table.index), given)
+    return _scores.supported(summed["n_truth"], summed["n_prediction"], summed.labels, summed.labels_given)
 
 
 def _dense_counts(stats: pd.DataFrame, labels: list) -> tuple[list, dict[str, np.ndarray]]:

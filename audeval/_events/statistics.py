@@ -9,11 +9,12 @@ import pandas as pd
 
 from audeval import _tables
 from audeval._tables import statistics_frame
-from audeval._options import Default
-from audeval._protocol import resolve, stamp
+from audeval._options import Default, value_of
+from audeval._protocol import declared, resolve, stamp
 from audeval._validation import check_inputs
 from audeval._events.matching import EventMatch, match_events
 from audeval._events.options import CONFUSION_PREFIX, OPTIONS, Tolerance, normalise, tolerances
+from audeval._events.reductions import Summed
 
 
 
@@ -180,6 +181,36 @@ def event_statistics(
              b            1             0   0   0   1            1             0
 
     """
+    match, recorded = _matched(
+        truth,
+        prediction,
+        labels,
+        onset_tolerance=onset_tolerance,
+        offset_tolerance=offset_tolerance,
+        duration_tolerance=duration_tolerance,
+        matching=matching,
+        files_duration=files_duration,
+        confusion=confusion,
+        compat=compat,
+    )
+    table = statistics_of_match(match, confusion=recorded["confusion"])
+    return stamp(table, "event", recorded)
+
+
+def _matched(
+    truth,
+    prediction,
+    labels,
+    *,
+    onset_tolerance=Default(0.0),
+    offset_tolerance=Default(0.0),
+    duration_tolerance=Default(None),
+    matching=Default("optimal"),
+    files_duration=None,
+    confusion=False,
+    compat=Default(None),
+) -> tuple[EventMatch, dict]:
+    """Options checked (before the data), inputs validated and matched; and what a table records."""
     recorded = normalise(
         {
             "onset_tolerance": onset_tolerance,
@@ -199,8 +230,7 @@ def event_statistics(
         require_end=True,
     )
     match = match_events(inputs, tol, recorded["matching"])
-    table = statistics_of_match(match, confusion=recorded["confusion"])
-    return stamp(table, "event", {**recorded, "labels_given": labels is not None})
+    return match, {**recorded, "labels_given": labels is not None}
 
 
 
@@ -219,6 +249,26 @@ def _statistics(
     """
     options = {name: call[name] for name in (*OPTIONS, "files_duration") if name in call}
     return resolve("event", truth, prediction, labels, options, metric=metric, select=_tables.select_labels)
+
+
+def _summed(metric, truth, prediction, labels, call: Mapping[str, object]) -> Summed:
+    """The statistics of a metric call summed over files (:class:`Summed`).
+
+    From Series straight from the matching (never the dense ``files x labels`` table),
+    with the options and checks of :func:`event_statistics`;
+    a given table goes through the family gate (:func:`_statistics`).
+    """
+    if prediction is None:
+        return Summed.of_table(_statistics(metric, truth, prediction, labels, call), labels)
+    options = {name: value_of(call[name]) for name in (*OPTIONS, "files_duration") if name in call}
+    options.update(declared("event").required_options(metric))
+    match, recorded = _matched(truth, prediction, labels, **options)
+    return Summed.of_match(
+        match,
+        confusion=recorded["confusion"],
+        labels_given=recorded["labels_given"],
+        prefix=CONFUSION_PREFIX,
+    )
 
 
 def _labels_of_stats(stats: pd.DataFrame) -> list:
