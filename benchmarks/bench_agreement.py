@@ -39,7 +39,7 @@ import pandas as pd  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from audeval._agreement import agreement_matrix  # noqa: E402
+from audeval._matrix import agreement_matrix  # noqa: E402
 from audeval._agreement import cohen_kappa  # noqa: E402
 from audeval._agreement import consensus  # noqa: E402
 from audeval._agreement import disagreements  # noqa: E402
@@ -54,16 +54,22 @@ N_ROWS = 10_000
 LABELS = np.array(["speech", "music", "noise", "laughter", "singing"])
 
 
-def make_raters(seed: int = 0) -> tuple[dict, dict]:
-    """Raters' Series and the files' durations (see the module docstring)."""
+def make_raters(
+    seed: int = 0, *, files: int = N_FILES, segments: int = N_SEGMENTS, rows: int = N_ROWS, raters: int = N_RATERS
+) -> tuple[dict, dict]:
+    """Raters' Series and the files' durations (see the module docstring).
+
+    ``files`` x ``segments`` hidden segments; every rater keeps exactly ``rows`` of them
+    (smaller values for the smoke run of ``benchmarks/run.py``).
+    """
     rng = np.random.default_rng(seed)
-    names = np.array([f"file{i:03d}" for i in range(N_FILES)])
-    cuts = np.sort(rng.uniform(0, DURATION, (N_FILES, N_SEGMENTS - 1)), axis=1)
-    bounds = np.concatenate([np.zeros((N_FILES, 1)), cuts, np.full((N_FILES, 1), DURATION)], 1)
-    labels = rng.integers(0, len(LABELS), (N_FILES, N_SEGMENTS))
-    gap = rng.uniform(size=(N_FILES, N_SEGMENTS)) < 0.1
-    raters = {}
-    for r in range(N_RATERS):
+    names = np.array([f"file{i:03d}" for i in range(files)])
+    cuts = np.sort(rng.uniform(0, DURATION, (files, segments - 1)), axis=1)
+    bounds = np.concatenate([np.zeros((files, 1)), cuts, np.full((files, 1), DURATION)], 1)
+    labels = rng.integers(0, len(LABELS), (files, segments))
+    gap = rng.uniform(size=(files, segments)) < 0.1
+    n_raters, raters = raters, {}
+    for r in range(n_raters):
         moved = bounds + rng.normal(0, 0.3, bounds.shape)
         moved = np.clip(np.sort(moved, axis=1), 0, DURATION)
         moved[:, 0], moved[:, -1] = 0, DURATION
@@ -73,9 +79,9 @@ def make_raters(seed: int = 0) -> tuple[dict, dict]:
         # exactly N_ROWS segments: drop the excess at random
         flat = np.flatnonzero(keep.ravel())
         keep = np.zeros(keep.size, dtype=bool)
-        keep[rng.choice(flat, N_ROWS, replace=False)] = True
+        keep[rng.choice(flat, rows, replace=False)] = True
         keep = keep.reshape(labels.shape)
-        file = np.repeat(names[:, None], N_SEGMENTS, axis=1)
+        file = np.repeat(names[:, None], segments, axis=1)
         index = pd.MultiIndex.from_arrays(
             [file[keep], pd.to_timedelta(start[keep], unit="s"), pd.to_timedelta(end[keep], unit="s")],
             names=["file", "start", "end"],

@@ -164,6 +164,19 @@ def _fmt(seconds: float) -> str:
     return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
+def compare_v3(ours: list, results: list, permutation: bool) -> tuple[dict, bool]:
+    """Max abs difference (dB) per metric of a reference worker's results to audeval's, per
+    utterance pair; and whether every permutation agrees."""
+    diffs, perm_ok = dict.fromkeys(KEYS, 0.0), True
+    for mine, (values, perms) in zip(ours, results):
+        for m, key in enumerate(KEYS):
+            theirs = np.asarray(values[m]).reshape(mine[key].shape)
+            diffs[key] = max(diffs[key], float(np.abs(mine[key] - theirs).max()))
+        if permutation:
+            perm_ok &= all(list(p) == mine["estimate"].tolist() for p in perms)
+    return diffs, perm_ok
+
+
 def bench_v3(gen, python, name, data, permutation):
     import audeval.separation as sep
 
@@ -184,14 +197,8 @@ def bench_v3(gen, python, name, data, permutation):
         if res is None:
             print(f"| {label} | failed: {error} | | | |")
             continue
-        diffs, perm_ok = [], True
-        for mine, (values, perms) in zip(ours, res["results"]):
-            for m, key in enumerate(KEYS):
-                theirs = np.asarray(values[m]).reshape(mine[key].shape)
-                diffs.append(np.abs(mine[key] - theirs).max())
-            if permutation:
-                perm_ok &= all(list(p) == mine["estimate"].tolist() for p in perms)
-        note = f"{max(diffs):.1e}" + ("" if perm_ok else " (permutation differs)")
+        diffs, perm_ok = compare_v3(ours, res["results"], permutation)
+        note = f"{max(diffs.values()):.1e}" + ("" if perm_ok else " (permutation differs)")
         if tool != "mir_eval":
             note += " (to audeval)"
         print(f"| {label} | {_fmt(res['cpu'])} | {_fmt(res['cpu'] / n)} | "

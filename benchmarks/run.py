@@ -108,11 +108,36 @@ SIZES = {
         "quick": [{"seconds": 5.0}],
         "full": [{"seconds": s} for s in (10.0, 30.0, 60.0)],
     },
+    "scores": {
+        "smoke": [{"data": "long", "seconds": 20.0, "files": 2}],
+        "quick": [{"data": "long", "seconds": 60.0, "files": 5}, {"data": "desed"}],
+        "full": [{"data": "desed"}, {"data": "long", "seconds": 60.0, "files": 5},
+                 {"data": "long", "seconds": 240.0, "files": 5}],
+    },
+    "agreement": {
+        "smoke": [{"raters": 3, "files": 4, "segments": 30, "rows": 80}],
+        "quick": [{"raters": 5, "files": 100, "segments": 120, "rows": 10_000}],
+        "full": [{"raters": 5, "files": 100, "segments": 120, "rows": 10_000}],
+    },
+    "separation_sources": {
+        "smoke": [{"utterances": 2, "sources": 2, "seconds": 0.5, "rate": 8000}],
+        "quick": [{"utterances": 10, "sources": 2, "seconds": 4.0, "rate": 8000},
+                  {"utterances": 1, "sources": 4, "seconds": 5.0, "rate": 44100, "channels": 2}],
+        "full": [{"utterances": 50, "sources": 2, "seconds": 4.0, "rate": 8000},
+                 {"utterances": 1, "sources": 4, "seconds": 30.0, "rate": 44100, "channels": 2}],
+    },
+    "diarization_speech": {
+        "smoke": [{"files": 3}],
+        "quick": [{"files": 100}],
+        "full": [{"files": 1000}],
+    },
 }
 
 # the size argument that grows along a workload's sizes
 SCALE_KEY = {"events": "events", "segments": "hours", "structure": "files", "structure_long": "seconds",
-             "diarization": "files", "separation_si": "seconds", "separation_bss": "seconds"}
+             "diarization": "files", "separation_si": "seconds", "separation_bss": "seconds",
+             "scores": "seconds", "agreement": "rows", "separation_sources": "seconds",
+             "diarization_speech": "files"}
 
 WORKLOAD_TITLES = {
     "events": "Event-based metrics, DCASE-like 10 s clips (10 classes, 10 events per clip)",
@@ -122,6 +147,10 @@ WORKLOAD_TITLES = {
     "diarization": "Diarization and detection, conversations of 2-5 speakers (1-5 min)",
     "separation_si": "Separation, scale-invariant family, 4 stereo sources, permutation-invariant",
     "separation_bss": "Separation, BSS Eval v4 (1 s windows and hops), 4 stereo sources",
+    "scores": "Score-based, PSDS1 over all thresholds from 20 ms frame scores (10 classes)",
+    "agreement": "Rater agreement, raters with equal numbers of segments (100 files of 10 min)",
+    "separation_sources": "Separation, BSS Eval v3 bss_eval_sources (512 taps, no permutation)",
+    "diarization_speech": "Diarization, 5 min conversations of 4 speakers (86 turns per file)",
 }
 
 
@@ -143,6 +172,17 @@ def size_label(workload: str, size: dict) -> str:
         return f"{size['seconds'] / 60:g} min x {size['sections']:,} sections"
     if workload == "diarization":
         return f"{size['files']:,} files"
+    if workload == "diarization_speech":
+        return f"{size['files']:,} files x 5 min"
+    if workload == "scores":
+        if size["data"] == "desed":
+            return "DESED validation (1,168 x 10 s)"
+        return f"{size['files']} files x {size['seconds']:g} s"
+    if workload == "agreement":
+        return f"{size['raters']} raters x {size['rows']:,} segments"
+    if workload == "separation_sources":
+        channels = f" x {size['channels']} channels" if size.get("channels") else ""
+        return f"{size['utterances']} x {size['sources']} sources x {size['seconds']:g} s{channels}"
     return f"{size['seconds']:g} s"
 
 
@@ -234,7 +274,7 @@ def max_abs_diff(a, b) -> float:
 class Context:
     """Options and results of one worker (one workload at one size)."""
 
-    def __init__(self, workload, size, *, repeat, min_time, budget, hints, references):
+    def __init__(self, workload, size, *, repeat, min_time, budget, hints, references, pythons=None):
         self.workload = workload
         self.size = size
         self.repeat = repeat
@@ -242,6 +282,7 @@ class Context:
         self.budget = budget
         self.hints = hints or {}
         self.references = references
+        self.pythons = pythons or {}  # kind -> interpreter of references run in their own process
         self.rows = []
         self.checks = {}
         self.rates = {}
@@ -907,6 +948,275 @@ def work_separation_bss(ctx: Context):
                 f"{k.upper()} {v:.1e}" for k, v in others.items())
 
 
+# -------------------------------------------------------------------------
+# Workloads whose references run in another interpreter (--scores-python, ...)
+# -------------------------------------------------------------------------
+
+PYTHON_OPTIONS = {
+    "scores": ("--scores-python", "an interpreter with sed_scores_eval (pandas<3, numpy<2; "
+               "see benchmarks/bench_scores.py)"),
+    "separation": ("--separation-python", "an interpreter with mir_eval, museval and fast_bss_eval "
+                   "(numpy<2; see benchmarks/bench_separation.py)"),
+    "diarization": ("--diarization-python", "an interpreter with spy-der, simpleder, pyannote.metrics "
+                    "and audeval's dependencies (see benchmarks/bench_diarization.py)"),
+}
+
+
+def external_row(ctx: Context, toolkit: str, name: str, cpu: float, *, difference=None, note="",
+                 scale: float = 1.0) -> None:
+    """A reference measured in its own process (CPU seconds of its call), scaled by ``scale``."""
+    ctx.rows.append({"implementation": toolkit, "call": name, "wall": math.nan, "cpu": cpu * scale,
+                     "runs": 1, "peak_mb": math.nan, "bytes_per_event": math.nan,
+                     "extrapolated": scale != 1, "difference": difference, "note": note})
+
+
+def reference_python(ctx: Context, kind: str, toolkits: list[tuple[str, str]]) -> str | None:
+    """The interpreter given for ``kind``'s references; without one, a skipped row per toolkit."""
+    python = ctx.pythons.get(kind)
+    if python is None:
+        option, what = PYTHON_OPTIONS[kind]
+        for toolkit, name in toolkits:
+            ctx.skip(toolkit, name, f"not measured: pass {option} ({what})")
+    return python if ctx.references else None
+
+
+def work_scores(ctx: Context):
+    """PSDS1 (all thresholds) from frame scores at 20 ms; sed_scores_eval in --scores-python."""
+    import audeval
+    import bench_scores
+
+    if ctx.size["data"] == "desed":
+        if not os.path.exists(bench_scores.DESED):
+            raise FileNotFoundError(f"DESED validation fixture not found: {bench_scores.DESED}")
+        data = bench_scores.desed_data()
+    else:
+        data = bench_scores.long_data(ctx.size["seconds"], n_files=ctx.size["files"])
+    truth, table, durations = bench_scores.to_audeval(*data)
+    ctx.info = {"data": f"{len(durations):,} files, {table.shape[0]:,} frames x {table.shape[1]} classes, "
+                        f"{len(truth):,} truth events", "n": float(durations.sum())}
+    metric = {k: v for k, v in bench_scores.PSDS1.items() if k not in ("dtc_threshold", "gtc_threshold")}
+    stats_options = dict(dtc_threshold=bench_scores.PSDS1["dtc_threshold"],
+                         gtc_threshold=bench_scores.PSDS1["gtc_threshold"], compat="sed_scores_eval")
+    value = ctx.audeval("psds (PSDS1, compat=sed_scores_eval)", lambda: audeval.psds(
+        truth, table, files_duration=durations, compat="sed_scores_eval", **bench_scores.PSDS1), main=True)
+    stats = audeval.score_statistics(truth, table, files_duration=durations, **stats_options)
+    ctx.checks = {"PSDS from statistics table": abs(audeval.psds(stats, None, **metric) - value)}
+    files = sorted(durations.index)
+    if len(files) > 1:
+        parts = [audeval.score_statistics(subset_files(truth, p), table[table.index.isin(p, level="file")],
+                                          files_duration=durations[p], **stats_options)
+                 for p in (files[: len(files) // 2], files[len(files) // 2:])]
+        ctx.checks["PSDS from two shards summed"] = abs(audeval.psds(audeval.sum_statistics(parts), None,
+                                                                     **metric) - value)
+    ctx.sanity = {"PSDS1": float(value)}
+    name = "intersection_based.psds"
+    python = reference_python(ctx, "scores", [("sed_scores_eval", name)])
+    if python is None:
+        return
+    timeout = 5 * ctx.budget
+    try:
+        theirs = bench_scores.time_reference(python, data, timeout)
+    except subprocess.CalledProcessError as error:
+        ctx.skip("sed_scores_eval", name, f"failed: {(error.stderr or '').strip().splitlines()[-1:]}")
+        return
+    if "skipped" in theirs:
+        ctx.skip("sed_scores_eval", name, f"not finished: killed after {timeout:g} s (5 x the budget)")
+        return
+    external_row(ctx, "sed_scores_eval", name, theirs["cpu"], difference=abs(theirs["value"] - value),
+                 note=f"in {python}; peak RSS increase {theirs['peak_mb']:,.0f} MB")
+
+
+def work_agreement(ctx: Context):
+    """Rater agreement, every rater with the same number of segments (bench_agreement's data)."""
+    import audeval
+    import bench_agreement
+
+    size = ctx.size
+    raters, durations = bench_agreement.make_raters(files=size["files"], segments=size["segments"],
+                                                    rows=size["rows"], raters=size["raters"])
+    n_rows = sum(len(s) for s in raters.values())
+    ctx.info = {"data": f"{len(raters)} raters x {size['rows']:,} segments, {len(durations):,} files x "
+                        f"{bench_agreement.DURATION:g} s", "n": size["rows"]}
+    pair = dict(list(raters.items())[:2])
+    options = dict(files_duration=durations)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        alpha = ctx.audeval("krippendorff_alpha", lambda: audeval.krippendorff_alpha(raters, **options),
+                            n_events=n_rows, main=True)
+        fleiss = ctx.audeval("fleiss_kappa", lambda: audeval.fleiss_kappa(raters, **options), n_events=n_rows)
+        ctx.audeval("cohen_kappa (2 raters)", lambda: audeval.cohen_kappa(pair, **options),
+                    n_events=2 * size["rows"])
+        spans = ctx.audeval("disagreements", lambda: audeval.disagreements(raters, **options), n_events=n_rows)
+        stats = audeval.agreement_statistics(raters, **options)
+        names = sorted(durations)
+        parts = [audeval.agreement_statistics({k: subset_files(s, p) for k, s in raters.items()},
+                                              files_duration={f: durations[f] for f in p})
+                 for p in (names[: len(names) // 2], names[len(names) // 2:])]
+        ctx.checks = {
+            "alpha from statistics table": abs(audeval.krippendorff_alpha(stats) - alpha),
+            "fleiss kappa from statistics table": abs(audeval.fleiss_kappa(stats) - fleiss),
+            "alpha from two shards summed": abs(audeval.krippendorff_alpha(audeval.sum_statistics(parts)) - alpha),
+        }
+    ctx.sanity = {"alpha": float(alpha), "fleiss kappa": float(fleiss), "disagreement spans": len(spans)}
+
+
+# bench_separation's worker names -> (toolkit, call)
+SEPARATION_TOOLS = {"mir_eval": ("mir_eval", "separation.bss_eval_sources"),
+                    "museval_sources": ("museval", "metrics.bss_eval (sources version, one window)"),
+                    "fast_exact": ("fast_bss_eval", "bss_eval_sources (exact)")}
+
+
+def work_separation_sources(ctx: Context):
+    """BSS Eval v3 bss_eval_sources (512 taps); references in --separation-python."""
+    import audeval.separation as separation
+    import bench_separation
+
+    size = ctx.size
+    gen = bench_separation._generator()
+    n_samples = int(size["seconds"] * size["rate"])
+    data = bench_separation._utterances(gen, size["utterances"], size["sources"], n_samples, size.get("channels"))
+    ctx.info = {"data": f"{size['utterances']} x {size['sources']} sources x {size['seconds']:g} s at "
+                        f"{size['rate']} Hz" + (f", {size['channels']} channels" if size.get("channels") else ""),
+                "n": size["utterances"] * size["seconds"]}
+    ours = ctx.audeval("bss_eval_sources", lambda: [separation.bss_eval_sources(r, e) for r, e in data], main=True)
+    refs, est = data[0]
+    found = separation.bss_eval_sources(refs, est[::-1], permutation=True)
+    ctx.checks = {"permutation found vs matched order (first item)":
+                  max(max_abs_diff(found[k], ours[0][k]) for k in bench_separation.KEYS)}
+    ctx.sanity = {"median SDR": float(np.median([o["sdr"] for o in ours])),
+                  "estimate order recovered": bool((found["estimate"] == np.arange(len(refs))[::-1]).all())}
+    python = reference_python(ctx, "separation", list(SEPARATION_TOOLS.values()))
+    for tool, (toolkit, name) in SEPARATION_TOOLS.items() if python else ():
+        res, error = bench_separation._run_reference(python, tool, data, False)
+        if res is None:
+            ctx.skip(toolkit, name, f"failed in {python}: {error}")
+            continue
+        diffs, _ = bench_separation.compare_v3(ours, res["results"], False)
+        external_row(ctx, toolkit, name, res["cpu"], difference=diffs["sdr"],
+                     note=f"SDR difference (dB) shown; SIR {diffs['sir']:.1e}, SAR {diffs['sar']:.1e}")
+
+
+DIARIZATION_TOOLS = ("spy-der", "simpleder", "pyannote.metrics")
+
+
+def work_diarization_speech(ctx: Context):
+    """DER on 5 min conversations of 4 speakers; references in --diarization-python."""
+    import tempfile
+
+    import audeval
+    import bench_diarization
+
+    truth, prediction, durations = bench_diarization.make_data(ctx.size["files"])
+    n_events = len(truth) + len(prediction)
+    ctx.info = {"truth": len(truth), "prediction": len(prediction), "files": len(durations), "n": ctx.size["files"]}
+    der = ctx.audeval("diarization_error_rate (optimal, per file)",
+                      lambda: audeval.diarization_error_rate(truth, prediction, files_duration=durations),
+                      n_events=n_events, main=True)
+    stats = audeval.diarization_statistics(truth, prediction, files_duration=durations)
+    shards = shard_statistics(audeval.diarization_statistics, truth, prediction, durations)
+    ctx.checks = {"DER from statistics table": abs(audeval.diarization_error_rate(stats) - der),
+                  "DER from two shards summed": abs(audeval.diarization_error_rate(shards) - der)}
+    ctx.sanity = {"DER": der}
+    python = reference_python(ctx, "diarization", [(tool, "DER") for tool in DIARIZATION_TOOLS])
+    if python is None:
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "data.npz")
+        save_turns(path, truth, prediction, durations)
+        spec = json.dumps({"kind": "diarization", "data": path, "budget": ctx.budget})
+        out = subprocess.run([python, os.path.abspath(__file__), "--reference-worker", spec],
+                             capture_output=True, text=True, check=False, timeout=20 * ctx.budget + 60)
+    if out.returncode != 0:
+        error = (out.stderr.strip().splitlines() or [f"exit code {out.returncode}"])[-1]
+        for tool in DIARIZATION_TOOLS:
+            ctx.skip(tool, "DER", f"failed in {python}: {error}")
+        return
+    files = sorted(durations.index)
+    for tool, res in json.loads(out.stdout.strip().splitlines()[-1]).items():
+        if "error" in res:
+            ctx.skip(tool, "DER", f"failed in {python}: {res['error']}")
+            continue
+        k = res["files"]
+        ours = der if k == len(files) else audeval.diarization_error_rate(*first_files(truth, prediction,
+                                                                                        durations, k))
+        note = f"in {python}" + ("" if k == len(files) else f"; ran on {k} of {len(files)} files in "
+                                 f"{res['cpu']:.1f} s CPU (budget {ctx.budget:g} s), time scaled linearly")
+        external_row(ctx, tool, "DER", res["cpu"], difference=abs(res["value"] - ours), note=note,
+                     scale=len(files) / k)
+
+
+def save_turns(path: str, truth: pd.Series, prediction: pd.Series, durations: pd.Series) -> None:
+    """Two label Series and files' durations as plain arrays (read by another interpreter)."""
+    arrays = {"duration_files": durations.index.to_numpy(dtype=str),
+              "duration_ns": durations.to_numpy().astype("timedelta64[ns]").astype("int64")}
+    for side, series in (("truth", truth), ("prediction", prediction)):
+        arrays[f"{side}_file"] = series.index.get_level_values("file").to_numpy(dtype=str)
+        for level in ("start", "end"):
+            arrays[f"{side}_{level}"] = series.index.get_level_values(level).to_numpy().astype("int64")
+        arrays[f"{side}_label"] = series.astype(str).to_numpy(dtype=str)
+    np.savez(path, **arrays)
+
+
+def load_turns(path: str) -> tuple[pd.Series, pd.Series, pd.Series]:
+    """The inverse of :func:`save_turns`."""
+    data = np.load(path)
+    sides = []
+    for side in ("truth", "prediction"):
+        index = pd.MultiIndex.from_arrays(
+            [data[f"{side}_file"].astype(object), pd.to_timedelta(data[f"{side}_start"], unit="ns"),
+             pd.to_timedelta(data[f"{side}_end"], unit="ns")], names=["file", "start", "end"])
+        sides.append(pd.Series(data[f"{side}_label"].astype(object), index=index))
+    durations = pd.Series(pd.to_timedelta(data["duration_ns"], unit="ns"),
+                          index=pd.Index(data["duration_files"].astype(object), name="file"))
+    return sides[0], sides[1], durations
+
+
+def reference_worker(spec: dict) -> dict:
+    """Run in the reference interpreter: each diarization toolkit within the budget (CPU s)."""
+    import bench_diarization as bd
+
+    truth, prediction, durations = load_turns(spec["data"])
+    files = sorted(durations.index)
+    turns = bd.per_file(truth), bd.per_file(prediction)
+    uem = {f: [(0.0, d.total_seconds())] for f, d in durations.items()}
+
+    def part(mapping, chosen):
+        return {f: mapping[f] for f in chosen if f in mapping}
+
+    def pyannote(chosen):
+        from pyannote.metrics.diarization import DiarizationErrorRate
+
+        data = bd.annotations(truth, prediction, durations, chosen)
+        return lambda: bd.pyannote_metric(DiarizationErrorRate(), data)
+
+    prepare = {
+        "spy-der": lambda chosen: lambda: bd.spyder_der(part(turns[0], chosen), part(turns[1], chosen),
+                                                        part(uem, chosen)),
+        "simpleder": lambda chosen: lambda: bd.simpleder_der(part(turns[0], chosen), part(turns[1], chosen)),
+        "pyannote.metrics": pyannote,
+    }
+    return {tool: within_budget(prepare[tool], files, spec["budget"]) for tool in DIARIZATION_TOOLS}
+
+
+def within_budget(prepare, files: list, budget: float) -> dict:
+    """CPU time and value of ``prepare(files)()`` (conversion untimed): on a tenth of the files
+    first, then on all of them if that is expected to fit in ``budget`` CPU seconds."""
+    k = max(1, len(files) // 10)
+    try:
+        while True:
+            function = prepare(files[:k])
+            start = time.process_time()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                value = function()
+            cpu = time.process_time() - start
+            if k == len(files) or cpu * len(files) / k > budget:
+                return {"files": k, "cpu": cpu, "value": float(value)}
+            k = len(files)
+    except Exception as error:  # a missing toolkit, or one that fails on this input
+        return {"error": f"{type(error).__name__}: {error}"}
+
+
 WORKLOADS = {
     "events": work_events,
     "segments": work_segments,
@@ -915,12 +1225,16 @@ WORKLOADS = {
     "diarization": work_diarization,
     "separation_si": work_separation_si,
     "separation_bss": work_separation_bss,
+    "scores": work_scores,
+    "agreement": work_agreement,
+    "separation_sources": work_separation_sources,
+    "diarization_speech": work_diarization_speech,
 }
 
 
-def run_worker(workload, size, *, repeat, min_time, budget, hints, references) -> dict:
+def run_worker(workload, size, *, repeat, min_time, budget, hints, references, pythons=None) -> dict:
     ctx = Context(workload, size, repeat=repeat, min_time=min_time, budget=budget,
-                  hints=hints, references=references)
+                  hints=hints, references=references, pythons=pythons)
     ctx.info, ctx.sanity = {}, {}
     begin = time.perf_counter()
     WORKLOADS[workload](ctx)
@@ -954,6 +1268,31 @@ def versions() -> dict:
             out[name] = importlib.metadata.version(name)
         except importlib.metadata.PackageNotFoundError:
             out[name] = None
+    return out
+
+
+REFERENCE_PACKAGES = {"scores": ("numpy", "pandas", "sed_scores_eval"),
+                      "separation": ("numpy", "scipy", "mir_eval", "museval", "fast_bss_eval"),
+                      "diarization": ("numpy", "pandas", "spy-der", "simpleder", "pyannote.metrics")}
+
+
+def pythons_of(args) -> dict:
+    """kind -> interpreter given with --scores-python, --separation-python, --diarization-python."""
+    given = {kind: getattr(args, option[2:].replace("-", "_")) for kind, (option, _) in PYTHON_OPTIONS.items()}
+    return {kind: python for kind, python in given.items() if python}
+
+
+def reference_versions(pythons: dict) -> dict:
+    """Versions of the reference packages in each interpreter given."""
+    script = ("import importlib.metadata as m, json, platform, sys\nout = {'python': platform.python_version()}\n"
+              "for name in sys.argv[1:]:\n    try: out[name] = m.version(name)\n"
+              "    except m.PackageNotFoundError: out[name] = None\nprint(json.dumps(out))")
+    out = {}
+    for kind, python in pythons.items():
+        done = subprocess.run([python, "-c", script, *REFERENCE_PACKAGES[kind]], capture_output=True, text=True,
+                              check=False)
+        out[kind] = {"python_path": python, **(json.loads(done.stdout) if done.returncode == 0 else
+                                               {"error": done.stderr.strip()[-200:]})}
     return out
 
 
@@ -1007,7 +1346,9 @@ def results_table(results: list[dict]) -> list[str]:
             if result.get("error"):
                 lines.append(f"| {result['label']} | | | | | | | | | | | {result['error']} |")
                 continue
-            if "truth" in info:
+            if "data" in info:
+                data = info["data"]
+            elif "truth" in info:
                 data = f"{info['truth']:,} + {info['prediction']:,} rows, {info['files']:,} files"
             else:
                 data = f"{info['sources']} x {info['samples']:,} x {info['channels']} at {info['rate']} Hz"
@@ -1134,7 +1475,7 @@ def targets_table(results: list[dict], mode: str) -> list[str]:
     else:
         add("structure, one 1 h file x 10k segments", "<= 0.5 s and <= 300 MB", "-", None)
     # diarization
-    label = "1,000 files" if mode == "full" else largest(results, "diarization")
+    label = "1,000 files" if mode == "full" else largest(results, "diarization") or "1,000 files"
     res, row = find(results, "diarization", label, implementation="pyannote.metrics", call="DiarizationErrorRate")
     if row and np.isfinite(row.get("speedup", math.nan)):
         mark = "~" if row.get("extrapolated") else ""
@@ -1190,6 +1531,10 @@ def targets_table(results: list[dict], mode: str) -> list[str]:
             f"worst {worst:.0f} bytes ({where})", worst <= 1024,
             f"smaller inputs: up to {small:,.0f} bytes per event, a fixed cost of about 2 MB "
             "(the first call in a process) over few rows")
+    _score_targets(results, add, mode)
+    _agreement_targets(results, add)
+    _sources_targets(results, add)
+    _speech_targets(results, add, mode)
     return ["| workload | target | measured | status | note |", "|---|---|---|---|---|"] + rows
 
 
@@ -1215,6 +1560,117 @@ def _event_extra_targets(results, add) -> None:
             note += f"; sed_eval {fmt_time(sed['cpu'])}, agreement {fmt_diff(sed.get('difference'))}"
         add("event metrics, one file, one label, 8,000 near-perfect events (optimal)", "< 1 s",
             f"{fmt_time(ours['cpu'])} CPU", ours["cpu"] < 1.0, note)
+
+
+def _why_not(results, workload, label, toolkit=None) -> str:
+    """Why a target row has no measurement: the skipped row's note, the worker's error, or not run."""
+    for result in results:
+        if result["workload"] != workload or (label is not None and result["label"] != label):
+            continue
+        if result.get("error"):
+            return result["error"]
+        for row in result["rows"]:
+            if row["implementation"] == toolkit and row.get("note"):
+                return row["note"]
+        return "reference not run (--no-reference)" if toolkit else ""
+    if any(result["workload"] == workload for result in results):
+        return f"not run: {label} is not among this run's sizes"
+    return f"not run (workload {workload} not in this run)"
+
+
+def _speed(row, ours) -> str:
+    mark = "~" if row.get("extrapolated") else ""
+    return f"{mark}{row['cpu'] / ours['cpu']:,.1f}x ({mark}{fmt_time(row['cpu'])} vs {fmt_time(ours['cpu'])})"
+
+
+def _measured(row) -> bool:
+    return row is not None and not row.get("skipped") and np.isfinite(row.get("cpu", math.nan))
+
+
+def _score_targets(results, add, mode) -> None:
+    """PSDS1 on DESED against sed_scores_eval; 5 long files within time and memory."""
+    label = "DESED validation (1,168 x 10 s)"
+    res, ours = find(results, "scores", label, main=True)
+    _, ref = find(results, "scores", label, implementation="sed_scores_eval")
+    desc = "score-based PSDS1 (all thresholds), DESED validation (1168 x 10 s), vs sed_scores_eval"
+    if ours and _measured(ref):
+        speed = ref["cpu"] / ours["cpu"]
+        add(desc, ">= 10x faster", _speed(ref, ours), speed >= 10,
+            f"{ref['note']}; agreement {fmt_diff(ref.get('difference'))}")
+    else:
+        add(desc, ">= 10x faster", "-", None, _why_not(results, "scores", label, "sed_scores_eval"))
+    longs = [r["label"] for r in results if r["workload"] == "scores" and r["size"].get("data") == "long"]
+    label = "5 files x 240 s" if mode == "full" or not longs else longs[-1]
+    res, ours = find(results, "scores", label, main=True)
+    desc = f"score-based PSDS1 (all thresholds), {label} at 20 ms"
+    if ours:
+        _, ref = find(results, "scores", label, implementation="sed_scores_eval")
+        note = (f"sed_scores_eval {fmt_time(ref['cpu'])} CPU, {ref['note']}, agreement "
+                f"{fmt_diff(ref.get('difference'))}" if _measured(ref)
+                else "sed_scores_eval: " + _why_not(results, "scores", label, "sed_scores_eval"))
+        add(desc, "<= 1 s and <= 200 MB", f"{fmt_time(ours['cpu'])} CPU, peak {peak_of(ours):.0f} MB",
+            ours["cpu"] <= 1.0 and peak_of(ours) <= 200, note)
+    else:
+        add(desc, "<= 1 s and <= 200 MB", "-", None, _why_not(results, "scores", label))
+
+
+def _agreement_targets(results, add) -> None:
+    """Kappa, alpha and disagreements of 5 raters x 10k segments, each <= 1 s."""
+    label = largest(results, "agreement") or "5 raters x 10,000 segments"
+    desc = f"agreement, {label} each"
+    calls = ("cohen_kappa", "fleiss_kappa", "krippendorff_alpha", "disagreements")
+    rows = [find(results, "agreement", label, call=call)[1] for call in calls]
+    if all(rows):
+        add(desc, "kappa/alpha/disagreements <= 1 s",
+            ", ".join(f"{call} {fmt_time(row['cpu'])}" for call, row in zip(calls, rows)) + " (CPU)",
+            max(row["cpu"] for row in rows) <= 1.0, "cohen_kappa of 2 raters; the others of all raters")
+    else:
+        add(desc, "kappa/alpha/disagreements <= 1 s", "-", None, _why_not(results, "agreement", label))
+
+
+def _sources_targets(results, add) -> None:
+    """bss_eval_sources against each reference at each size; SDR agreement with mir_eval."""
+    labels = [r["label"] for r in results if r["workload"] == "separation_sources"]
+    worst = {}
+    for label in labels or ["2-4 sources, 4-30 s"]:
+        _, ours = find(results, "separation_sources", label, main=True)
+        for toolkit, name in SEPARATION_TOOLS.values():
+            _, ref = find(results, "separation_sources", label, implementation=toolkit)
+            desc = f"bss_eval_sources, {label}, vs {toolkit} ({name})"
+            if ours and _measured(ref):
+                add(desc, "faster", _speed(ref, ours), ref["cpu"] > ours["cpu"], ref["note"])
+                worst[toolkit] = max(worst.get(toolkit, 0.0), ref["difference"])
+            else:
+                add(desc, "faster", "-", None, _why_not(results, "separation_sources", label, toolkit))
+    others = ", ".join(f"{k} {v:.1e} dB" for k, v in worst.items() if k != "mir_eval")
+    if "mir_eval" in worst:
+        add("bss_eval_sources, SDR vs mir_eval", "agree to 1e-9 dB", f"max abs difference {worst['mir_eval']:.1e} dB",
+            worst["mir_eval"] <= 1e-9, "over all sizes run" + (f"; to {others}" if others else ""))
+    else:
+        add("bss_eval_sources, SDR vs mir_eval", "agree to 1e-9 dB", "-", None,
+            _why_not(results, "separation_sources", labels[-1] if labels else None, "mir_eval"))
+
+
+def _speech_targets(results, add, mode) -> None:
+    """DER on 5 min files against the fastest other tool."""
+    label = "1,000 files x 5 min" if mode == "full" else largest(results, "diarization_speech")
+    desc = f"diarization, {label or '1000 files x 5 min'}, vs the fastest other tool"
+    target = ">= 10x faster than the fastest other tool"
+    _, ours = find(results, "diarization_speech", label, main=True)
+    refs = [find(results, "diarization_speech", label, implementation=tool)[1] for tool in DIARIZATION_TOOLS]
+    measured = [row for row in refs if _measured(row)]
+    md_eval = "md-eval: not run (a Perl script, not on PyPI; SPEC quotes 7.6 s)"
+    if not (ours and measured):
+        why = _why_not(results, "diarization_speech", label, DIARIZATION_TOOLS[0])
+        add(desc, target, "-", None, f"{why}; {md_eval}")
+        return
+    fastest = min(measured, key=lambda row: row["cpu"])
+    others = "; ".join(f"{row['implementation']} {_speed(row, ours)}, agreement {fmt_diff(row['difference'])}"
+                       for row in measured)
+    missing = "".join(f"; {tool}: {row['note'] if row else 'not run'}" for tool, row in zip(DIARIZATION_TOOLS, refs)
+                      if not _measured(row))
+    add(desc, target, f"{_speed(fastest, ours)} vs {fastest['implementation']}",
+        fastest["cpu"] / ours["cpu"] >= 10, f"{others}{missing}; {md_eval}")
 
 
 def limit_table(results: list[dict]) -> list[str]:
@@ -1302,7 +1758,8 @@ def plot(results: list[dict], path: str) -> None:
 
 def spawn(workload, size, args, hints) -> dict:
     spec = json.dumps({"workload": workload, "size": size, "hints": hints, "repeat": args.repeat,
-                       "min_time": args.min_time, "budget": args.budget, "references": not args.no_reference})
+                       "min_time": args.min_time, "budget": args.budget, "references": not args.no_reference,
+                       "pythons": pythons_of(args)})
     out = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker", spec],
                          capture_output=True, text=True, check=False)
     if out.returncode != 0:
@@ -1332,13 +1789,22 @@ def main(argv=None) -> list[dict]:
     parser.add_argument("--plot", default=None, help="write a plot of cost against size (needs matplotlib)")
     parser.add_argument("--from-json", default=None,
                         help="re-render the tables (and --plot) of a saved --json file, without running")
+    for kind, (option, what) in PYTHON_OPTIONS.items():
+        parser.add_argument(option, default=None, metavar="PYTHON",
+                            help=f"{what}: runs the {kind} references (absent: those rows are not measured)")
     parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--reference-worker", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+
+    if args.reference_worker:
+        print(json.dumps(reference_worker(json.loads(args.reference_worker))))
+        return []
 
     if args.worker:
         spec = json.loads(args.worker)
         result = run_worker(spec["workload"], spec["size"], repeat=spec["repeat"], min_time=spec["min_time"],
-                            budget=spec["budget"], hints=spec["hints"], references=spec["references"])
+                            budget=spec["budget"], hints=spec["hints"], references=spec["references"],
+                            pythons=spec.get("pythons"))
         print(json.dumps(result, default=float))
         return [result]
 
@@ -1371,6 +1837,7 @@ def main(argv=None) -> list[dict]:
     header = {
         "command": " ".join(["python", "benchmarks/run.py"] + list(sys.argv[1:] if argv is None else argv)),
         "mode": mode, "machine": machine(), "versions": versions(), "budget": args.budget,
+        "reference_versions": reference_versions(pythons_of(args)),
         "started": started.isoformat(timespec="seconds"),
     }
     print(f"# audeval benchmarks ({mode})", flush=True)
@@ -1385,7 +1852,8 @@ def main(argv=None) -> list[dict]:
             loads.append(os.getloadavg()[0])
             if args.in_process:
                 result = run_worker(workload, size, repeat=args.repeat, min_time=args.min_time,
-                                    budget=args.budget, hints=hints, references=not args.no_reference)
+                                    budget=args.budget, hints=hints, references=not args.no_reference,
+                                    pythons=pythons_of(args))
             else:
                 result = spawn(workload, size, args, hints)
             hints.update(result["rates"])
@@ -1429,6 +1897,9 @@ def report(header: dict, results: list[dict]) -> str:
         f"{header['machine']['memory_gb'] or 0:.0f} GB; OPENBLAS_NUM_THREADS={header['machine']['OPENBLAS_NUM_THREADS']}; "
         f"load average (1 min) {header['load_average']['min']:.1f}-{header['load_average']['max']:.1f} during the run.",
         "Versions: " + ", ".join(f"{k} {v}" for k, v in header["versions"].items() if v) + ".",
+        *[f"References in their own interpreter ({kind}): " + ", ".join(
+            f"{k} {v}" for k, v in found.items() if v) + "."
+          for kind, found in header.get("reference_versions", {}).items()],
         f"Reference budget: {header['budget']:g} CPU s per size ('~': ran on a share, time scaled linearly).",
         "",
         "## SPEC section 9 targets",

@@ -77,6 +77,13 @@ def test_numbers_are_sane(smoke):
     assert sanity["separation_si"]["estimate order recovered"] is True
     assert 0 < sanity["separation_si"]["median SI-SDR"] < 30
     assert 0 < sanity["separation_bss"]["median SDR"] < 30
+    assert 0.0 < sanity["scores"]["PSDS1"] < 1.0
+    assert 0.0 < sanity["agreement"]["fleiss kappa"] < 1.0
+    assert 0.0 < sanity["agreement"]["alpha"] < 1.0
+    assert sanity["agreement"]["disagreement spans"] > 0
+    assert sanity["separation_sources"]["estimate order recovered"] is True
+    assert 0 < sanity["separation_sources"]["median SDR"] < 30
+    assert 0.05 < sanity["diarization_speech"]["DER"] < 0.5
 
 
 def test_memory_is_measured(smoke):
@@ -92,8 +99,16 @@ def test_report_lists_targets(smoke):
     _, markdown = smoke
     assert "## SPEC section 9 targets" in markdown
     for target in ("<= 3x truth.sort_index()", "time independent of resolution", "<= 1 s",
-                   "<= 0.5 s and <= 300 MB", ">= 100x faster", ">= 50x faster", ">= 2.5x faster"):
+                   "<= 0.5 s and <= 300 MB", ">= 100x faster", ">= 50x faster", ">= 2.5x faster",
+                   ">= 10x faster", "<= 1 s and <= 200 MB", "kappa/alpha/disagreements <= 1 s",
+                   "agree to 1e-9 dB", ">= 10x faster than the fastest other tool"):
         assert target in markdown
+    # every SPEC section 9 row is in the table: measured, or saying why not
+    rows = [line for line in markdown.splitlines() if line.startswith("| score-based")
+            or line.startswith("| bss_eval_sources") or line.startswith("| diarization, 3 files x 5 min")]
+    assert len(rows) == 2 + 4 + 1
+    assert all("| not measured |" in line and ("--no-reference" in line or "not among" in line)
+               for line in rows if "vs " in line)
     assert "## All measurements" in markdown
 
 
@@ -126,6 +141,33 @@ def test_reference_missing_is_noted(run_module):
     ctx = run_module.Context("events", {}, repeat=1, min_time=0.0, budget=1.0, hints={}, references=True)
     ctx.reference("tool", "call", prepare, 10)
     assert ctx.rows[-1]["skipped"] and "not installed" in ctx.rows[-1]["note"]
+
+
+def test_other_interpreter_missing_is_noted(run_module):
+    """References that need another interpreter say which option to pass when it is absent."""
+    ctx = run_module.Context("diarization_speech", {"files": 3}, repeat=1, min_time=0.0, budget=1.0,
+                             hints={}, references=True)
+    run_module.work_diarization_speech(ctx)
+    skipped = [row for row in ctx.rows if row.get("skipped")]
+    assert [row["implementation"] for row in skipped] == list(run_module.DIARIZATION_TOOLS)
+    assert all("--diarization-python" in row["note"] for row in skipped)
+    table = "\n".join(run_module.targets_table([{
+        "workload": "diarization_speech", "label": "3 files x 5 min", "size": {"files": 3},
+        "info": ctx.info, "rows": ctx.rows}], "smoke"))
+    assert "pass --diarization-python" in table and "md-eval" in table
+
+
+def test_reference_turns_round_trip(run_module, tmp_path):
+    """The label Series handed to a reference interpreter come back identical."""
+    import bench_diarization
+
+    truth, prediction, durations = bench_diarization.make_data(2)
+    path = str(tmp_path / "turns.npz")
+    run_module.save_turns(path, truth, prediction, durations)
+    t, p, d = run_module.load_turns(path)
+    assert t.index.equals(truth.index) and (t.to_numpy() == truth.to_numpy()).all()
+    assert p.index.equals(prediction.index) and (p.to_numpy() == prediction.astype(str).to_numpy()).all()
+    assert d.sort_index().equals(durations.rename_axis("file").sort_index())
 
 
 def test_command_line(tmp_path):
