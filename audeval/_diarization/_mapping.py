@@ -45,6 +45,8 @@ def _mapped_pairs(table: _Table, mapping: str, individual_file_mapping: bool) ->
     c_file, c_truth, c_pred, c_time = table.cooccurrence
     if mapping == "identity":
         return _identity(table)
+    if individual_file_mapping and mapping == "optimal":
+        return _optimal_per_file(c_file, c_truth, c_pred, c_time)
     solve = optimal_assignment if mapping == "optimal" else greedy_assignment
     if individual_file_mapping:
         return solve(c_file, c_truth, c_pred, c_time)
@@ -52,6 +54,31 @@ def _mapped_pairs(table: _Table, mapping: str, individual_file_mapping: bool) ->
     t, p, summed, inverse = _pooled(max(table.n_labels, 1), c_truth, c_pred, c_time)
     chosen = solve(np.zeros(len(t), np.int64), t, p, summed)
     return chosen[inverse]
+
+
+def _optimal_per_file(file, truth, prediction, time) -> np.ndarray:
+    """:func:`optimal_assignment` per file, files whose truth labels have distinct best partners first.
+
+    Rows are sorted by (file, truth, prediction). In a file where every truth label's
+    best predicted label (largest co-occurrence, ties: the first) is a different one,
+    those pairs are the optimal mapping (the upper bound, a sum of row maxima, is reached),
+    the choice :func:`optimal_assignment` makes there; the other files go to it.
+    """
+    selected = np.zeros(len(time), dtype=bool)
+    if len(time) == 0:
+        return selected
+    width = int(max(truth.max(), prediction.max())) + 1
+    run = np.cumsum(np.r_[True, (file[1:] != file[:-1]) | (truth[1:] != truth[:-1])]) - 1
+    first = np.flatnonzero(np.r_[True, run[1:] != run[:-1]])
+    candidate = np.flatnonzero(time == np.maximum.reduceat(time, first)[run])
+    best = candidate[np.r_[True, run[candidate[1:]] != run[candidate[:-1]]]]
+    partner = np.sort(file[best] * width + prediction[best])
+    clash = np.zeros(int(file[-1]) + 1, dtype=bool)
+    clash[partner[1:][partner[1:] == partner[:-1]] // width] = True
+    selected[best[~clash[file[best]]]] = True
+    rest = np.flatnonzero(clash[file])
+    selected[rest[optimal_assignment(file[rest], truth[rest], prediction[rest], time[rest])]] = True
+    return selected
 
 
 def _check_mapping(mapping, individual_file_mapping, allow_identity=False):

@@ -21,11 +21,13 @@ from audeval._intervals import runs as _runs
 from audeval._intervals import expand_ranges, group_keys, group_sum, merge
 
 from audeval._diarization import _options as opt
+from audeval._diarization._masks import mask_sweep
 from audeval._diarization._region import (
     _EMPTY,
     fast_keys,
     _crop,
     _merge_labels,
+    _merge_labels_arrays,
     _raw_labels,
     _scored_region,
 )
@@ -331,18 +333,64 @@ def _diarization_arrays(
     prediction_labels = list(inputs.labels) if prediction_labels is None else prediction_labels
     n = inputs.n_files
     n_labels = max(len(truth_labels), len(prediction_labels), 1)
-    truth_merged = _merge_labels(inputs.truth, n, n_labels)
-    if compat == "pyannote":  # every row as it is: a label overlapping itself counts twice
-        truth_rows = _raw_labels(inputs.truth, n, n_labels)
-        prediction_rows = _raw_labels(inputs.prediction, n, n_labels)
-        overlap_basis = truth_rows
+    if compat == "pyannote":
+        return _pyannote_arrays(
+            inputs, collar, skip_overlap, collar_convention, uem, truth_labels, prediction_labels
+        )
+    # merged truth turns only where the region needs them (per-side collars, overlap)
+    needs_merged = skip_overlap or (collar > 0 and collar_convention == "per_side")
+    truth_merged = _merge_labels(inputs.truth, n, n_labels) if needs_merged else None
+    region = _scored_region(
+        inputs, truth_merged, collar, skip_overlap, collar_convention=collar_convention, uem=uem
+    )
+    rows = truth_merged if truth_merged is not None else _positive(inputs.truth)
+    truth = _crop(n, n_labels, rows, region)
+    prediction = _crop(n, n_labels, _positive(inputs.prediction), region)
+    sizes = (n, len(truth_labels), len(prediction_labels))
+    result = mask_sweep(*sizes, truth, prediction, overlap)
+    if result is None:  # a label overlapping itself: merge (union per label), sweep again
+        truth = _merge_labels_arrays(n, n_labels, *truth)
+        prediction = _merge_labels_arrays(n, n_labels, *prediction)
+        result = mask_sweep(*sizes, truth, prediction, overlap)
+    if result is None:  # more than 62 labels in a file: pairs of overlapping intervals
+        per_file, cooccurrence, pair = _sweep_merged(n, n_labels, truth, prediction, overlap)
+        truth_time, prediction_time = _speaker_time(n, n_labels, truth), _speaker_time(
+            n, n_labels, prediction
+        )
     else:
-        truth_rows = truth_merged
-        prediction_rows = _merge_labels(inputs.prediction, n, n_labels)
-        overlap_basis = truth_merged
+        per_file, cooccurrence, pair, truth_time, prediction_time = result
+    return _Table(
+        files=inputs.files,
+        truth_labels=truth_labels,
+        prediction_labels=prediction_labels,
+        per_file=per_file,
+        truth=truth_time,
+        prediction=prediction_time,
+        cooccurrence=cooccurrence,
+        pair=pair,
+        compat=compat,
+    )
+
+
+def _positive(side) -> tuple:
+    """Rows of positive length of one side: file, label, start, end."""
+    keep = side.end > side.start
+    if keep.all():
+        return side.file, side.label, side.start, side.end
+    return side.file[keep], side.label[keep], side.start[keep], side.end[keep]
+
+
+def _pyannote_arrays(
+    inputs, collar, skip_overlap, collar_convention, uem, truth_labels, prediction_labels
+) -> _Table:
+    """``compat="pyannote"``: every row as it is (a label overlapping itself counts twice)."""
+    n = inputs.n_files
+    n_labels = max(len(truth_labels), len(prediction_labels), 1)
+    truth_rows = _raw_labels(inputs.truth, n, n_labels)
+    prediction_rows = _raw_labels(inputs.prediction, n, n_labels)
     region = _scored_region(
         inputs,
-        overlap_basis if skip_overlap else truth_merged,
+        truth_rows if skip_overlap else _merge_labels(inputs.truth, n, n_labels),
         collar,
         skip_overlap,
         collar_convention=collar_convention,
@@ -350,9 +398,7 @@ def _diarization_arrays(
     )
     truth = _crop(n, n_labels, truth_rows, region)
     prediction = _crop(n, n_labels, prediction_rows, region)
-    per_file, cooccurrence, pair = _sweep(
-        n, n_labels, truth, prediction, multiplicity=compat == "pyannote", overlap=overlap
-    )
+    per_file, cooccurrence, pair = _sweep(n, n_labels, truth, prediction, multiplicity=True)
     return _Table(
         files=inputs.files,
         truth_labels=truth_labels,
@@ -362,5 +408,5 @@ def _diarization_arrays(
         prediction=_speaker_time(n, n_labels, prediction),
         cooccurrence=cooccurrence,
         pair=pair,
-        compat=compat,
+        compat="pyannote",
     )
