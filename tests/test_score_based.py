@@ -13,7 +13,7 @@ from audeval._score_based import (
     psds,
     score_statistics,
 )
-from audeval._score_based.deltas import nearest_smaller, nodes
+from audeval._score_based.deltas import nearest_smaller, nodes, run_changes
 from audeval._score_based.statistics import accumulate
 
 
@@ -73,9 +73,7 @@ def test_nodes_are_runs_at_every_threshold():
         for label in range(2):
             for f in range(2):
                 group = label * 2 + f
-                alive = (found.group == group) & (found.levels[found.birth] >= theta)
-                dead = np.where(found.death >= 0, found.levels[np.maximum(found.death, 0)], -np.inf)
-                alive &= dead < theta
+                alive = (found.group == group) & (found.birth >= theta) & (found.death < theta)
                 got = sorted(zip(found.first[alive], found.last[alive]))
                 active = scores[file == f, label] >= theta
                 runs, k = [], 0
@@ -89,6 +87,23 @@ def test_nodes_are_runs_at_every_threshold():
                     else:
                         k += 1
                 assert got == runs
+
+                # the telescoped changes of the number of runs add up to it
+                g, level, change = run_changes(scores, file, 2)
+                assert change[(g == group) & (level >= theta)].sum() == len(runs)
+
+
+def test_run_changes_only_at_extrema():
+    # one file, rising 0.1 -> 0.4, plateau, falling, rising again: +1 at the two tops, -1 at the trough
+    scores = np.array([[0.1], [0.2], [0.4], [0.4], [0.3], [0.2], [0.5]])
+    group, level, change = run_changes(scores, np.zeros(7, dtype=np.int64), 1)
+    got = sorted(zip(level.tolist(), change.tolist()))
+    assert got == [(0.2, -1), (0.4, 1), (0.5, 1)]
+    # a file's first frame above its neighbour counts +1 at its score; files do not see each other
+    scores = np.array([[0.9], [0.1], [0.3], [0.2]])
+    group, level, change = run_changes(scores, np.array([0, 0, 1, 1]), 2)
+    got = sorted(zip(group.tolist(), level.tolist(), change.tolist()))
+    assert got == [(0, 0.9, 1), (1, 0.3, 1)]
 
 
 # ---------------------------------------------------------------------------

@@ -58,37 +58,38 @@ def collar_deltas(
     """Deltas of ``tp`` and ``fp`` per ``(group, level)`` (as the intersection engine returns)."""
     truth = Truth(inputs)
     truth.check_disjoint(inputs)
-    simple = ~truth.present  # no truth of the class in the file: every detection is false
-    values, group, _ = _deltas.flatten(inputs.scores, inputs.frame_file, inputs.n_files, simple)
-    columns: dict = {"fp": [_deltas.crossings(values, group)], "tp": []}
-    found = _deltas.nodes(*_deltas.flatten(inputs.scores, inputs.frame_file, inputs.n_files, ~simple))
+    # fp = detections - tp: the number of detections needs no tree (every group at once);
+    # only groups with truth of their class can match
+    columns: dict = {"fp": [_deltas.run_changes(inputs.scores, inputs.frame_file, inputs.n_files)],
+                     "tp": []}
+    found = _deltas.nodes(*_deltas.flatten(inputs.scores, inputs.frame_file, inputs.n_files, truth.present))
     start = inputs.frame_start[found.first]
     end = inputs.frame_end[found.last]
     node, item = _pairs(truth, found, start, end, onset, offset, rate, decimals)
+    levels, birth, death = _deltas.ranks(found, node)
     degree = np.bincount(node, minlength=len(found.group))
     hard_group = np.zeros(truth.n_groups, dtype=bool)
     hard_group[found.group[degree > 1]] = True
     easy = ~hard_group[found.group[node]]
-    tp = [_star_tp(truth, found, node[easy], item[easy])]
-    tp += _exact_tp(found, node[~easy], item[~easy])
-    levels = found.levels
-    dies = found.dies
-    one = np.ones(len(found.group), dtype=np.int64)
-    columns["fp"] += [(found.group, levels[found.birth], one),
-                      (found.group[dies], levels[found.death[dies]], -one[dies])]
+    tp = [_star_tp(truth, item[easy], birth[easy], death[easy])]
+    tp += _exact_tp(found.group[node[~easy]], node[~easy], item[~easy], birth[~easy], death[~easy])
     for g, rank, change in tp:
         columns["tp"].append((g, levels[rank], change))
         columns["fp"].append((g, levels[rank], -change))
     return _collect(columns, truth.n_groups)
 
 
-def _star_tp(truth: Truth, found, node, item):
-    """True positives where every run matches one truth event: union of candidate lifetimes."""
-    if len(node) == 0:
+def _star_tp(truth: Truth, item, birth, death):
+    """True positives where every run matches one truth event: union of candidate lifetimes.
+
+    ``item``: the truth event of each candidate pair;
+    ``birth``, ``death``: the ranks of the pair's run.
+    """
+    if len(item) == 0:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, empty
     # lifetime in ranks: death < rank <= birth, as the half-open [death + 1, birth + 1)
-    event, low, high = merge(len(truth.group), item, found.death[node] + 1, found.birth[node] + 1)
+    event, low, high = merge(len(truth.group), item, death + 1, birth + 1)
     group = truth.group[event]
     falls = low > 0
     out_group = np.concatenate([group, group[falls]])
@@ -97,18 +98,20 @@ def _star_tp(truth: Truth, found, node, item):
     return out_group, rank, change
 
 
-def _exact_tp(found, node, item) -> list:
-    """Maximum matching per threshold in the (rare) groups where a run matches several events."""
+def _exact_tp(groups, node, item, birth, death) -> list:
+    """Maximum matching per threshold in the (rare) groups where a run matches several events.
+
+    One entry per candidate pair: its group, run, truth event and the run's ranks.
+    """
     out = []
-    groups = found.group[node]
     for g in np.unique(groups):  # groups with conflicts only
         mine = groups == g
-        n, t = node[mine], item[mine]
-        ranks = np.unique(np.concatenate([found.birth[n], found.death[n][found.death[n] >= 0]]))[::-1]
+        n, t, b, d = node[mine], item[mine], birth[mine], death[mine]
+        ranks = np.unique(np.concatenate([b, d[d >= 0]]))[::-1]
         previous = 0
         rows, changes = [], []
         for rank in ranks:  # the thresholds where this group's candidates change
-            alive = (found.birth[n] >= rank) & (found.death[n] < rank)
+            alive = (b >= rank) & (d < rank)
             size = 0
             if alive.any():
                 a_node, a_item = np.unique(n[alive], return_inverse=True)[1], np.unique(t[alive], return_inverse=True)[1]

@@ -21,6 +21,7 @@ at once by pointer jumping (:math:`O(n \\log n)`, vectorised).
 Any statistic that is a sum over detections
 then changes only at births and deaths: +value at the birth level,
 -value at the death level.
+The number of detections itself needs no tree (:func:`run_changes`).
 """
 
 from __future__ import annotations
@@ -36,9 +37,8 @@ class Nodes:
 
     ``group`` is ``label * n_files + file``;
     ``first``/``last`` index frames (rows of the score table);
-    the run is a detection for ``levels[death] < threshold <= levels[birth]``;
-    ``birth`` and ``death`` are ranks into ``levels``, the sorted distinct scores
-    (``death = -1``: it never merges).
+    the run is a detection for ``death < threshold <= birth``
+    (score levels; ``death = -inf``: it never merges).
     """
 
     group: np.ndarray
@@ -46,11 +46,21 @@ class Nodes:
     last: np.ndarray
     birth: np.ndarray
     death: np.ndarray
-    levels: np.ndarray
 
     @property
     def dies(self) -> np.ndarray:
-        return self.death >= 0
+        return self.death > -np.inf
+
+
+def ranks(nodes: Nodes, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sorted distinct levels of the nodes ``index`` and their birth and death ranks.
+
+    The death rank is ``-1`` for a node that never merges.
+    """
+    birth, death = nodes.birth[index], nodes.death[index]
+    levels = np.unique(np.concatenate([birth, death[death > -np.inf]]))
+    death_rank = np.where(death > -np.inf, np.searchsorted(levels, death), -1)
+    return levels, np.searchsorted(levels, birth).astype(np.int64), death_rank.astype(np.int64)
 
 
 def nearest_smaller(values: np.ndarray, new_group: np.ndarray, *, strict: bool = True) -> np.ndarray:
@@ -95,24 +105,42 @@ def flatten(
     return values, group.astype(np.int64), frame.astype(np.int64)
 
 
-def crossings(values: np.ndarray, group: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    r"""Changes of the number of detections of groups whose detections are all alike.
+def run_changes(
+    scores: np.ndarray, frame_file: np.ndarray, n_files: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""Changes of the number of detections of every group (file, class), all at once.
 
     The number of runs with score :math:`\ge \theta` counts the frames
-    that start a run: +1 at :math:`s_k` for a group's first frame and where
-    :math:`s_{k-1} < s_k`, then -1 at :math:`s_{k-1}` (from there on the run starts earlier).
+    that start one: frame :math:`k` does for
+    :math:`s_{k-1} < \theta \le s_k` (:math:`s_0 = -\infty` at a file's first frame),
+    +1 at :math:`s_k` and -1 at :math:`s_{k-1}`.
+    Along a strictly rising stretch :math:`s_a < \dots < s_z` these telescope
+    to +1 at its top :math:`s_z` and -1 at its bottom :math:`s_a`,
+    so only local extrema give rows (the sums per level are unchanged).
     Returns group, level and change per row.
     """
-    if len(values) == 0:
-        return group, values, np.zeros(0, dtype=np.int64)
-    first = np.r_[True, group[1:] != group[:-1]]
-    up = np.r_[False, values[1:] > values[:-1]] & ~first
-    rise = np.flatnonzero(first | up)
-    fall = np.flatnonzero(up)
-    out_group = np.concatenate([group[rise], group[fall]])
-    level = np.concatenate([values[rise], values[fall - 1]])
-    change = np.concatenate([np.ones(len(rise), np.int64), -np.ones(len(fall), np.int64)])
-    return out_group, level, change
+    n, n_labels = scores.shape
+    if n == 0 or n_labels == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0, dtype=np.int64)
+    first = np.ones(n, dtype=bool)
+    first[1:] = frame_file[1:] != frame_file[:-1]
+    up = np.zeros((n + 1, n_labels), dtype=bool)  # up[k]: s_k > s_{k-1} in the same file
+    np.greater(scores[1:], scores[:-1], out=up[1:n])
+    up[:n][first] = False
+    rise, next_rise = up[:n], up[1:]  # next_rise[k] = up[k + 1] (False at a file's end)
+    start = first[:, None]
+    plus = ~next_rise & (rise | start)  # a top, or a first frame that is not a bottom
+    minus = next_rise & ~rise
+    minus[first] = False  # a first frame's +1 and -1 cancel
+    frame_p, label_p = np.nonzero(plus)
+    del plus
+    frame_m, label_m = np.nonzero(minus)
+    del minus, up
+    group = np.concatenate([label_p * n_files + frame_file[frame_p], label_m * n_files + frame_file[frame_m]])
+    level = np.concatenate([scores[frame_p, label_p], scores[frame_m, label_m]])
+    change = np.ones(len(group), dtype=np.int64)
+    change[len(frame_p):] = -1
+    return group, level, change
 
 
 def nodes(values: np.ndarray, group: np.ndarray, frame: np.ndarray) -> Nodes:
@@ -124,23 +152,22 @@ def nodes(values: np.ndarray, group: np.ndarray, frame: np.ndarray) -> Nodes:
     m = len(values)
     if m == 0:
         empty = np.zeros(0, dtype=np.int64)
-        return Nodes(empty, empty, empty, empty, empty, np.zeros(0))
+        return Nodes(empty, empty, empty, np.zeros(0), np.zeros(0))
     start_of_group = np.ones(m, dtype=bool)
     start_of_group[1:] = group[1:] != group[:-1]
     end_of_group = np.ones(m, dtype=bool)
     end_of_group[:-1] = start_of_group[1:]
-    left = nearest_smaller(values, start_of_group)
-    left_equal = nearest_smaller(values, start_of_group, strict=False)
+    ext = np.append(values, -np.inf)
+    left = nearest_smaller(values, start_of_group, strict=False)
+    # one node per run: its leftmost minimum (the nearest value <= it on the left is smaller),
+    # for which the nearest smaller-or-equal value is the nearest smaller one
+    k = np.flatnonzero(ext[left] < values)
     right = nearest_smaller(values[::-1], end_of_group[::-1])
     right = np.where(right == m, m, m - 1 - right)[::-1]
-    # one node per run: its leftmost minimum (no equal value between it and ``left``)
-    k = np.flatnonzero(left == left_equal)
-    levels, rank = np.unique(values, return_inverse=True)
-    ext = np.append(rank.ravel().astype(np.int64), -1)
     first = np.where(left[k] == m, _group_first(start_of_group)[k], left[k] + 1)
     last = np.where(right[k] == m, _group_last(end_of_group)[k], right[k] - 1)
     death = np.maximum(ext[left[k]], ext[right[k]])
-    return Nodes(group[k], frame[first], frame[last], ext[k], death, levels)
+    return Nodes(group[k], frame[first], frame[last], values[k], death)
 
 
 def _group_first(start_of_group: np.ndarray) -> np.ndarray:
@@ -174,7 +201,7 @@ def float_level_keys(
     """Distinct ``(group, level)`` pairs of float levels, by group, level descending.
 
     One float sort (which also ranks the levels) and one stable sort of the groups
-    (a radix sort where group ids fit 16 bits).
+    (radix sorts of 16-bit digits).
     Returns the groups and level ranks of the distinct pairs,
     the sorted distinct levels and each row's pair.
     """
@@ -188,10 +215,8 @@ def float_level_keys(
     rank = np.empty(len(level), dtype=np.int64)
     rank[by_level] = len(levels) - np.cumsum(new_level)  # rank in ascending levels
     del new_level
-    ids = group[by_level]
-    ids = ids.astype(np.int16) if n_groups < 2**15 else ids
-    order = by_level[np.argsort(ids, kind="stable")]
-    del by_level, ids
+    order = by_level[stable_group_order(group[by_level], n_groups)]
+    del by_level
     sorted_group, sorted_rank = group[order], rank[order]
     del rank
     new = np.empty(len(level), dtype=bool)
@@ -200,6 +225,16 @@ def float_level_keys(
     inverse = np.empty(len(level), dtype=np.int64)
     inverse[order] = np.cumsum(new) - 1
     return sorted_group[new], sorted_rank[new], levels, inverse
+
+
+def stable_group_order(group: np.ndarray, n_groups: int) -> np.ndarray:
+    """Stable order of non-negative group ids below ``n_groups``: radix sorts of 16-bit digits."""
+    if n_groups <= 2**16:
+        return np.argsort(group.astype(np.uint16), kind="stable")
+    if n_groups > 2**32:
+        return np.argsort(group, kind="stable")
+    order = np.argsort((group & 0xFFFF).astype(np.uint16), kind="stable")
+    return order[np.argsort((group[order] >> 16).astype(np.uint16), kind="stable")]
 
 
 def sum_into(inverse: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:

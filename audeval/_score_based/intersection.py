@@ -23,7 +23,7 @@ import numpy as np
 
 from audeval._intervals import expand_ranges, group_keys
 from audeval._score_based import deltas as _deltas
-from audeval._score_based.deltas import Nodes, level_keys, sum_into
+from audeval._score_based.deltas import Nodes, sum_into
 from audeval._score_based.inputs import ScoreInputs
 
 NS = 1e9
@@ -103,37 +103,39 @@ def intersection_deltas(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, np.ndarray]]:
     """Deltas of ``tp``, ``fp`` (and ``ct`` per label) per ``(group, level)`` (as :func:`_collect`).
 
-    Groups (file, label) without truth of the label, and without truth of other labels
-    when cross triggers are counted, can only have false detections:
-    their counts are the number of runs (:func:`audeval._score_based.deltas.crossings`),
-    the others go through the detection tree.
+    ``fp`` is the number of detections (:func:`audeval._score_based.deltas.run_changes`,
+    every group at once) less the relevant ones.
+    Only groups (file, label) with truth of the label, or with truth of other labels
+    when cross triggers are counted, can have relevant detections or cross triggers
+    (every detection is relevant if ``dtc == 0``):
+    those go through the detection tree.
     """
     truth = Truth(inputs)
     truth.check_disjoint(inputs)
     n_files = inputs.n_files
     present = truth.present.reshape(inputs.n_labels, n_files)
-    others = present.sum(axis=0)[None, :] - present > 0
-    simple = ~present & (others == 0 if cttc is not None else True) & (dtc > 0)
-    simple = simple.ravel()
-    values, group, _ = _deltas.flatten(inputs.scores, inputs.frame_file, n_files, simple)
-    columns: dict = {"fp": [_deltas.crossings(values, group)], "tp": []}
-    del values, group
-    found = _deltas.nodes(*_deltas.flatten(inputs.scores, inputs.frame_file, n_files, ~simple))
+    tree = present.copy()
+    if cttc is not None:
+        tree |= present.sum(axis=0)[None, :] - present > 0
+    if dtc <= 0:
+        tree[:] = True
+    columns: dict = {"fp": [_deltas.run_changes(inputs.scores, inputs.frame_file, n_files)], "tp": []}
+    found = _deltas.nodes(*_deltas.flatten(inputs.scores, inputs.frame_file, n_files, tree.ravel()))
     start = inputs.frame_start[found.first]
     end = inputs.frame_end[found.last]
     length = end - start
     inter = truth.covered(found.group, end) - truth.covered(found.group, start)
     relevant = meets(inter, dtc, length, decimals)
-    dies = found.dies
-    fp = (~relevant).astype(np.int64)
-    levels = found.levels
-    columns["fp"] += [(found.group, levels[found.birth], fp),
-                      (found.group[dies], levels[found.death[dies]], -fp[dies])]
-    columns["tp"] = _tp_parts(truth, found, relevant, start, end, gtc, decimals)
+    k = np.flatnonzero(relevant)
+    dies = k[found.dies[k]]
+    columns["fp"] += [(found.group[k], found.birth[k], -np.ones(len(k), dtype=np.int64)),
+                      (found.group[dies], found.death[dies], np.ones(len(dies), dtype=np.int64))]
+    columns["tp"] = _tp_parts(truth, found, k, start, end, gtc, decimals)
     if cttc is not None:
+        false = np.flatnonzero(~relevant)
         for other in range(inputs.n_labels):
             columns[("ct", other)] = _ct_parts(
-                truth, inputs, found, ~relevant, start, end, length, other, cttc, decimals
+                truth, inputs, found, false, start, end, length, other, cttc, decimals
             )
     return _collect(columns, inputs.n_labels * inputs.n_files)
 
@@ -159,20 +161,19 @@ def _collect(columns: dict, n_groups: int) -> tuple[np.ndarray, np.ndarray, np.n
     return out_group, out_rank, levels, out
 
 
-def _tp_parts(truth: Truth, nodes: Nodes, relevant, start, end, gtc, decimals) -> list:
-    """GTC: truth events covered enough by relevant detections, as deltas per level."""
-    k = np.flatnonzero(relevant)
+def _tp_parts(truth: Truth, nodes: Nodes, k, start, end, gtc, decimals) -> list:
+    """GTC: truth events covered enough by the relevant detections ``k``, as deltas per level."""
     query, item = truth.overlapping(nodes.group[k], start[k], end[k])
     node = k[query]
+    if len(node) == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return [(empty, np.zeros(0), empty)]
     amount = np.minimum(end[node], truth.end[item]) - np.maximum(start[node], truth.start[item])
-    dies = nodes.death[node] >= 0
+    dies = nodes.dies[node]
     event = np.concatenate([item, item[dies]])
     level = np.concatenate([nodes.birth[node], nodes.death[node][dies]])
     change = np.concatenate([amount, -amount[dies]])
-    if len(event) == 0:
-        empty = np.zeros(0, dtype=np.int64)
-        return [(empty, np.zeros(0), empty)]
-    event, level, inverse = level_keys(event, level, len(nodes.levels))
+    event, rank, levels, inverse = _deltas.float_level_keys(event, level, len(truth.group))
     summed = {"change": sum_into(inverse, change, len(event))}
     total = np.cumsum(summed["change"])
     first = np.ones(len(event), dtype=bool)
@@ -184,19 +185,18 @@ def _tp_parts(truth: Truth, nodes: Nodes, relevant, start, end, gtc, decimals) -
     previous[first] = 0
     delta = status - previous
     changed = delta != 0
-    return [(truth.group[event][changed], nodes.levels[level[changed]], delta[changed])]
+    return [(truth.group[event][changed], levels[rank[changed]], delta[changed])]
 
 
 def _ct_parts(truth, inputs, nodes, false, start, end, length, other, cttc, decimals) -> list:
-    """CTTC with class ``other``: false detections mostly on its truth, as deltas."""
+    """CTTC with class ``other``: the false detections ``false`` mostly on its truth, as deltas."""
     n_files = inputs.n_files
-    label = nodes.group // n_files
-    file = nodes.group % n_files
-    other_group = other * n_files + file
-    k = np.flatnonzero(false & (label != other) & truth.present[other_group])
-    inter = truth.covered(other_group[k], end[k]) - truth.covered(other_group[k], start[k])
+    label = nodes.group[false] // n_files
+    other_group = other * n_files + nodes.group[false] % n_files
+    keep = (label != other) & truth.present[other_group]
+    k, other_group = false[keep], other_group[keep]
+    inter = truth.covered(other_group, end[k]) - truth.covered(other_group, start[k])
     hit = k[meets(inter, cttc, length[k], decimals)]
-    dies = hit[nodes.death[hit] >= 0]
-    one = np.ones(len(hit), dtype=np.int64)
-    return [(nodes.group[hit], nodes.levels[nodes.birth[hit]], one),
-            (nodes.group[dies], nodes.levels[nodes.death[dies]], -one[: len(dies)])]
+    dies = hit[nodes.dies[hit]]
+    return [(nodes.group[hit], nodes.birth[hit], np.ones(len(hit), dtype=np.int64)),
+            (nodes.group[dies], nodes.death[dies], -np.ones(len(dies), dtype=np.int64))]
