@@ -4,7 +4,8 @@ A block is a set of truth and predicted events (a connected component,
 or several) whose candidate pairs stay inside the block.
 All blocks with the same shape ``(n_truth, n_prediction)``
 are solved together: every one-to-one partial assignment of the shape
-is scored for every block (a ``blocks x assignments x n_truth`` gather),
+is scored for every block (one weight per truth event and cell,
+summed by one matrix product ``blocks x cells`` times ``cells x assignments``),
 and the best assignment per block is taken.
 That is exact and vectorised; it is used up to :data:`MAX_ASSIGNMENTS`
 assignments per shape (5 x 5 has 1,546).
@@ -20,9 +21,10 @@ import numpy as np
 
 
 MAX_ASSIGNMENTS = 2000  # assignments per shape solved by enumeration
-CHUNK_CELLS = 4_000_000  # blocks x assignments x truth cells scored at once
+CHUNK_CELLS = 1_000_000  # blocks x assignments scores computed at once
 
 NONE, OTHER, SAME = 0, 1, 2  # pair kinds; -1 marks "no candidate pair"
+INVALID = -float(2**40)  # weight of a pair that is no candidate: any assignment using one scores < 0
 
 
 def n_assignments(n_truth: int, n_prediction: int) -> int:
@@ -56,10 +58,29 @@ def assignments(n_truth: int, n_prediction: int) -> tuple[np.ndarray, np.ndarray
     return table, tie
 
 
+@functools.lru_cache(maxsize=None)
+def _selection(n_truth: int, n_prediction: int) -> np.ndarray:
+    """0/1 matrix ``(n_truth * (n_prediction + 1), n_assignments)``: the cells each assignment takes."""
+    table, _ = assignments(n_truth, n_prediction)
+    out = np.zeros((n_truth * (n_prediction + 1), len(table)))
+    cells = np.arange(n_truth) * (n_prediction + 1) + table
+    out[cells, np.arange(len(table))[:, None]] = 1.0
+    return out
+
+
 def solve_blocks(
     kinds: np.ndarray,
 ) -> np.ndarray:
     """Best assignment per block of one shape.
+
+    The score of an assignment is
+    ``(matches * (n_truth + 1) + substitutions) * span + tie``
+    (``span`` exceeds every tie score, ties prefer earlier assignments),
+    a sum of one weight per truth event and its chosen cell
+    (a pair that is no candidate weighs :data:`INVALID`, so any assignment using one scores < 0).
+    All assignments of all blocks are scored by one product with the 0/1 matrix
+    of the cells every assignment takes; the sums are integers far below 2**53,
+    so float64 is exact.
 
     Args:
         kinds: ``(blocks, n_truth, n_prediction)`` int8 array:
@@ -71,23 +92,18 @@ def solve_blocks(
     """
     n_blocks, n_truth, n_prediction = kinds.shape
     table, tie = assignments(n_truth, n_prediction)
-    # a column "none" of kind 0 for unassigned truth events
-    extended = np.concatenate(
-        [kinds, np.zeros((n_blocks, n_truth, 1), dtype=kinds.dtype)], axis=2
-    )
-    rows = np.arange(n_truth)
-    base = n_truth + 1
+    selection = _selection(n_truth, n_prediction)
     span = len(table) + 1
+    weight = np.array([INVALID, 0.0, span, (n_truth + 1) * span])  # kind -1, NONE, OTHER, SAME
+    # a column "none" (weight 0) for unassigned truth events
+    weights = np.zeros((n_blocks, n_truth, n_prediction + 1))
+    weights[:, :, :n_prediction] = weight[kinds.astype(np.intp) + 1]
+    weights = weights.reshape(n_blocks, -1)
     best = np.empty(n_blocks, dtype=np.int64)
-    step = max(CHUNK_CELLS // max(len(table) * n_truth, 1), 1)
+    step = max(CHUNK_CELLS // max(len(table), 1), 1)
     for first in range(0, n_blocks, step):
-        part = extended[first : first + step]
-        gathered = part[:, rows[None, :], table]  # blocks x assignments x truth
-        valid = (gathered >= 0).all(axis=2)
-        matches = (gathered == SAME).sum(axis=2, dtype=np.int64)
-        substitutions = (gathered == OTHER).sum(axis=2, dtype=np.int64)
-        score = (matches * base + substitutions) * span + tie
-        score[~valid] = -1
+        score = weights[first : first + step] @ selection  # blocks x assignments
+        score += tie
         best[first : first + step] = np.argmax(score, axis=1)
     chosen = table[best]
     chosen[chosen == n_prediction] = -1
