@@ -25,7 +25,9 @@ Workloads (``--only``):
   at 8 kHz, 1 s windows: audeval ``bss_eval_v4`` vs ``museval.evaluate``;
 
 The scale-invariant family and BSS Eval v4 on 4 stereo sources are
-measured by ``benchmarks/run.py``.
+measured by ``benchmarks/run.py``; its ``separation_sources`` workload runs
+``bss_eval_sources`` against these references with this script's data and worker
+(``--separation-python``).
 
 Times are CPU seconds (``time.process_time``) of each process; signals
 are coloured noise with leakage, filtering and additive noise
