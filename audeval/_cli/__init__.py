@@ -8,6 +8,7 @@ One subcommand per metric family::
     audeval structure TRUTH PREDICTION [options]
     audeval diarization TRUTH PREDICTION [options]
     audeval detection TRUTH PREDICTION [options]
+    audeval scores TRUTH SCORES [options]
     audeval agreement RATER RATER [RATER ...] [options]
     audeval separation TRUTH PREDICTION [options]
 
@@ -18,7 +19,9 @@ Bad input gives one line ``audeval: error: ...`` on stderr and exit code 2.
 Modules: ``parser`` (the argument parser, one function per subcommand),
 ``inputs`` (reading both sides, matching files), ``commands`` (one function per subcommand,
 calling the family's public report), ``render`` (table, markdown, CSV, JSON),
-``messages`` (one-line errors, warnings, progress bars).
+``messages`` (one-line errors, warnings, progress bars);
+``scores`` (the score-based subcommand: reading score folders or operating points,
+one statistics table per set of criteria).
 """
 
 from __future__ import annotations

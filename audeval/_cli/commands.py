@@ -18,6 +18,7 @@ import audeval.separation
 from audeval._cli.inputs import load, read_path_table
 from audeval._cli.messages import PROG, UsageError, collect_warnings, one_line, warn
 from audeval._cli.render import COUNT_COLUMNS, TOTAL, Result, render, with_file_level
+from audeval._cli.scores import scores
 
 
 # columns shown in table and markdown output unless --all-columns
@@ -384,6 +385,7 @@ RUN = {
     "structure": structure,
     "diarization": diarization,
     "detection": detection,
+    "scores": scores,
     "agreement": agreement,
     "separation": separation,
 }

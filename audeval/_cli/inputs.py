@@ -12,13 +12,13 @@ import pandas as pd
 from audeval._cli.messages import PROG, UsageError, one_line, progress_wanted, show_files, warn
 
 
-def _read_side(args: argparse.Namespace, side: str) -> pd.Series:
+def read_side(args: argparse.Namespace, side: str) -> pd.Series:
     from audeval._readers import read_annotations
 
     path = getattr(args, side)
-    format = getattr(args, f"{side}_format") or args.input_format
-    table = getattr(args, f"{side}_table") or args.table
-    column = getattr(args, f"{side}_column") or args.column
+    format = getattr(args, f"{side}_format", None) or args.input_format
+    table = getattr(args, f"{side}_table", None) or getattr(args, "table", None)
+    column = getattr(args, f"{side}_column", None) or getattr(args, "column", None)
     return read_annotations(
         path,
         format=format,
@@ -39,7 +39,7 @@ def _stem(file: str) -> str:
     return posixpath.splitext(posixpath.basename(str(file).replace("\\", "/")))[0]
 
 
-def _rename_files(series: pd.Series, name: str) -> pd.Series:
+def rename_files(series: pd.Series, name: str) -> pd.Series:
     """Files reduced to their stem (``audio/a.wav`` -> ``a``), collisions are errors."""
     files = _files_of(series)
     stems = [_stem(f) for f in files]
@@ -134,10 +134,26 @@ class Data:
         return truth, self.prediction, labels
 
 
+def read_durations(path: str | None, match_files: str) -> pd.Series | None:
+    """``--files-duration``: durations by file (by stem with ``--match-files stem``)."""
+    from audeval._readers import read_files_duration
+
+    if not path:
+        return None
+    files_duration = read_files_duration(path)
+    if match_files == "stem":
+        files_duration = files_duration.copy()
+        files_duration.index = pd.Index(
+            [_stem(f) for f in files_duration.index], name="file", dtype=object
+        )
+        if not files_duration.index.is_unique:
+            raise ValueError("--files-duration: two files have the same stem.")
+    return files_duration
+
+
 def load(args: argparse.Namespace) -> Data:
     """Read truth, prediction and durations as the arguments say."""
     from audeval._example import example_files
-    from audeval._readers import read_files_duration
 
     files_duration_path = args.files_duration
     if getattr(args, "example", False):
@@ -152,19 +168,12 @@ def load(args: argparse.Namespace) -> Data:
             "the following arguments are required: TRUTH, PREDICTION "
             f"(see '{PROG} {args.command} --help')"
         )
-    truth = _read_side(args, "truth")
-    prediction = _read_side(args, "prediction")
-    files_duration = read_files_duration(files_duration_path) if files_duration_path else None
+    truth = read_side(args, "truth")
+    prediction = read_side(args, "prediction")
+    files_duration = read_durations(files_duration_path, args.match_files)
     if args.match_files == "stem":
-        truth = _rename_files(truth, "truth")
-        prediction = _rename_files(prediction, "prediction")
-        if files_duration is not None:
-            files_duration = files_duration.copy()
-            files_duration.index = pd.Index(
-                [_stem(f) for f in files_duration.index], name="file", dtype=object
-            )
-            if not files_duration.index.is_unique:
-                raise ValueError("--files-duration: two files have the same stem.")
+        truth = rename_files(truth, "truth")
+        prediction = rename_files(prediction, "prediction")
     truth, prediction = _harmonise_labels(truth, prediction)
     _report_one_sided(truth, prediction, args)
     labels = getattr(args, "labels", None)
@@ -246,4 +255,4 @@ def read_path_table(path: str, name: str) -> pd.DataFrame:
     )
 
 
-__all__ = ["Data", "load", "read_path_table"]
+__all__ = ["Data", "load", "read_durations", "read_path_table", "read_side", "rename_files"]

@@ -78,3 +78,23 @@ def collect_warnings():
             if text not in shown:
                 shown.add(text)
                 warn(text)
+
+
+@contextlib.contextmanager
+def phase(args: argparse.Namespace, desc: str, size: int):
+    """A progress bar over one long step of work (reading, scoring) that has no loop to count.
+
+    Shown when progress bars are wanted and ``size`` (files or rows)
+    is more than :data:`PROGRESS_MIN_FILES`; it completes when the block ends.
+    """
+    if not progress_wanted(args) or size <= PROGRESS_MIN_FILES:
+        yield
+        return
+    import audeer
+
+    bar = audeer.progress_bar(total=1, desc=desc)
+    try:
+        yield
+        bar.update(1)
+    finally:
+        bar.close()

@@ -76,13 +76,29 @@ def _non_negative_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
     return value
 
-def _add_output(parser: argparse.ArgumentParser) -> None:
+def _ratio(text: str) -> float:
+    value = _number(text)
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1], got {text!r}")
+    return value
+
+
+def _psds_list(text: str) -> list[str]:
+    items = [] if text.strip().lower() == "none" else _list(text.lower())
+    bad = [item for item in items if item not in ("psds1", "psds2")]
+    if bad:
+        raise argparse.ArgumentTypeError(f"expected psds1, psds2 or none, got {text!r}")
+    return list(dict.fromkeys(items))
+
+
+def _add_output(parser: argparse.ArgumentParser, *, per_file: bool = True) -> None:
     group = parser.add_argument_group("output")
-    group.add_argument(
-        "--per-file",
-        action="store_true",
-        help="also give the results of every file",
-    )
+    if per_file:
+        group.add_argument(
+            "--per-file",
+            action="store_true",
+            help="also give the results of every file",
+        )
     group.add_argument(
         "--format",
         choices=FORMATS,
@@ -485,8 +501,69 @@ def _agreement(commands) -> None:
     _add_output(p)
 
 
+def _scores(commands) -> None:
+    p = commands.add_parser(
+        "scores",
+        help="score-based sound event detection (PSDS, best F, AP, AUROC; DCASE task 4)",
+        description="Score-based metrics over all thresholds, pooled over files: "
+        "PSDS (DCASE scenarios 1 and 2 or your own criteria) in the macro row, "
+        "per label best F-score and its threshold, F-score at --threshold, "
+        "average precision and (score folders) AUROC of segments.",
+    )
+    p.add_argument("truth", metavar="TRUTH", help="truth events (DCASE tsv or any format "
+                   "read_annotations reads; empty rows name files without events)")
+    p.add_argument("scores", metavar="SCORES", help="a sed_scores_eval score folder "
+                   "(<audio id>.tsv: onset, offset, a score column per class) or a folder of "
+                   "psds_eval operating points (DCASE detections named like predictions_th_0.5.tsv)")
+    g = p.add_argument_group("input")
+    g.add_argument("--files-duration", metavar="PATH", help="CSV/TSV with file and duration "
+                   "(seconds): the time of the false positive rate (default: last frame end)")
+    g.add_argument("--labels", type=_list, metavar="A,B,...", help="classes to evaluate, in this order")
+    g.add_argument("--scores-format", choices=("auto", "scores", "operating_points"),
+                   default="auto", help="what SCORES holds (default: from its files)")
+    g.add_argument("--input-format", choices=INPUT_FORMATS, default="auto", help="format of TRUTH")
+    g.add_argument("--match-files", choices=("exact", "stem"), default="stem",
+                   help="compare file names without folder and extension (stem, default: "
+                   "a.wav in the truth is scored by a.tsv) or as they are (exact)")
+    g = p.add_argument_group("metric")
+    g.add_argument("--psds", type=_psds_list, default=["psds1", "psds2"], metavar="LIST",
+                   help="PSDS scenarios (default: psds1,psds2; 'none'); the options below "
+                   "replace a scenario's values and give one column 'psds'")
+    for flag, what in (("--dtc-threshold", "detection tolerance criterion"),
+                       ("--gtc-threshold", "ground truth intersection criterion"),
+                       ("--cttc-threshold", "cross-trigger tolerance criterion")):
+        g.add_argument(flag, type=_ratio, metavar="RATIO", help=what)
+    for flag, what in (("--alpha-ct", "weight of the cross-trigger rate"),
+                       ("--alpha-st", "weight of the standard deviation over classes"),
+                       ("--max-efpr", "largest effective false positive rate per hour")):
+        g.add_argument(flag, type=_seconds, metavar="VALUE", help=what)
+    g.add_argument("--criterion", choices=("intersection", "collar"), default="intersection",
+                   help="of F-scores and AP: intersection (--dtc-threshold, --gtc-threshold; "
+                   "default 0.7) or collar (--onset-tolerance, --offset-tolerance, --duration-tolerance)")
+    _add_seconds(g, "--onset-tolerance", 0.2, "collar: onsets within this distance (default: 0.2)")
+    _add_seconds(g, "--offset-tolerance", 0.2, "collar: smallest offset collar (default: 0.2)")
+    _add_seconds(g, "--duration-tolerance", 0.2, "collar: offset collar as a share of the "
+                 "event length (default: 0.2)", metavar="FRACTION")
+    g.add_argument("--threshold", type=_number, default=0.5, help="decision threshold of the "
+                   "column fscore: a frame is active if its score is above it (default: 0.5)")
+    g.add_argument("--beta", type=_seconds, default=1.0, help="F-score beta (default: 1)")
+    g.add_argument("--min-precision", type=_ratio, default=0.0, metavar="RATIO",
+                   help="best F only among thresholds with at least this precision")
+    g.add_argument("--min-recall", type=_ratio, default=0.0, metavar="RATIO",
+                   help="best F only among thresholds with at least this recall")
+    _add_seconds(g, "--segment-length", 1.0, "AUROC: segment length (default: 1.0)",
+                 type=_positive_seconds_or_none)
+    g.add_argument("--max-fpr", type=_ratio, metavar="RATIO",
+                   help="AUROC: partial area up to this FPR (DCASE 2024: 0.1)")
+    g.add_argument("--mcclish", action="store_true", help="AUROC: McClish-standardised partial area")
+    g.add_argument("--compat", choices=("sed_scores_eval", "psds_eval"), help="sed_scores_eval: "
+                   "times rounded to 6 decimals; psds_eval (operating points): its float ratios")
+    _add_output(p, per_file=False)
+
+
 SUBCOMMANDS = (
-    _example, _events, _segments, _structure, _diarization, _detection, _agreement, _separation
+    _example, _events, _segments, _structure, _diarization, _detection, _scores, _agreement,
+    _separation,
 )
 """The parser of every subcommand, in the order of ``audeval --help``."""
 
