@@ -93,6 +93,24 @@ def test_nodes_are_runs_at_every_threshold():
                 assert change[(g == group) & (level >= theta)].sum() == len(runs)
 
 
+def test_node_parents():
+    rng = np.random.default_rng(2)
+    scores = np.round(rng.random((60, 2)), 1)  # many ties
+    file = np.repeat([0, 1, 2], 20)
+    from audeval._score_based.deltas import flatten
+
+    found = nodes(*flatten(scores, file, 3, np.ones(6, dtype=bool)))
+    dies = found.death > -np.inf
+    assert ((found.parent >= 0) == dies).all()
+    parent = found.parent[dies]
+    # a dying run merges into the smallest longer run of its group that holds it, born at its death
+    assert (found.birth[parent] == found.death[dies]).all()
+    assert (found.group[parent] == found.group[dies]).all()
+    assert (found.first[parent] <= found.first[dies]).all()
+    assert (found.last[parent] >= found.last[dies]).all()
+    assert ((found.last - found.first)[parent] > (found.last - found.first)[dies]).all()
+
+
 def test_run_changes_only_at_extrema():
     # one file, rising 0.1 -> 0.4, plateau, falling, rising again: +1 at the two tops, -1 at the trough
     scores = np.array([[0.1], [0.2], [0.4], [0.4], [0.3], [0.2], [0.5]])

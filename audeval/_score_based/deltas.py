@@ -38,7 +38,8 @@ class Nodes:
     ``group`` is ``label * n_files + file``;
     ``first``/``last`` index frames (rows of the score table);
     the run is a detection for ``death < threshold <= birth``
-    (score levels; ``death = -inf``: it never merges).
+    (score levels; ``death = -inf``: it never merges);
+    ``parent`` is the node it merges into (born at its ``death``; ``-1``: none).
     """
 
     group: np.ndarray
@@ -46,6 +47,7 @@ class Nodes:
     last: np.ndarray
     birth: np.ndarray
     death: np.ndarray
+    parent: np.ndarray
 
     @property
     def dies(self) -> np.ndarray:
@@ -152,7 +154,7 @@ def nodes(values: np.ndarray, group: np.ndarray, frame: np.ndarray) -> Nodes:
     m = len(values)
     if m == 0:
         empty = np.zeros(0, dtype=np.int64)
-        return Nodes(empty, empty, empty, np.zeros(0), np.zeros(0))
+        return Nodes(empty, empty, empty, np.zeros(0), np.zeros(0), empty)
     start_of_group = np.ones(m, dtype=bool)
     start_of_group[1:] = group[1:] != group[:-1]
     end_of_group = np.ones(m, dtype=bool)
@@ -167,7 +169,30 @@ def nodes(values: np.ndarray, group: np.ndarray, frame: np.ndarray) -> Nodes:
     first = np.where(left[k] == m, _group_first(start_of_group)[k], left[k] + 1)
     last = np.where(right[k] == m, _group_last(end_of_group)[k], right[k] - 1)
     death = np.maximum(ext[left[k]], ext[right[k]])
-    return Nodes(group[k], frame[first], frame[last], values[k], death)
+    # the parent run holds the larger neighbour; its node is that frame's leftmost equal value
+    neighbour = np.where(ext[left[k]] >= ext[right[k]], left[k], right[k])
+    node_of = np.full(m + 1, -1, dtype=np.int64)
+    node_of[k] = np.arange(len(k))
+    parent = node_of[_leftmost_equal(values, left)[neighbour]]
+    return Nodes(group[k], frame[first], frame[last], values[k], death, parent)
+
+
+def _leftmost_equal(values: np.ndarray, left_equal: np.ndarray) -> np.ndarray:
+    """Per element, the leftmost element of its chain of equal values with nothing smaller between.
+
+    ``left_equal``: the nearest element to the left that is smaller or equal
+    (``len(values)``: none, which maps to itself).
+    """
+    m = len(values)
+    out = np.arange(m + 1, dtype=np.int64)
+    tie = np.flatnonzero(np.append(values, -np.inf)[left_equal] == values)
+    out[tie] = left_equal[tie]
+    while len(tie):  # pointer jumping along the (rare) ties
+        step = out[out[tie]]
+        moved = step != out[tie]
+        out[tie] = step
+        tie = tie[moved]
+    return out
 
 
 def _group_first(start_of_group: np.ndarray) -> np.ndarray:

@@ -59,8 +59,8 @@ def _show_rows(frame: pd.DataFrame, mask: np.ndarray) -> str:
     return f"{n} row(s), first:\n{shown}{more}"
 
 
-def _frames(scores: object, name: str) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, np.ndarray]:
-    """The score table sorted by (file, start), its file codes, start and end (ns)."""
+def _frame_times(scores: object, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Type and value checks of a score table; frame start and end (ns), in row order."""
     if not isinstance(scores, pd.DataFrame):
         raise TypeError(
             f"{name} must be a pandas.DataFrame of scores on a segmented index "
@@ -93,18 +93,51 @@ def _frames(scores: object, name: str) -> tuple[pd.DataFrame, np.ndarray, np.nda
         raise ValueError(
             f"{name} has frames of non-positive length or negative start: {_show_rows(scores, bad)}"
         )
-    codes, _ = pd.factorize(index.get_level_values("file"))
+    return start, end
+
+
+def _frames(scores: object, name: str) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, np.ndarray]:
+    """The score table sorted by (file, start), its file codes, start and end (ns)."""
+    start, end = _frame_times(scores, name)
+    codes, _ = pd.factorize(scores.index.get_level_values("file"))
     order = np.lexsort((start, codes))
     return scores.iloc[order], codes[order], start[order], end[order]
 
 
-def _check_consecutive(frame: pd.DataFrame, codes, start, end, name: str) -> None:
+def _file_codes(index: pd.MultiIndex) -> tuple[pd.Index, np.ndarray]:
+    """The distinct files of a segmented index and each row's code (no per-row strings)."""
+    position = list(index.names).index("file")
+    codes = np.asarray(index.codes[position], dtype=np.int64)
+    if len(codes) and codes.min() < 0:  # missing file names: as they come
+        codes, uniques = pd.factorize(index.get_level_values("file"))
+        return pd.Index(uniques), np.asarray(codes, dtype=np.int64)
+    return index.levels[position], codes
+
+
+def _sort_order(codes: np.ndarray, start: np.ndarray) -> np.ndarray | None:
+    """Order by ``(codes, start)``; ``None`` if the rows are in that order already."""
+    if len(codes) < 2:
+        return None
+    step = np.diff(codes)
+    if (step >= 0).all() and ((step > 0) | (start[1:] > start[:-1])).all():
+        return None
+    return np.lexsort((start, codes))
+
+
+def _not_consecutive(codes, start, end) -> np.ndarray | None:
+    """Rows to show where a frame does not start where the previous one ends (``None``: none)."""
     same = codes[1:] == codes[:-1]
     bad = np.zeros(len(codes), dtype=bool)
     bad[1:] = same & (start[1:] != end[:-1])
-    if bad.any():
-        show = bad.copy()
-        show[:-1] |= bad[1:]
+    if not bad.any():
+        return None
+    bad[:-1] |= bad[1:].copy()
+    return bad
+
+
+def _check_consecutive(frame: pd.DataFrame, codes, start, end, name: str) -> None:
+    show = _not_consecutive(codes, start, end)
+    if show is not None:
         raise ValueError(
             f"{name} must hold consecutive, non-overlapping frames per file "
             f"(each frame starts where the previous one ends): {_show_rows(frame, show)}"
@@ -126,8 +159,18 @@ def check_scores(
     A file's duration is ``files_duration``,
     else the latest end of its frames and truth events.
     """
-    frame, codes, start, end = _frames(scores, name)
-    _check_consecutive(frame, codes, start, end, name)
+    start, end = _frame_times(scores, name)
+    level_files, codes = _file_codes(scores.index)
+    order = _sort_order(codes, start)
+    if order is not None:
+        codes, start, end = codes[order], start[order], end[order]
+
+    def sorted_frame() -> pd.DataFrame:  # for error messages only
+        return scores if order is None else scores.iloc[order]
+
+    show = _not_consecutive(codes, start, end)
+    if show is not None:
+        _check_consecutive(sorted_frame(), codes, start, end, name)
     classes = list(scores.columns)
     if labels is not None:
         labels = list(labels)
@@ -135,14 +178,59 @@ def check_scores(
         if missing:
             raise ValueError(f"labels {missing} are not columns of {name} ({classes}).")
         classes = labels
-    values = frame[classes].to_numpy(dtype=np.float64)
-    bad = ~np.isfinite(values).all(axis=1)
-    if bad.any():
-        raise ValueError(f"{name} holds scores that are not finite: {_show_rows(frame[classes], bad)}")
+    values = _values(scores, classes, order)
+    if not np.isfinite(values).all():
+        bad = ~np.isfinite(values).all(axis=1)
+        raise ValueError(
+            f"{name} holds scores that are not finite: {_show_rows(sorted_frame()[classes], bad)}"
+        )
+    inputs = _truth(truth, scores, classes, labels, files_duration, name)
+    used = np.zeros(len(level_files), dtype=bool)
+    used[codes] = True
+    score_files = level_files[used]
+    files = inputs.files.append(pd.Index(score_files)).unique()
+    try:
+        files = files.sort_values()
+    except TypeError:
+        pass
+    files = pd.Index(files, name="file")
+    missing = inputs.files.difference(score_files)
+    if len(missing):
+        raise ValueError(
+            f"{name} has no frames for truth files {list(missing[:MAX_ROWS_SHOWN])}"
+            f"{' ...' if len(missing) > MAX_ROWS_SHOWN else ''}."
+        )
+    frame_file = files.get_indexer(level_files).astype(np.int64)[codes]
+    if len(frame_file) > 1 and (np.diff(frame_file) < 0).any():  # files in another order
+        again = np.argsort(frame_file, kind="stable")
+        frame_file, start, end, values = frame_file[again], start[again], end[again], values[again]
+    label_map = pd.Index(classes, dtype=object).get_indexer(pd.Index(inputs.labels, dtype=object))
+    truth_side = inputs.truth
+    truth_file = files.get_indexer(inputs.files[truth_side.file]).astype(np.int64)
+    durations = _durations(files, frame_file, end, files_duration)
+    if len(truth_file):
+        latest = np.zeros(len(files), dtype=np.int64)
+        np.maximum.at(latest, truth_file, truth_side.end)
+        durations = np.where(_given(files, files_duration), durations, np.maximum(durations, latest))
+    return ScoreInputs(
+        files, classes, frame_file, start, end, values,
+        truth_file, truth_side.start, truth_side.end,
+        label_map[truth_side.label].astype(np.int64), durations,
+    )
 
+
+def _values(scores: pd.DataFrame, classes: list, order: np.ndarray | None) -> np.ndarray:
+    """Scores as float64 ``(frames, classes)`` in frame order (a view where pandas allows)."""
+    table = scores if classes == list(scores.columns) else scores[classes]
+    values = table.to_numpy(dtype=np.float64, copy=False)
+    return values if order is None else values[order]
+
+
+def _truth(truth, scores, classes, labels, files_duration, name):
+    """The validated truth (:func:`audeval._validation.check_inputs`); its labels must be classes."""
     empty = pd.Series(
         [], index=pd.MultiIndex.from_arrays(
-            [frame.index.get_level_values("file")[:0], pd.TimedeltaIndex([]), pd.TimedeltaIndex([])],
+            [scores.index.get_level_values("file")[:0], pd.TimedeltaIndex([]), pd.TimedeltaIndex([])],
             names=["file", "start", "end"],
         ), dtype=object,
     )
@@ -159,35 +247,7 @@ def check_scores(
         inputs = check_inputs(
             truth, empty, labels=classes, files_duration=files_duration, allow_filewise=False
         )
-    score_files = pd.Index(pd.unique(frame.index.get_level_values("file")))
-    files = inputs.files.append(score_files).unique()
-    try:
-        files = files.sort_values()
-    except TypeError:
-        pass
-    files = pd.Index(files, name="file")
-    missing = inputs.files.difference(score_files)
-    if len(missing):
-        raise ValueError(
-            f"{name} has no frames for truth files {list(missing[:MAX_ROWS_SHOWN])}"
-            f"{' ...' if len(missing) > MAX_ROWS_SHOWN else ''}."
-        )
-    frame_file = files.get_indexer(frame.index.get_level_values("file")).astype(np.int64)
-    order = np.lexsort((start, frame_file))
-    frame_file, start, end, values = frame_file[order], start[order], end[order], values[order]
-    label_map = pd.Index(classes, dtype=object).get_indexer(pd.Index(inputs.labels, dtype=object))
-    truth_side = inputs.truth
-    truth_file = files.get_indexer(inputs.files[truth_side.file]).astype(np.int64)
-    durations = _durations(files, frame_file, end, files_duration)
-    if len(truth_file):
-        latest = np.zeros(len(files), dtype=np.int64)
-        np.maximum.at(latest, truth_file, truth_side.end)
-        durations = np.where(_given(files, files_duration), durations, np.maximum(durations, latest))
-    return ScoreInputs(
-        files, classes, frame_file, start, end, values,
-        truth_file, truth_side.start, truth_side.end,
-        label_map[truth_side.label].astype(np.int64), durations,
-    )
+    return inputs
 
 
 def _given(files: pd.Index, files_duration) -> np.ndarray:
@@ -202,8 +262,10 @@ def _given(files: pd.Index, files_duration) -> np.ndarray:
 def _durations(files: pd.Index, frame_file, end, files_duration) -> np.ndarray:
     """``files_duration`` where given, else the end of the last frame."""
     last = np.zeros(len(files), dtype=np.int64)
-    if len(end):
-        np.maximum.at(last, frame_file, end)
+    if len(end):  # frames sorted by (file, start) and consecutive: a file's last frame ends last
+        final = np.ones(len(end), dtype=bool)
+        final[:-1] = frame_file[1:] != frame_file[:-1]
+        last[frame_file[final]] = end[final]
     if files_duration is None:
         return last
     from audeval._validation import _durations_ns

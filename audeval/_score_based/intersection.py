@@ -126,11 +126,8 @@ def intersection_deltas(
     length = end - start
     inter = truth.covered(found.group, end) - truth.covered(found.group, start)
     relevant = meets(inter, dtc, length, decimals)
-    k = np.flatnonzero(relevant)
-    dies = k[found.dies[k]]
-    columns["fp"] += [(found.group[k], found.birth[k], -np.ones(len(k), dtype=np.int64)),
-                      (found.group[dies], found.death[dies], np.ones(len(dies), dtype=np.int64))]
-    columns["tp"] = _tp_parts(truth, found, k, start, end, gtc, decimals)
+    columns["fp"].append(_relevant_changes(found, relevant))
+    columns["tp"] = _tp_parts(truth, found, np.flatnonzero(relevant), start, end, gtc, decimals)
     if cttc is not None:
         false = np.flatnonzero(~relevant)
         for other in range(inputs.n_labels):
@@ -159,6 +156,19 @@ def _collect(columns: dict, n_groups: int) -> tuple[np.ndarray, np.ndarray, np.n
         np.add.at(out[name], inverse[offset : offset + len(g)], delta)
         offset += len(g)
     return out_group, out_rank, levels, out
+
+
+def _relevant_changes(nodes: Nodes, relevant: np.ndarray) -> tuple:
+    """Changes of minus the number of relevant detections, per node's birth level.
+
+    A relevant node adds -1 at its birth and +1 at its death, which is its parent's birth:
+    the net change at a node's birth is its relevant children less itself if relevant,
+    so chains of relevant runs give no rows.
+    """
+    dying = relevant & (nodes.parent >= 0)
+    net = np.bincount(nodes.parent[dying], minlength=len(relevant)) - relevant
+    rows = np.flatnonzero(net)
+    return nodes.group[rows], nodes.birth[rows], net[rows].astype(np.int64)
 
 
 def _tp_parts(truth: Truth, nodes: Nodes, k, start, end, gtc, decimals) -> list:
