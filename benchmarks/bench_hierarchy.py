@@ -6,6 +6,8 @@ Run (mir_eval 0.8.2 in the same environment for the comparison)::
         [--songs 20] [--mir-eval-songs 5] [--repeat 5] [--mir-eval-long]
 
 (``--mir-eval-songs 0`` leaves mir_eval out.)
+``benchmarks/run.py --only hierarchy`` runs the same data and mir_eval calls
+(imported from here) with the other workloads.
 
 Workloads (issue 23):
 

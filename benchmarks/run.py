@@ -145,13 +145,18 @@ SIZES = {
         "quick": [{"files": 100}],
         "full": [{"files": 1000}],
     },
+    "hierarchy": {
+        "smoke": [{"songs": 3}],
+        "quick": [{"songs": 20}, {"long": True}],
+        "full": [{"songs": 20}, {"long": True}],
+    },
 }
 
 # the size argument that grows along a workload's sizes
 SCALE_KEY = {"events": "events", "events_classes": "classes", "segments": "hours", "structure": "files", "structure_long": "seconds",
              "diarization": "files", "separation_si": "seconds", "separation_bss": "seconds",
              "scores": "seconds", "agreement": "rows", "separation_sources": "seconds",
-             "diarization_speech": "files"}
+             "diarization_speech": "files", "hierarchy": "songs"}
 
 WORKLOAD_TITLES = {
     "events": "Event-based metrics, DCASE-like 10 s clips (10 classes, 10 events per clip)",
@@ -166,6 +171,7 @@ WORKLOAD_TITLES = {
     "agreement": "Rater agreement, raters with equal numbers of segments (100 files of 10 min)",
     "separation_sources": "Separation, BSS Eval v3 bss_eval_sources (512 taps, no permutation)",
     "diarization_speech": "Diarization, 5 min conversations of 4 speakers (86 turns per file)",
+    "hierarchy": "Hierarchical structure, songs of 3-5 min with 3 levels, or one 1 h file with 4 levels",
 }
 
 
@@ -195,6 +201,8 @@ def size_label(workload: str, size: dict) -> str:
         if size["data"] == "desed":
             return "DESED validation (1,168 x 10 s)"
         return f"{size['files']} files x {size['seconds']:g} s"
+    if workload == "hierarchy":
+        return "1 h, 4 levels, 10k finest segments" if size.get("long") else f"{size['songs']} songs, 3 levels"
     if workload == "agreement":
         return f"{size['raters']} raters x {size['rows']:,} segments"
     if workload == "separation_sources":
@@ -999,6 +1007,52 @@ def work_events_classes(ctx: Context):
     ctx.sanity = {"fscore": f_opt, "classes": int(truth.cat.categories.size)}
 
 
+def work_hierarchy(ctx: Context):
+    """Hierarchical structure (issue 23; no SPEC row): hierarchy_report against mir_eval.hierarchy."""
+    import audeval._hierarchy as hierarchy
+    import bench_hierarchy
+
+    if ctx.size.get("long"):
+        truth, prediction = bench_hierarchy.make_data(1, (3600.0, 3600.0), [100, 600, 2500, 10_000], seed=1)
+    else:
+        truth, prediction = bench_hierarchy.make_data(ctx.size["songs"], (180.0, 300.0), [4, 12, 40])
+    files = list(pd.unique(truth.index.get_level_values("file")))
+    n_events = len(truth) + len(prediction)
+    ctx.info = {"data": f"{len(files):,} file{'s' * (len(files) > 1)}, {truth.shape[1]} levels, {len(truth):,} + {len(prediction):,} "
+                        "finest segments", "n": ctx.size.get("songs", 1)}
+    report = ctx.audeval("hierarchy_report", lambda: hierarchy.hierarchy_report(truth, prediction),
+                         n_events=n_events, main=True)
+    compat = ctx.audeval("hierarchy_report(compat=mir_eval)",
+                         lambda: hierarchy.hierarchy_report(truth, prediction, compat="mir_eval"),
+                         n_events=n_events, memory=False)
+    ctx.audeval("hierarchy_report(frame_size=None, window=None)",
+                lambda: hierarchy.hierarchy_report(truth, prediction, frame_size=None, window=None),
+                n_events=n_events, memory=False)
+    shuffled = hierarchy.hierarchy_report(truth.sample(frac=1.0, random_state=1),
+                                          prediction.sample(frac=1.0, random_state=2))
+    ctx.checks = {"report on rows in shuffled order": max_abs_diff(shuffled.loc[files].to_numpy(),
+                                                                   report.loc[files].to_numpy())}
+    ctx.sanity = {"max abs(default - compat)": max_abs_diff(report.to_numpy(), compat[report.columns].to_numpy())}
+    if ctx.size.get("long"):
+        ctx.skip("mir_eval", "hierarchy.evaluate", "not run: 36,000 x 36,000 frame matrices and Python loops "
+                 "over frames (bench_hierarchy.py --mir-eval-long runs it)")
+        return
+
+    def loop(n_units, budget):  # song by song (about 6 s each) until the budget is spent
+        if bench_hierarchy.mir_eval is None:
+            raise ImportError("mir_eval", name="mir_eval")
+        done = []
+        return loop_files(files, lambda file: [file],
+                          lambda one: done.append(bench_hierarchy.mir_eval_report(truth, prediction, one)),
+                          lambda: pd.concat(done), budget)
+
+    def compare(k, expected):
+        ours = compat.loc[files[:k]]
+        return max_abs_diff(ours.to_numpy(), expected[ours.columns].to_numpy())
+
+    ctx.reference("mir_eval", "hierarchy.evaluate", None, len(files), compare=compare, loop=loop)
+
+
 # -------------------------------------------------------------------------
 # Workloads whose references run in another interpreter (--scores-python, ...)
 # -------------------------------------------------------------------------
@@ -1281,6 +1335,7 @@ WORKLOADS = {
     "agreement": work_agreement,
     "separation_sources": work_separation_sources,
     "diarization_speech": work_diarization_speech,
+    "hierarchy": work_hierarchy,
 }
 
 
@@ -1602,6 +1657,7 @@ def targets_table(results: list[dict], mode: str) -> list[str]:
     _agreement_targets(results, add)
     _sources_targets(results, add)
     _speech_targets(results, add, mode)
+    _hierarchy_target(results, add)
     return ["| workload | target | measured | status | note |", "|---|---|---|---|---|"] + rows
 
 
@@ -1667,6 +1723,18 @@ def _classes_target(results, add) -> None:
     add(desc, "<= 1 KB per event", "; ".join(f"{label}: {value:,.0f} bytes ({call})"
                                               for label, (value, call) in worst.items()),
         max(value for value, _ in worst.values()) <= 1024, "the worst call of each size")
+
+
+def _hierarchy_target(results, add) -> None:
+    """Issue 23 (no SPEC row): the 1 h hierarchy within time and memory."""
+    label = "1 h, 4 levels, 10k finest segments"
+    desc = "hierarchy (issue 23, no SPEC row), one 1 h file, 4 levels, 10k finest segments"
+    _, ours = find(results, "hierarchy", label, main=True)
+    if ours:
+        add(desc, "<= 0.5 s and <= 300 MB", f"{fmt_time(ours['cpu'])} CPU, peak {peak_of(ours):.0f} MB",
+            ours["cpu"] <= 0.5 and peak_of(ours) <= 300, "hierarchy_report (T reduced, T full, L)")
+    else:
+        add(desc, "<= 0.5 s and <= 300 MB", "-", None, _why_not(results, "hierarchy", label))
 
 
 def _score_targets(results, add, mode) -> None:

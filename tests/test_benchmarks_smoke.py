@@ -85,6 +85,7 @@ def test_numbers_are_sane(smoke):
     assert sanity["separation_sources"]["estimate order recovered"] is True
     assert 0 < sanity["separation_sources"]["median SDR"] < 30
     assert 0.05 < sanity["diarization_speech"]["DER"] < 0.5
+    assert 0.0 < sanity["hierarchy"]["max abs(default - compat)"] < 0.05
 
 
 def test_memory_is_measured(smoke):
@@ -102,7 +103,8 @@ def test_report_lists_targets(smoke):
     for target in ("<= 3x truth.sort_index()", "time independent of resolution", "<= 1 s",
                    "<= 0.5 s and <= 300 MB", ">= 100x faster", ">= 50x faster", ">= 2.5x faster",
                    ">= 10x faster", "<= 1 s and <= 200 MB", "kappa/alpha/disagreements <= 1 s",
-                   "agree to 1e-9 dB", ">= 10x faster than the fastest other tool", "with 100 and 1,000 classes"):
+                   "agree to 1e-9 dB", ">= 10x faster than the fastest other tool", "with 100 and 1,000 classes",
+                   "hierarchy (issue 23, no SPEC row)"):
         assert target in markdown
     # every SPEC section 9 row is in the table: measured, or saying why not
     rows = [line for line in markdown.splitlines() if line.startswith("| score-based")
