@@ -173,6 +173,28 @@ def test_reference_turns_round_trip(run_module, tmp_path):
     assert d.sort_index().equals(durations.rename_axis("file").sort_index())
 
 
+def test_within_budget_runs_a_share(run_module):
+    """A reference in another interpreter runs on a tenth of the files first, on all if it fits."""
+    calls = []
+
+    def prepare(files):
+        calls.append(len(files))
+        return lambda: float(len(files))
+
+    files = [f"f{i}" for i in range(30)]
+    out = run_module.within_budget(prepare, files, 1e9)
+    assert out["files"] == 30 and out["value"] == 30.0 and 0 <= out["cpu"] < 1
+    assert calls == [3, 30]
+    calls.clear()
+    out = run_module.within_budget(prepare, files, -1.0)  # over any budget: the share is the result
+    assert calls == [3] and out["files"] == 3 and out["value"] == 3.0
+
+    def broken(files):
+        raise ImportError("No module named 'spyder'")
+
+    assert "ImportError" in run_module.within_budget(broken, files, 1.0)["error"]
+
+
 def test_command_line(tmp_path):
     """The documented command, tiny sizes, one workload per subprocess worker."""
     path = tmp_path / "events.json"
