@@ -441,3 +441,38 @@ def test_statistics_table_with_a_label_subset():
         [0, 1, 0],
         [0, 1, 0],
     ]
+
+
+@hypothesis.settings(max_examples=60, deadline=None)
+@hypothesis.given(
+    _events_list,
+    _events_list,
+    _OPTIONS,
+    st.sampled_from(["optimal", "greedy"]),
+    st.sampled_from([None, ["a", "b", "c"], ["c", "a"], ["b", "z"]]),
+)
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_sums_from_the_matching_equal_the_table(truth, pred, options, matching, labels):
+    """Metrics on Series reduce per-label sums taken from the matching, never the dense table:
+    those sums equal the table's, so every metric equals its value from the table."""
+    from audeval._events.reductions import Summed
+    from audeval._events.statistics import _matched
+
+    truth, pred = _series(truth), _series(pred)
+    table = audeval.event_statistics(truth, pred, labels, matching=matching, confusion=True, **options)
+    em, recorded = _matched(truth, pred, labels, matching=matching, confusion=True, **options)
+    direct = Summed.of_match(em, confusion=True, labels_given=recorded["labels_given"], prefix="substituted_by_")
+    summed = Summed.of_table(table)
+    assert direct.labels == summed.labels
+    assert direct.labels_given == summed.labels_given == (labels is not None)
+    assert sorted(direct.columns) == sorted(summed.columns)
+    for name, values in summed.columns.items():
+        assert direct[name].dtype == np.int64
+        np.testing.assert_array_equal(direct[name], values, err_msg=name)
+    for metric in (audeval.event_fscore, audeval.event_error_rate, audeval.event_fscore_per_class,
+                   audeval.event_unweighted_average_fscore, audeval.event_confusion_matrix):
+        got = metric(truth, pred, labels, matching=matching, **options)
+        np.testing.assert_equal(got, metric(table, None), err_msg=metric.__name__)
+    pd.testing.assert_frame_equal(
+        audeval.event_report(truth, pred, labels, matching=matching, **options), audeval.event_report(table, None)
+    )
