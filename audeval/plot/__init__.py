@@ -8,7 +8,9 @@ so ``import audeval.plot`` works without it.
 * :func:`event_confusion_matrix`: heat map of :func:`audeval.event_confusion_matrix`;
 * :func:`segment_timeline`: the segment grid with TP, FN and FP per label;
 * :func:`structure_timeline`: two partitions and their matched boundaries;
-* :func:`diarization_timeline`: speakers after the label mapping.
+* :func:`diarization_timeline`: speakers after the label mapping;
+* :func:`psd_roc`: the PSD-ROC of :func:`audeval.psd_roc` and every class's staircase;
+* :func:`precision_recall`: precision-recall curves per class with AP and best F.
 
 Every function draws the outcome of the same computation
 as the metric with the same options
@@ -27,6 +29,8 @@ from audeval.plot import _common
 from audeval.plot._diarization import diarization_timeline
 from audeval.plot._events import event_confusion_matrix
 from audeval.plot._events import event_timeline
+from audeval.plot._scores import precision_recall
+from audeval.plot._scores import psd_roc
 from audeval.plot._segments import segment_timeline
 from audeval.plot._structure import structure_timeline
 
@@ -43,6 +47,8 @@ __all__ = [
     "diarization_timeline",
     "event_confusion_matrix",
     "event_timeline",
+    "precision_recall",
+    "psd_roc",
     "segment_timeline",
     "structure_timeline",
 ]
