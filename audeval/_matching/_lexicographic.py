@@ -94,12 +94,16 @@ def lexicographic_sorted(
     out = (match, substitution)
     if len(t) == 0:
         return out
-    # 1. isolated pairs
-    deg_t = np.bincount(t, minlength=n_truth)
-    deg_p = np.bincount(p, minlength=n_prediction)
-    isolated = (deg_t[t] == 1) & (deg_p[p] == 1)
-    _assign(out, t[isolated], p[isolated], kind[isolated])
-    t, p, kind = t[~isolated], p[~isolated], kind[~isolated]
+    # 1. isolated pairs (pairs are sorted by truth: a truth event of one pair has equal neighbours on neither side)
+    isolated = np.ones(len(t), dtype=bool)
+    change = t[1:] != t[:-1]
+    isolated[1:] &= change
+    isolated[:-1] &= change
+    isolated &= np.bincount(p, minlength=n_prediction)[p] == 1
+    chosen = np.flatnonzero(isolated)
+    _assign(out, t[chosen], p[chosen], kind[chosen])
+    rest = np.flatnonzero(~isolated)
+    t, p, kind = t[rest], p[rest], kind[rest]
     if len(t) == 0:
         return out
     # 2. small blocks of the index order, then small components
