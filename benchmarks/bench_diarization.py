@@ -16,9 +16,14 @@ renames speakers to int clusters, gives 10 % of turns to a wrong speaker,
 drops 5 % and adds 5 % short false alarms, merged per cluster.
 ``files_duration``: last end plus 1 s; the references get the same UEM ``[0, duration]``.
 
-Timed: CPU seconds of this process (``time.process_time``), the shortest of 5 runs
-for audeval (from the Series, validation included), one run for the references,
-whose conversion to their own objects is *not* timed (in their favour).
+Timed: CPU seconds of this process (``time.process_time``), the median of ``--repeat`` runs
+(5) for every tool, fewer for a tool once its runs have taken a minute in all (the column
+``runs``); audeval from the Series (validation included), the references from their own
+objects, whose conversion is *not* timed (in their favour).
+spy-der is called the fastest way it offers: per file its C++ ``compute_der`` on
+``TurnList`` objects built beforehand (untimed; fresh ones for every run, as
+``compute_der`` changes them), summed as ``spyder.DER`` sums files
+(``spyder.DER`` on dicts of tuples costs about 0.1 s more: its conversion).
 pyannote.metrics' cluster and segmentation metrics run on a share (``--share``)
 of the files and their time is scaled up linearly (their cost is linear in files);
 the values compared for those rows are on that share, audeval's too.
@@ -54,15 +59,22 @@ def make_data(n_files: int):
     return truth, prediction, durations
 
 
-def timed(function, repeat: int) -> tuple[float, object]:
+def timed(prepare, repeat: int) -> tuple[float, object, int]:
+    """Median CPU seconds of ``prepare()()`` (``prepare`` untimed), its value, the runs."""
     times, result = [], None
     for _ in range(repeat):
+        function = prepare()
         start = time.process_time()
         result = function()
         times.append(time.process_time() - start)
-        if times[-1] > 30:
+        if sum(times) > 60:
             break
-    return min(times), result
+    return float(np.median(times)), result, len(times)
+
+
+def plain(function):
+    """``function`` as :func:`timed` takes it (nothing to prepare)."""
+    return lambda: function
 
 
 def per_file(series: pd.Series) -> dict:
@@ -104,13 +116,35 @@ def pyannote_metric(metric, data, use_uem=True):
     return abs(metric)
 
 
-def spyder_der(truth_turns, prediction_turns, uem, **options):
-    import spyder
+def spyder_prepare(truth_turns, prediction_turns, uem, **options):
+    """spy-der's fastest use: ``TurnList`` objects built here (untimed), then a function
+    that runs its C++ ``compute_der`` per file and sums as ``spyder.DER`` does.
+    The function runs once (``compute_der`` changes its turn lists)."""
+    from spyder import Turn, TurnList, compute_der
 
-    ref = {f: [(label, s, e) for label, s, e in turns] for f, turns in truth_turns.items()}
-    hyp = {f: [(label, s, e) for label, s, e in turns] for f, turns in prediction_turns.items()}
-    result = spyder.DER(ref, hyp, uem=dict(uem), verbose=False, **options)
-    return result["Overall"].der
+    lists = [
+        (
+            TurnList([Turn(*turn) for turn in truth_turns[f]]),
+            TurnList([Turn(*turn) for turn in prediction_turns.get(f, [])]),
+            TurnList([Turn("dummy", start, end) for start, end in uem[f]]),
+        )
+        for f in truth_turns
+    ]
+
+    def run():
+        duration = error = 0.0
+        for ref, hyp, scored in lists:
+            metrics = compute_der(ref, hyp, scored, **options)
+            duration += metrics.duration
+            error += metrics.duration * (metrics.miss + metrics.falarm + metrics.conf)
+        return error / duration
+
+    return run
+
+
+def spyder_der(truth_turns, prediction_turns, uem, **options):
+    """spy-der's DER over files (see :func:`spyder_prepare`)."""
+    return spyder_prepare(truth_turns, prediction_turns, uem, **options)()
 
 
 def simpleder_der(truth_turns, prediction_turns):
@@ -124,11 +158,12 @@ def simpleder_der(truth_turns, prediction_turns):
     return error / total
 
 
-def row(name, t_ours, reference, t_ref, v_ours, v_ref):
-    speed = f"{t_ref / t_ours:,.0f}x" if t_ref else ""
+def row(name, t_ours, reference, t_ref, v_ours, v_ref, runs=None):
+    speed = f"{t_ref / t_ours:,.1f}x" if t_ref else ""
     agree = f"{abs(v_ours - v_ref):.1e}" if v_ref is not None else ""
-    t_ref = f"{t_ref:.2f}" if t_ref else ""
-    print(f"| {name} | {t_ours:.3f} | {reference} | {t_ref} | {speed} | {agree} |", flush=True)
+    t_ref = f"{t_ref:.3f}" if t_ref else ""
+    runs = "" if runs is None else "/".join(str(r) for r in runs)
+    print(f"| {name} | {t_ours:.4f} | {reference} | {t_ref} | {speed} | {agree} | {runs} |", flush=True)
 
 
 def main():
@@ -158,32 +193,36 @@ def main():
     from pyannote.metrics import diarization as pd_dia
     from pyannote.metrics import segmentation as pd_seg
 
-    print("| audeval | CPU s | reference | CPU s | speed-up | difference |")
-    print("|---|---|---|---|---|---|")
-    t, der = timed(lambda: audeval.diarization_error_rate(truth, prediction, **options), args.repeat)
-    t_py, py = timed(lambda: pyannote_metric(pd_dia.DiarizationErrorRate(), everything), 1)
-    row("diarization_error_rate", t, "pyannote.metrics DiarizationErrorRate", t_py, der, py)
-    t_sp, sp = timed(lambda: spyder_der(truth_turns, prediction_turns, uem), 1)
-    row("diarization_error_rate", t, "spy-der DER", t_sp, der, sp)
-    t_si, si = timed(lambda: simpleder_der(truth_turns, prediction_turns), 1)
-    row("diarization_error_rate (files_duration = extent)", t, "simpleder DER (per file, summed)", t_si, der, si)
+    print("| audeval | CPU s | reference | CPU s | speed-up | difference | runs |")
+    print("|---|---|---|---|---|---|---|")
+    n = args.repeat
+    t, der, r = timed(plain(lambda: audeval.diarization_error_rate(truth, prediction, **options)), n)
+    t_sp, sp, r_sp = timed(lambda: spyder_prepare(truth_turns, prediction_turns, uem), n)
+    row("diarization_error_rate", t, "spy-der compute_der", t_sp, der, sp, (r, r_sp))
+    t_py, py, r_py = timed(plain(lambda: pyannote_metric(pd_dia.DiarizationErrorRate(), everything)), n)
+    row("diarization_error_rate", t, "pyannote.metrics DiarizationErrorRate", t_py, der, py, (r, r_py))
+    t_si, si, r_si = timed(plain(lambda: simpleder_der(truth_turns, prediction_turns)), n)
+    row("diarization_error_rate (files_duration = extent)", t, "simpleder DER (per file, summed)", t_si,
+        der, si, (r, r_si))
     for label, opts, spy in (
         ("DER, collar 0.25 s per side, single-speaker regions",
          dict(collar=0.25, collar_convention="per_side", regions="single"),
          dict(collar=0.25, regions="single")),
         ("DER, overlap regions", dict(regions="overlap"), dict(regions="overlap")),
     ):
-        t, value = timed(
-            lambda: audeval.diarization_error_rate(truth, prediction, **opts, **options), args.repeat
+        t, value, r = timed(
+            plain(lambda: audeval.diarization_error_rate(truth, prediction, **opts, **options)), n
         )
-        t_sp, sp = timed(lambda: spyder_der(truth_turns, prediction_turns, uem, **spy), 1)
-        row(label, t, f"spy-der DER {spy}", t_sp, value, sp)
-    t, report = timed(lambda: audeval.diarization_report(truth, prediction, **options), args.repeat)
+        t_sp, sp, r_sp = timed(lambda: spyder_prepare(truth_turns, prediction_turns, uem, **spy), n)
+        row(label, t, f"spy-der compute_der {spy}", t_sp, value, sp, (r, r_sp))
+    t, report, _ = timed(plain(lambda: audeval.diarization_report(truth, prediction, **options)), n)
     row("diarization_report (DER, components, JER, purity, coverage, homogeneity, completeness per file)",
         t, "", 0, 0, None)
-    t, _ = timed(lambda: dia.diarization_cluster_report(truth, prediction, **options), args.repeat)
+    t, _, _ = timed(plain(lambda: dia.diarization_cluster_report(truth, prediction, **options)), n)
     row("diarization_cluster_report (dscore: B-cubed, GKT, H, MI, NMI; exact)", t, "", 0, 0, None)
-    t, _ = timed(lambda: dia.diarization_cluster_report(truth, prediction, frame_size=0.01, **options), args.repeat)
+    t, _, _ = timed(
+        plain(lambda: dia.diarization_cluster_report(truth, prediction, frame_size=0.01, **options)), n
+    )
     row("diarization_cluster_report (dscore's 10 ms frames)", t, "", 0, 0, None)
 
     for name, ours, theirs in (
@@ -202,9 +241,9 @@ def main():
          lambda t_, p_, d_: dia.speaker_change_purity_coverage(t_, p_)[0],
          lambda: pyannote_metric(pd_seg.SegmentationPurity(tolerance=0.5), share, use_uem=False)),
     ):
-        t, _ = timed(lambda: ours(truth, prediction, durations), args.repeat)
+        t, _, _ = timed(plain(lambda: ours(truth, prediction, durations)), n)
         value = ours(t_sub, p_sub, share_durations)
-        t_ref, ref = timed(theirs, 1)
+        t_ref, ref, _ = timed(plain(theirs), 1)
         row(name, t, f"pyannote.metrics (x{scale:.0f} of {len(share_files)} files)", t_ref * scale, value, ref)
 
 

@@ -36,6 +36,11 @@ def _popcount(values: np.ndarray) -> np.ndarray:
     """Number of set bits of non-negative int64 values."""
     if hasattr(np, "bitwise_count"):  # numpy >= 2.0
         return np.bitwise_count(values).astype(np.int64)
+    return _popcount_table(values)
+
+
+def _popcount_table(values: np.ndarray) -> np.ndarray:
+    """:func:`_popcount` by a table of 16-bit counts (numpy < 2.0)."""
     table = np.array([bin(k).count("1") for k in range(1 << 16)], dtype=np.int64)
     out = np.zeros(len(values), dtype=np.int64)
     for shift in range(0, 64, 16):
@@ -103,34 +108,73 @@ def _side_bits(n_files, n_truth_labels, n_prediction_labels, truth, prediction):
     return t_bits, p_bits
 
 
+def _sorted_events(n_files: int, sides, shift: int):
+    """Events of both sides sorted by (file, time): time keys and codes (int64).
+
+    ``sides``: (file, start, end, code) per side, ``code < 2**shift``;
+    a start has ``code``, an end ``code + 1``.
+    Where (file, time) keys leave ``shift`` bits free, key and code are packed in one
+    int64 and sorted in place (no gathers); else the keys are sorted and codes gathered.
+    """
+    times = [t for _, start, end, _ in sides for t in (start, end) if len(t)]
+    low = min((int(t.min()) for t in times), default=0)
+    span = max((int(t.max()) for t in times), default=0) - low + 1
+    size = sum(2 * len(side[0]) for side in sides)
+    if low >= 0 and ((n_files + 1) * span) << shift < 2**62:
+        packed, at = np.empty(size, dtype=np.int64), 0
+        for file, start, end, code in sides:
+            base = ((file * span - low) << shift) + code
+            for time, plus in ((start, 0), (end, 1)):
+                packed[at : at + len(time)] = time << shift
+                packed[at : at + len(time)] += base + plus if plus else base
+                at += len(time)
+        packed.sort(kind="stable")  # sorted runs of both sides: timsort merges them
+        code = packed & ((1 << shift) - 1)
+        packed >>= shift
+        return packed, code, span
+    pairs = [(file, t) for file, start, end, _ in sides for t in (start, end)]
+    key = np.concatenate(fast_keys(n_files, *pairs))
+    code = np.concatenate([c + plus for *_, c in sides for plus in (0, 1)])
+    order = np.argsort(key, kind="stable")
+    return key[order], code[order], span
+
+
 def _masks(n_files: int, truth, prediction, t_bits: _Bits, p_bits: _Bits):
-    """Segments grouped by (file, mask): file, mask, summed length (sorted by file, mask)."""
-    t_file, _, t_start, t_end = truth
-    p_file, _, p_start, p_end = prediction
+    """Segments grouped by (file, mask): file, mask, summed length (sorted by file, mask),
+    or where it is small, the dense (file, mask) grid of summed lengths (float64, exact).
+
+    The cumulative sum of the events' ``+-2**b`` gives the mask of every segment;
+    ``(f - f') * 2**bits`` added at the first event of each file ``f`` (``f'`` the one before)
+    puts the file above the mask bits, so the sum is the (file, mask) bin itself.
+    Between files (and in silence) the mask is 0; those bins are dropped.
+    """
     bits = t_bits.width + p_bits.width
-    t_code, p_code = 2 * t_bits.bit, 2 * (p_bits.bit + t_bits.width)
-    code = np.concatenate([t_code, t_code + 1, p_code, p_code + 1])  # 2 b: start, 2 b + 1: end
-    file = np.concatenate([t_file, t_file, p_file, p_file])
-    (key,) = fast_keys(n_files, (file, np.concatenate([t_start, t_end, p_start, p_end])))
     shift = int(2 * bits - 1).bit_length()
-    if len(key) and int(key.min()) >= 0 and int(key.max()) < 2 ** (62 - shift):
-        packed = np.sort((key << shift) | code, kind="stable")  # one sort, no gathers
-        key, code = packed >> shift, packed & ((1 << shift) - 1)
-    else:
-        order = np.argsort(key, kind="stable")
-        key, code = key[order], code[order]
+    sides = (
+        (truth[0], truth[2], truth[3], 2 * t_bits.bit),
+        (prediction[0], prediction[2], prediction[3], 2 * (p_bits.bit + t_bits.width)),
+    )
+    key, code, span = _sorted_events(n_files, sides, shift)
     step = np.empty(2 * bits, dtype=np.int64)
     step[0::2] = np.left_shift(1, np.arange(bits, dtype=np.int64))
     step[1::2] = -step[0::2]
-    mask = np.cumsum(step[code])[:-1]
-    length = np.diff(key)
-    counts = 2 * (np.bincount(t_file, minlength=n_files) + np.bincount(p_file, minlength=n_files))
-    segment_file = np.repeat(np.arange(n_files, dtype=np.int64), counts)[:-1]
-    keep = np.flatnonzero((mask != 0) & (length > 0))  # mask 0 between files
-    group = (segment_file[keep] << bits) | mask[keep]
+    group = step[code]
+    counts = 2 * (np.bincount(truth[0], minlength=n_files) + np.bincount(prediction[0], minlength=n_files))
+    files = np.flatnonzero(counts)
+    first = (np.cumsum(counts) - counts)[files]
+    group[first] += np.diff(files, prepend=0) << bits
+    np.cumsum(group, out=group)
+    length = code.view(np.float64)[:-1]  # the codes are not needed any more
+    np.subtract(key[1:], key[:-1], out=length, casting="unsafe")
+    low_bits = (1 << bits) - 1
     size = _dense_size(n_files << bits)
-    unique, (duration,) = _grouped_sums(group, [length[keep]], size)
-    return unique >> bits, unique & ((1 << bits) - 1), duration
+    if size is not None and span < _EXACT:  # a bin sums the lengths of one file
+        sums = np.bincount(group[:-1], weights=length, minlength=size)
+        return sums[:size].reshape(n_files, 1 << bits)  # mask 0 (silence, between files) too
+    length = np.diff(key)
+    keep = np.flatnonzero(((group[:-1] & low_bits) != 0) & (length > 0))
+    unique, (duration,) = _grouped_sums(group[keep], [length[keep]], None)
+    return unique >> bits, unique & low_bits, duration
 
 
 def _file_sums(file: np.ndarray, n_files: int, columns: dict) -> dict:
@@ -169,11 +213,12 @@ def _label_time(n_files, bits: _Bits, file, duration, row, bit):
     return f, bits.labels(f, unique % bits.width), time
 
 
-def _pairs(n_files, t_bits: _Bits, p_bits: _Bits, grouped, t_set, p_set, n_truth):
+def _pairs(n_files, t_bits: _Bits, p_bits: _Bits, grouped, t_set, p_set, n_truth, n_prediction):
     """Co-occurrence and its part in truth overlap per (file, truth, prediction)."""
     file, _, duration = grouped
-    (t_row, t_bit), (p_row, p_bit) = t_set, p_set
-    offsets = np.searchsorted(p_row, np.arange(len(file) + 1))
+    (t_row, t_bit), (_, p_bit) = t_set, p_set
+    offsets = np.zeros(len(file) + 1, dtype=np.int64)
+    np.cumsum(n_prediction, out=offsets[1:])  # p_set rows are sorted
     a, b = expand_ranges(offsets[t_row], offsets[t_row + 1])
     row = t_row[a]
     wt, wp = t_bits.width, p_bits.width
@@ -186,6 +231,76 @@ def _pairs(n_files, t_bits: _Bits, p_bits: _Bits, grouped, t_set, p_set, n_truth
     t = t_bits.labels(f, rest // wp)
     p = p_bits.labels(f, rest % wp)
     return (f, t, p, time), overlap
+
+
+def _components(n_t: np.ndarray, n_p: np.ndarray) -> dict:
+    """Per mask, the factors of its length in each per-file column."""
+    common = np.minimum(n_t, n_p)
+    miss, false_alarm = n_t - common, n_p - common
+    in_overlap = n_t >= 2
+    return {
+        "total": n_t,
+        "miss": miss,
+        "false_alarm": false_alarm,
+        "total_overlap": np.where(in_overlap, n_t, 0),
+        "miss_overlap": np.where(in_overlap, miss, 0),
+        "false_alarm_overlap": np.where(in_overlap, false_alarm, 0),
+        "false_alarm_silence": np.where(n_t == 0, false_alarm, 0),
+    }
+
+
+def _from_grid(grid: np.ndarray, t_bits: _Bits, p_bits: _Bits, spoken: tuple):
+    """Everything from the dense (file, mask) grid: one product with a matrix over masks.
+
+    Per present mask: its factor in each per-file column, its bits on each side
+    and their pairs (in and out of truth overlap); float64 sums of int64 ns stay exact.
+    """
+    n_files = len(grid)
+    mask = np.flatnonzero(grid.any(axis=0))
+    mask = mask[mask != 0]
+    wt, wp = t_bits.width, p_bits.width
+    t_mask, p_mask = mask & ((1 << wt) - 1), mask >> wt
+    n_t, n_p = _popcount(t_mask), _popcount(p_mask)
+    t_on = (t_mask[:, None] >> np.arange(wt)) & 1
+    p_on = (p_mask[:, None] >> np.arange(wp)) & 1
+    both = (t_on[:, :, None] * p_on[:, None, :]).reshape(len(mask), wt * wp)
+    factors = _components(n_t, n_p)
+    matrix = np.column_stack(list(factors.values()) + [t_on, p_on, both, both * (n_t >= 2)[:, None]])
+    sums = np.rint(grid[:, mask] @ matrix.astype(np.float64)).astype(np.int64)
+    per_file = {name: sums[:, k] for k, name in enumerate(factors)}
+    at = len(factors)
+    if not _spoken(spoken, sums[:, at : at + wt].sum(), sums[:, at + wt : at + wt + wp].sum()):
+        return None
+    times = []
+    for bits, width in ((t_bits, wt), (p_bits, wp)):
+        f, bit = np.nonzero(sums[:, at : at + width])
+        times.append((f, bits.labels(f, bit), sums[:, at : at + width][f, bit]))
+        at += width
+    f, pair = np.nonzero(sums[:, at : at + wt * wp])
+    time = sums[:, at : at + wt * wp][f, pair]
+    overlap = sums[:, at + wt * wp :][f, pair]
+    cooccurrence = (f, t_bits.labels(f, pair // wp), p_bits.labels(f, pair % wp), time)
+    return per_file, cooccurrence, overlap, times[0], times[1]
+
+
+def _from_rows(n_files: int, grouped, t_bits: _Bits, p_bits: _Bits, spoken: tuple):
+    """Everything from the (file, mask, length) rows: set bits and their pairs per row."""
+    file, mask, duration = grouped
+    t_mask, p_mask = mask & ((1 << t_bits.width) - 1), mask >> t_bits.width
+    n_t, n_p = _popcount(t_mask), _popcount(p_mask)
+    if not _spoken(spoken, (n_t * duration).sum(), (n_p * duration).sum()):
+        return None
+    factors = _components(n_t, n_p)
+    per_file = _file_sums(file, n_files, {k: v * duration for k, v in factors.items()})
+    t_set, p_set = _set_bits(t_mask), _set_bits(p_mask)
+    cooccurrence, overlap = _pairs(n_files, t_bits, p_bits, grouped, t_set, p_set, n_t, n_p)
+    return (
+        per_file,
+        cooccurrence,
+        overlap,
+        _label_time(n_files, t_bits, file, duration, *t_set),
+        _label_time(n_files, p_bits, file, duration, *p_set),
+    )
 
 
 def mask_sweep(n_files, n_truth_labels, n_prediction_labels, truth, prediction, overlap=True):
@@ -201,32 +316,22 @@ def mask_sweep(n_files, n_truth_labels, n_prediction_labels, truth, prediction, 
         return None
     t_bits, p_bits = sides
     grouped = _masks(n_files, truth, prediction, t_bits, p_bits)
-    file, mask, duration = grouped
-    t_mask, p_mask = mask & ((1 << t_bits.width) - 1), mask >> t_bits.width
-    n_t, n_p = _popcount(t_mask), _popcount(p_mask)
-    spoken_t, spoken_p = n_t * duration, n_p * duration
-    if int(spoken_t.sum()) != int((truth[3] - truth[2]).sum()) or int(spoken_p.sum()) != int(
-        (prediction[3] - prediction[2]).sum()
-    ):
-        return None  # a label active twice at once: merge first
-    common = np.minimum(n_t, n_p) * duration
-    in_overlap, silence = n_t >= 2, n_t == 0
-    miss, false_alarm = spoken_t - common, spoken_p - common
-    per_file = _file_sums(file, n_files, {
-        "total": spoken_t,
-        "miss": miss,
-        "false_alarm": false_alarm,
-        "total_overlap": np.where(in_overlap, spoken_t, 0),
-        "miss_overlap": np.where(in_overlap, miss, 0),
-        "false_alarm_overlap": np.where(in_overlap, false_alarm, 0),
-        "false_alarm_silence": np.where(silence, false_alarm, 0),
-    })
-    t_set, p_set = _set_bits(t_mask), _set_bits(p_mask)
-    cooccurrence, in_truth_overlap = _pairs(n_files, t_bits, p_bits, grouped, t_set, p_set, n_t)
-    return (
-        per_file,
-        cooccurrence,
-        {"duration_overlap": in_truth_overlap} if overlap else {},
-        _label_time(n_files, t_bits, file, duration, *t_set),
-        _label_time(n_files, p_bits, file, duration, *p_set),
-    )
+    spoken = (int((truth[3] - truth[2]).sum()), int((prediction[3] - prediction[2]).sum()))
+    if isinstance(grouped, np.ndarray):
+        result = _from_grid(grouped, t_bits, p_bits, spoken)
+    else:
+        result = _from_rows(n_files, grouped, t_bits, p_bits, spoken)
+    if result is None:
+        return None
+    per_file, cooccurrence, in_overlap, t_time, p_time = result
+    pair = {"duration_overlap": in_overlap} if overlap else {}
+    return per_file, cooccurrence, pair, t_time, p_time
+
+
+def _spoken(expected: tuple, truth, prediction) -> bool:
+    """Whether the bits set give each side's summed row lengths.
+
+    A label active twice at once carries into another bit (or the file above):
+    fewer bits set than rows active, so less speaking time than its rows.
+    """
+    return int(truth) == expected[0] and int(prediction) == expected[1]

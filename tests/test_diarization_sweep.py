@@ -1,0 +1,140 @@
+"""Diarization: the bit-mask sweep against the sweep over pairs of overlapping intervals.
+
+Every path of ``audeval._diarization._masks.mask_sweep`` (dense grid, rows, local bits,
+keys too wide to pack, a label overlapping itself) gives the same statistics as the
+pairwise sweep on merged labels; with more than 62 labels in a file the pairwise sweep is used.
+"""
+
+import hypothesis
+import hypothesis.strategies as st
+import numpy as np
+import pandas as pd
+import pytest
+
+import audeval
+from audeval._diarization import _masks
+from audeval._diarization._region import _merge_labels_arrays
+from audeval._diarization._statistics import _speaker_time, _sweep_merged
+
+from conftest import series
+
+
+def rows(rng, n_files, n_rows, n_labels, scale, self_overlap):
+    """(file, label, start, end) int64 rows of positive length, unsorted."""
+    file = rng.integers(0, n_files, n_rows)
+    label = rng.integers(0, n_labels, n_rows)
+    start = rng.integers(0, scale, n_rows)
+    end = start + rng.integers(1, max(scale // 4, 2), n_rows)
+    if not self_overlap:  # one label's rows apart: merge them first
+        return _merge_labels_arrays(n_files, n_labels, file, label, start, end)
+    return file, label, start, end
+
+
+def reference(n_files, n_t, n_p, truth, prediction):
+    n = max(n_t, n_p, 1)
+    truth = _merge_labels_arrays(n_files, n, *truth)
+    prediction = _merge_labels_arrays(n_files, n, *prediction)
+    per_file, cooccurrence, pair = _sweep_merged(n_files, n, truth, prediction)
+    return per_file, cooccurrence, pair, _speaker_time(n_files, n, truth), _speaker_time(
+        n_files, n, prediction
+    )
+
+
+def assert_same(result, expected):
+    assert result is not None
+    per_file, cooccurrence, pair, truth_time, prediction_time = result
+    for name, values in expected[0].items():
+        np.testing.assert_array_equal(per_file[name], values, err_msg=name)
+    for got, want in zip(cooccurrence, expected[1]):
+        np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(pair["duration_overlap"], expected[2]["duration_overlap"])
+    for got, want in zip(truth_time + prediction_time, expected[3] + expected[4]):
+        np.testing.assert_array_equal(got, want)
+
+
+def sweep(n_files, n_t, n_p, truth, prediction):
+    """mask_sweep, merging first where it reports a label overlapping itself."""
+    result = _masks.mask_sweep(n_files, n_t, n_p, truth, prediction)
+    if result is None:
+        n = max(n_t, n_p, 1)
+        truth = _merge_labels_arrays(n_files, n, *truth)
+        prediction = _merge_labels_arrays(n_files, n, *prediction)
+        result = _masks.mask_sweep(n_files, n_t, n_p, truth, prediction)
+    return result
+
+
+@hypothesis.settings(max_examples=60, deadline=None)
+@hypothesis.given(
+    seed=st.integers(0, 2**32 - 1),
+    n_files=st.integers(1, 6),
+    n_t=st.integers(1, 6),
+    n_p=st.integers(1, 6),
+    scale=st.sampled_from([20, 10**6, 10**15, 2**54]),
+    self_overlap=st.booleans(),
+    path=st.sampled_from(["grid", "rows", "local"]),  # scale 2**54: rows, keys sorted apart
+)
+def test_mask_sweep_equals_pairwise_sweep(seed, n_files, n_t, n_p, scale, self_overlap, path):
+    rng = np.random.default_rng(seed)
+    truth = rows(rng, n_files, int(rng.integers(0, 30)), n_t, scale, self_overlap)
+    prediction = rows(rng, n_files, int(rng.integers(0, 30)), n_p, scale, self_overlap)
+    with pytest.MonkeyPatch.context() as patch:
+        if path == "rows":
+            patch.setattr(_masks, "_DENSE", 0)  # no dense grid: rows (and ranks in file)
+        elif path == "local":  # codes need too large a grid: ranks in file (grid if they need less)
+            patch.setattr(_masks, "_DENSE", (n_files << (n_t + n_p)) - 1)
+        result = sweep(n_files, n_t, n_p, truth, prediction)
+    assert_same(result, reference(n_files, n_t, n_p, truth, prediction))
+
+
+def test_self_overlap_is_reported_not_miscounted():
+    # label 0 twice at once in [5, 10): its bit would carry into label 1's
+    truth = tuple(np.array(x, dtype=np.int64) for x in ([0, 0], [0, 0], [0, 5], [10, 15]))
+    prediction = tuple(np.array(x, dtype=np.int64) for x in ([0], [0], [0], [15]))
+    assert _masks.mask_sweep(1, 2, 1, truth, prediction) is None
+    assert_same(sweep(1, 2, 1, truth, prediction), reference(1, 2, 1, truth, prediction))
+
+
+def test_keys_too_wide_to_pack_are_sorted_apart():
+    # 2 files, times up to 2**61 ns: (file, time) keys leave no bits for the event codes
+    t = tuple(np.array(x, dtype=np.int64) for x in ([0, 1], [0, 1], [0, 2**60], [2**61, 2**60 + 5]))
+    p = tuple(np.array(x, dtype=np.int64) for x in ([0, 1], [1, 0], [2**59, 2**60 + 1], [2**61, 2**60 + 9]))
+    assert_same(_masks.mask_sweep(2, 2, 2, t, p), reference(2, 2, 2, t, p))
+
+
+def test_more_than_62_labels_in_a_file_use_the_pairwise_sweep():
+    n = 40  # 40 truth and 40 predicted speakers in one file: 80 bits
+    start = np.arange(n) * 10
+    truth = series([("f", s, s + 15, f"t{k:02d}") for k, s in enumerate(start)])
+    prediction = series([("f", s + 1, s + 14, k) for k, s in enumerate(start)])
+    assert _masks.mask_sweep(1, n, n, *[
+        (np.zeros(n, np.int64), np.arange(n), start * 10**9, (start + 15) * 10**9)
+    ] * 2) is None
+    der = audeval.diarization_error_rate(truth, prediction, files_duration={"f": 500})
+    # per speaker: 2 s missed (1 s each side), overlap of neighbours scored twice in total
+    total = n * 15
+    assert der == pytest.approx(2 * n / total, abs=1e-12)
+
+
+def test_many_files_and_labels_agree_with_the_table_path():
+    rng = np.random.default_rng(7)
+    records = []
+    for side, names in (("t", [f"spk{k}" for k in range(30)]), ("p", list(range(30)))):
+        n = 600
+        file = rng.integers(0, 200, n)
+        start = rng.uniform(0, 100, n).round(3)
+        label = rng.choice(len(names), n)
+        records.append(series([
+            (f"f{f:03d}", s, s + rng.uniform(0.1, 5), names[k]) for f, s, k in zip(file, start, label)
+        ]))
+    truth, prediction = records
+    durations = pd.Series(200.0, index=pd.Index([f"f{k:03d}" for k in range(200)], name="file"))
+    stats = audeval.diarization_statistics(truth, prediction, files_duration=durations)
+    direct = audeval.diarization_error_rate(truth, prediction, files_duration=durations)
+    assert audeval.diarization_error_rate(stats) == direct
+
+
+def test_popcount_table_counts_bits():
+    values = np.array([0, 1, 2, 3, 2**40 + 7, 2**62 - 1, 2**63 - 1], dtype=np.int64)
+    expected = [bin(int(v)).count("1") for v in values]
+    np.testing.assert_array_equal(_masks._popcount_table(values), expected)
+    np.testing.assert_array_equal(_masks._popcount(values), expected)
