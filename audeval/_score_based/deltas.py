@@ -230,20 +230,20 @@ def float_level_keys(
     Returns the groups and level ranks of the distinct pairs,
     the sorted distinct levels and each row's pair.
     """
-    by_level = np.argsort(-level)  # ties in any order: the group sort below is stable
+    by_level = np.argsort(level)[::-1]  # descending; ties in any order: the group sort is stable
     descending = level[by_level]
     new_level = np.empty(len(level), dtype=bool)
     new_level[:1] = True
     np.not_equal(descending[1:], descending[:-1], out=new_level[1:])
     levels = descending[new_level][::-1].copy()
     del descending
-    rank = np.empty(len(level), dtype=np.int64)
-    rank[by_level] = len(levels) - np.cumsum(new_level)  # rank in ascending levels
+    rank = len(levels) - np.cumsum(new_level)  # in ascending levels, rows by level
     del new_level
-    order = by_level[stable_group_order(group[by_level], n_groups)]
+    by_group = stable_group_order(group[by_level], n_groups)
+    order = by_level[by_group]
     del by_level
-    sorted_group, sorted_rank = group[order], rank[order]
-    del rank
+    sorted_group, sorted_rank = group[order], rank[by_group]
+    del rank, by_group
     new = np.empty(len(level), dtype=bool)
     new[:1] = True
     new[1:] = (sorted_group[1:] != sorted_group[:-1]) | (sorted_rank[1:] != sorted_rank[:-1])

@@ -150,11 +150,13 @@ def _collect(columns: dict, n_groups: int) -> tuple[np.ndarray, np.ndarray, np.n
     if len(group) == 0:
         return group, group.copy(), level, {n: np.zeros(0, np.int64) for n in names}
     out_group, out_rank, levels, inverse = _deltas.float_level_keys(group, level, n_groups)
-    out = {name: np.zeros(len(out_group), dtype=np.int64) for name in names}
-    offset = 0
-    for name, (g, _, delta) in parts:
-        np.add.at(out[name], inverse[offset : offset + len(g)], delta)
-        offset += len(g)
+    bounds = np.cumsum([0] + [len(g) for _, (g, _, _) in parts])
+    out = {}
+    for name in names:  # the columns (tp, fp, one per label for cross triggers)
+        mine = [i for i, (n, _) in enumerate(parts) if n == name]
+        rows = np.concatenate([inverse[bounds[i] : bounds[i + 1]] for i in mine])
+        delta = np.concatenate([parts[i][1][2] for i in mine])
+        out[name] = sum_into(rows, delta, len(out_group))
     return out_group, out_rank, levels, out
 
 
@@ -179,10 +181,11 @@ def _tp_parts(truth: Truth, nodes: Nodes, k, start, end, gtc, decimals) -> list:
         empty = np.zeros(0, dtype=np.int64)
         return [(empty, np.zeros(0), empty)]
     amount = np.minimum(end[node], truth.end[item]) - np.maximum(start[node], truth.start[item])
-    dies = nodes.dies[node]
-    event = np.concatenate([item, item[dies]])
-    level = np.concatenate([nodes.birth[node], nodes.death[node][dies]])
-    change = np.concatenate([amount, -amount[dies]])
+    change, left = _fold_into_parents(nodes, node, item, amount)
+    keep = change != 0
+    event = np.concatenate([item[keep], item[left]])
+    level = np.concatenate([nodes.birth[node[keep]], nodes.death[node[left]]])
+    change = np.concatenate([change[keep], -amount[left]])
     event, rank, levels, inverse = _deltas.float_level_keys(event, level, len(truth.group))
     summed = {"change": sum_into(inverse, change, len(event))}
     total = np.cumsum(summed["change"])
@@ -196,6 +199,31 @@ def _tp_parts(truth: Truth, nodes: Nodes, k, start, end, gtc, decimals) -> list:
     delta = status - previous
     changed = delta != 0
     return [(truth.group[event][changed], levels[rank[changed]], delta[changed])]
+
+
+def _fold_into_parents(nodes: Nodes, node, item, amount) -> tuple[np.ndarray, np.ndarray]:
+    """Coverage changes of the pairs (relevant ``node``, truth ``item``) at the nodes' births.
+
+    A pair adds ``+amount`` at its node's birth and ``-amount`` at its death,
+    which is its parent's birth: where the pair (parent, item) exists
+    (the parent is relevant), the ``-amount`` is added to that pair's change,
+    so relevant chains give one row per pair, not two.
+    Pairs come sorted by node, each node's items a contiguous range.
+    Returns the change per pair and the dying pairs whose ``-amount`` stays at their death.
+    """
+    n_pairs = len(node)
+    first = np.ones(n_pairs, dtype=bool)
+    first[1:] = node[1:] != node[:-1]
+    block = np.full(len(nodes.group), -1, dtype=np.int64)  # first pair of each node
+    block[node[first]] = np.flatnonzero(first)
+    parent = nodes.parent[node]
+    home = np.where(parent >= 0, block[np.maximum(parent, 0)], -1)
+    target = home + (item - item[np.maximum(home, 0)])
+    found = (home >= 0) & (target >= home) & (target < n_pairs)
+    found[found] &= (node[target[found]] == parent[found]) & (item[target[found]] == item[found])
+    change = amount - _deltas.sum_into(target[found], amount[found], n_pairs)
+    left = np.flatnonzero(~found & (parent >= 0))
+    return change, left
 
 
 def _ct_parts(truth, inputs, nodes, false, start, end, length, other, cttc, decimals) -> list:

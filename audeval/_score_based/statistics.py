@@ -291,15 +291,13 @@ def _frame(inputs: ScoreInputs, group, rank, levels, columns: dict, totals: dict
     code = np.empty(total, dtype=np.int64)
     code[first] = len(levels)
     code[position] = rank
-    out = {}
-    for name in names:
-        column = name if isinstance(name, str) else f"ct_{inputs.labels[name[1]]}"
-        out[column] = np.zeros(total, dtype=np.int64)
-        out[column][position] = columns[name][changed]
-    for name in TOTALS:
-        if name in totals:
-            out[name] = np.zeros(total, dtype=np.int64)
-            out[name][first] = totals[name]
+    titles = [name if isinstance(name, str) else f"ct_{inputs.labels[name[1]]}" for name in names]
+    titles += [name for name in TOTALS if name in totals]
+    block = np.zeros((len(titles), total), dtype=np.int64)  # one pandas block, no copy
+    for i, name in enumerate(names):
+        block[i, position] = columns[name][changed]
+    for i, name in enumerate([name for name in TOTALS if name in totals], start=len(names)):
+        block[i, first] = totals[name]
     index = pd.MultiIndex(
         levels=[
             pd.Index(inputs.files, name="file"),
@@ -310,7 +308,7 @@ def _frame(inputs: ScoreInputs, group, rank, levels, columns: dict, totals: dict
         names=["file", "label", "threshold"],
         verify_integrity=False,
     )
-    return pd.DataFrame(out, index=index)
+    return pd.DataFrame(block.T, index=index, columns=titles, copy=False)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -362,14 +360,17 @@ def accumulate(table: pd.DataFrame) -> Accumulated:
     }
     levels, rank = _threshold_ranks(index)
     n_levels = max(len(levels), 1)
-    if len(labels) * n_levels <= 4 * len(rank) + 1024:  # counting sort: dense (label, level) grid
+    n_cells = len(labels) * n_levels
+    if n_cells <= 16 * len(rank) + 2**20:  # counting sort: dense (label, level) grid
         key = label * n_levels + (n_levels - 1 - rank)
-        used = np.bincount(key, minlength=len(labels) * n_levels) > 0
+        used = np.zeros(n_cells, dtype=bool)
+        used[key] = True
         cells = np.flatnonzero(used)
         group, out_rank = cells // n_levels, n_levels - 1 - cells % n_levels
-        position = np.cumsum(used) - 1
-        inverse = position[key]
-        del used, position
+        position = np.cumsum(used, dtype=np.int32 if n_cells < 2**31 else np.int64)
+        del used
+        inverse = position[key].astype(np.int64) - 1
+        del position, key
     else:
         group, out_rank, inverse = _deltas.level_keys(label, rank, n_levels)
     summed = {c: _deltas.sum_into(inverse, values[c], len(group)) for c in count_columns}
