@@ -1122,7 +1122,8 @@ def work_scores(ctx: Context):
     try:
         theirs = bench_scores.time_reference(python, data, timeout)
     except subprocess.CalledProcessError as error:
-        ctx.skip("sed_scores_eval", name, f"failed: {(error.stderr or '').strip().splitlines()[-1:]}")
+        last = (error.stderr or "").strip().splitlines()[-1:] or [f"exit code {error.returncode}"]
+        ctx.skip("sed_scores_eval", name, f"failed in {python}: {last[0]}")
         return
     if "skipped" in theirs:
         ctx.skip("sed_scores_eval", name, f"not finished: killed after {timeout:g} s (10 x the budget)")
