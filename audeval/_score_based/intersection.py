@@ -86,6 +86,39 @@ class Truth:
         return query[keep], item[keep]
 
 
+class Coverage:
+    """Truth length of a (file, class) before every frame boundary of its file.
+
+    Kept for the groups with truth only; a run of frames ``first..last`` of such a group
+    intersects its truth by the difference of two entries (no search per run).
+    """
+
+    def __init__(self, truth: Truth, inputs: ScoreInputs):
+        n_files = inputs.n_files
+        counts = np.bincount(inputs.frame_file, minlength=n_files)  # frames per file
+        self.row0 = np.cumsum(counts) - counts  # first row of each file
+        self.n_files = n_files
+        groups = np.flatnonzero(truth.present)
+        file = groups % n_files
+        size = counts[file] + 1  # boundaries: every frame start and the last end
+        self.base = np.full(truth.n_groups, -1, dtype=np.int64)
+        self.base[groups] = np.cumsum(size) - size
+        which, j = expand_ranges(np.zeros(len(groups), dtype=np.int64), size)
+        row = self.row0[file[which]] + j
+        final = j == counts[file[which]]  # (no groups without frames: check_scores)
+        time = inputs.frame_start[np.where(final, 0, row)]
+        time[final] = inputs.frame_end[row[final] - 1]
+        self.value = truth.covered(groups[which], time)  # queries in (group, time) order
+
+    def between(self, group: np.ndarray, first: np.ndarray, last: np.ndarray) -> np.ndarray:
+        """Truth of ``group`` within frames ``first..last`` (rows of one file), ns."""
+        base = self.base[group]
+        known = base >= 0
+        at = np.where(known, base, 0) + first - self.row0[group % self.n_files]
+        out = self.value[at + np.where(known, last - first + 1, 0)] - self.value[at * known]
+        return np.where(known, out, 0)
+
+
 def meets(amount_ns: np.ndarray, ratio: float, length_ns: np.ndarray, decimals: int | None) -> np.ndarray:
     """``amount >= ratio * length``: exact ns, or sed_scores_eval's rounded seconds."""
     if decimals is None:
@@ -119,21 +152,21 @@ def intersection_deltas(
         tree |= present.sum(axis=0)[None, :] - present > 0
     if dtc <= 0:
         tree[:] = True
-    columns: dict = {"fp": [_deltas.run_changes(inputs.scores, inputs.frame_file, n_files)], "tp": []}
     found = _deltas.nodes(*_deltas.flatten(inputs.scores, inputs.frame_file, n_files, tree.ravel()))
     start = inputs.frame_start[found.first]
     end = inputs.frame_end[found.last]
     length = end - start
-    inter = truth.covered(found.group, end) - truth.covered(found.group, start)
+    coverage = Coverage(truth, inputs)
+    inter = coverage.between(found.group, found.first, found.last)
     relevant = meets(inter, dtc, length, decimals)
-    columns["fp"].append(_relevant_changes(found, relevant))
+    del inter
+    columns: dict = {"fp": [_relevant_changes(found, relevant)]}
     columns["tp"] = _tp_parts(truth, found, np.flatnonzero(relevant), start, end, gtc, decimals)
     if cttc is not None:
         false = np.flatnonzero(~relevant)
-        for other in range(inputs.n_labels):
-            columns[("ct", other)] = _ct_parts(
-                truth, inputs, found, false, start, end, length, other, cttc, decimals
-            )
+        columns.update(_ct_columns(truth, coverage, inputs, found, false, length, cttc, decimals))
+    del found, start, end, length, relevant
+    columns["fp"].append(_deltas.run_changes(inputs.scores, inputs.frame_file, n_files))
     return _collect(columns, inputs.n_labels * inputs.n_files)
 
 
@@ -226,15 +259,43 @@ def _fold_into_parents(nodes: Nodes, node, item, amount) -> tuple[np.ndarray, np
     return change, left
 
 
-def _ct_parts(truth, inputs, nodes, false, start, end, length, other, cttc, decimals) -> list:
-    """CTTC with class ``other``: the false detections ``false`` mostly on its truth, as deltas."""
-    n_files = inputs.n_files
-    label = nodes.group[false] // n_files
-    other_group = other * n_files + nodes.group[false] % n_files
-    keep = (label != other) & truth.present[other_group]
-    k, other_group = false[keep], other_group[keep]
-    inter = truth.covered(other_group, end[k]) - truth.covered(other_group, start[k])
-    hit = k[meets(inter, cttc, length[k], decimals)]
-    dies = hit[nodes.dies[hit]]
-    return [(nodes.group[hit], nodes.birth[hit], np.ones(len(hit), dtype=np.int64)),
-            (nodes.group[dies], nodes.death[dies], -np.ones(len(dies), dtype=np.int64))]
+def _ct_columns(truth, coverage, inputs, nodes, false, length, cttc, decimals) -> dict:
+    """CTTC: the false detections ``false`` mostly on the truth of another class, as deltas.
+
+    Every false detection is paired with each other class that has truth in its file
+    (one expansion over all classes at once); returns the parts per column ``("ct", class)``.
+    """
+    n_files, n_labels = inputs.n_files, inputs.n_labels
+    if n_labels == 0:
+        return {}
+    file = nodes.group[false] % n_files
+    present_file, present_label = np.nonzero(truth.present.reshape(n_labels, n_files).T)
+    bounds = np.searchsorted(present_file, np.arange(n_files + 1))
+    query, j = expand_ranges(bounds[file], bounds[file + 1])
+    other = present_label[j]
+    keep = other != nodes.group[false[query]] // n_files
+    k, other = false[query[keep]], other[keep]
+    del query, j, keep
+    other_group = other * n_files + nodes.group[k] % n_files
+    inter = coverage.between(other_group, nodes.first[k], nodes.last[k])
+    hit = meets(inter, cttc, length[k], decimals)
+    k, other = k[hit], other[hit]
+    # +1 at a hit's birth, -1 at its death (its parent's birth): where the parent is a hit
+    # on the same class, the -1 joins the parent's row (hits come sorted by node, class)
+    key = k * n_labels + other
+    parent = nodes.parent[k]
+    target = np.searchsorted(key, parent * n_labels + other)
+    target = np.minimum(target, max(len(key) - 1, 0))
+    joined = (parent >= 0) & (key[target] == parent * n_labels + other) if len(key) else parent >= 0
+    net = 1 - np.bincount(target[joined], minlength=len(key))
+    rows, left = np.flatnonzero(net), np.flatnonzero(~joined & (parent >= 0))
+    group = np.concatenate([nodes.group[k[rows]], nodes.group[k[left]]])
+    level = np.concatenate([nodes.birth[k[rows]], nodes.death[k[left]]])
+    change = np.concatenate([net[rows], -np.ones(len(left), np.int64)]).astype(np.int64)
+    other = np.concatenate([other[rows], other[left]])
+    order = _deltas.stable_group_order(other, n_labels)
+    cut = np.searchsorted(other[order], np.arange(n_labels + 1))
+    return {
+        ("ct", c): [(group[rows], level[rows], change[rows])]
+        for c, rows in enumerate(np.split(order, cut[1:-1]))
+    }
