@@ -77,6 +77,8 @@ def _optimal_per_file(file, truth, prediction, time) -> np.ndarray:
     clash[partner[1:][partner[1:] == partner[:-1]] // width] = True
     selected[best[~clash[file[best]]]] = True
     rest = np.flatnonzero(clash[file])
+    if len(rest) == 0:
+        return selected
     selected[rest[optimal_assignment(file[rest], truth[rest], prediction[rest], time[rest])]] = True
     return selected
 

@@ -137,8 +137,9 @@ def side_labels(series: object) -> list:
     if isinstance(series.dtype, pd.CategoricalDtype):  # used categories, in category order
         codes = np.unique(np.asarray(series.cat.codes))
         return [series.cat.categories[c] for c in codes if c >= 0]
-    values = pd.unique(series.dropna().array)
+    values = pd.unique(series.array)  # missing labels are the input gate's error
     values = values.tolist() if hasattr(values, "tolist") else list(values)
+    values = [v for v in values if not (v is None or v is pd.NA or v != v)]
     try:
         return sorted(values)
     except TypeError:

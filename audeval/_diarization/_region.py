@@ -166,8 +166,11 @@ class _Region:
     def crop(self, n_files, file, start, end, *rest):
         """Cut intervals to the region; intervals disjoint per group keep their order."""
         if self.low is not None:  # one interval per file: clip
-            start = np.maximum(start, self.low[file])
-            end = np.minimum(end, self.high[file])
+            low, high = self.low[file], self.high[file]
+            if (start >= low).all() and (end <= high).all():  # nothing to clip
+                return (file,) + rest + (start, end)
+            start = np.maximum(start, low)
+            end = np.minimum(end, high)
             keep = end > start
             return (file[keep],) + tuple(r[keep] for r in rest) + (start[keep], end[keep])
         region_file, region_start, region_end = self.intervals
