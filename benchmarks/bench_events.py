@@ -1,157 +1,167 @@
-"""Event-based metrics: audeval against sort_index, audmetric and sed_eval.
+"""Event-based metrics at scale: the targets of SPEC section 9 and issue 20, in one process.
 
-Run (reference toolkits installed in the same environment,
-e.g. ``pip install -e ".[benchmark]"``)::
+Run::
 
-    OPENBLAS_NUM_THREADS=1 python benchmarks/bench_events.py [--quick]
+    OPENBLAS_NUM_THREADS=1 python benchmarks/bench_events.py [--quick] [--sed-eval]
 
-Data: DCASE-like files of 10 s ... 10 min with 10 classes;
-each prediction is the truth jittered by 100 ms,
-with 10 % of events dropped and 10 % inserted; rows in random order.
-Timings are the median of repeated runs in this one process.
+Data (``benchmarks/_data.py``, seeded): DCASE-like 10 s clips (10 events per clip),
+rows in random order, DCASE tolerances (0.2 s onset and offset, 50 % of the length).
+Printed:
+
+* CPU time (``time.process_time``, median) of ``truth.sort_index()``,
+  ``event_fscore`` (optimal) and ``event_fscore(matching="greedy")``,
+  the three calls interleaved run by run, so that a busy machine
+  slows them alike; ratios to ``sort_index`` (target <= 3x at 1M + 1M events);
+* the tracemalloc peak of ``event_fscore`` per truth + prediction row
+  with the labels spread over 10, 100 and 1,000 classes (target <= 1 KB);
+* the dense cases: one label, 8,000 near-perfect events in one file (optimal, target < 1 s),
+  and one 1 h file with 50k polyphonic events;
+* with ``--sed-eval``: sed_eval's time for the 10k events (target: audeval <= 3 ms CPU).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import platform
 import statistics
+import sys
 import time
+import tracemalloc
+import warnings
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+import _data  # noqa: E402
 import audeval  # noqa: E402
 
 
 OPTIONS = dict(onset_tolerance=0.2, offset_tolerance=0.2, duration_tolerance=0.5)
 
 
-def make_data(n_events: int, n_files: int, *, n_labels: int = 10, seed: int = 0):
-    """Truth and a jittered prediction with the same statistics."""
-    rng = np.random.default_rng(seed)
-    files = np.char.add("file", rng.integers(0, n_files, n_events).astype(str))
-    start = rng.uniform(0, 600, n_events).round(3)
-    end = start + rng.exponential(2.0, n_events).round(3) + 0.05
-    labels = np.char.add("class", rng.integers(0, n_labels, n_events).astype(str))
-    truth = pd.Series(
-        labels,
-        index=pd.MultiIndex.from_arrays(
-            [files, pd.to_timedelta(start, unit="s"), pd.to_timedelta(end, unit="s")],
-            names=["file", "start", "end"],
-        ),
-    )
-    keep = rng.uniform(size=n_events) > 0.1
-    p_start = np.maximum(start + rng.normal(0, 0.1, n_events), 0)
-    p_end = np.maximum(end + rng.normal(0, 0.1, n_events), p_start + 0.01)
-    p_start, p_end = p_start[keep], p_end[keep]
-    p_files, p_labels = files[keep], labels[keep]
-    n_extra = n_events // 10
-    extra_start = rng.uniform(0, 600, n_extra)
-    prediction = pd.Series(
-        np.concatenate([p_labels, np.char.add("class", rng.integers(0, n_labels, n_extra).astype(str))]),
-        index=pd.MultiIndex.from_arrays(
-            [
-                np.concatenate([p_files, np.char.add("file", rng.integers(0, n_files, n_extra).astype(str))]),
-                pd.to_timedelta(np.concatenate([p_start, extra_start]), unit="s"),
-                pd.to_timedelta(np.concatenate([p_end, extra_start + 1.0]), unit="s"),
-            ],
-            names=["file", "start", "end"],
-        ),
-    )
-    return truth, prediction
-
-
-def timed(function, repeat: int) -> tuple[float, object]:
-    times = []
-    result = None
+def interleaved(functions: dict, *, repeat: int) -> dict[str, float]:
+    """Median CPU seconds per function, the functions run in turn ``repeat`` times (after a warm-up)."""
+    times: dict[str, list[float]] = {name: [] for name in functions}
+    for function in functions.values():
+        function()
     for _ in range(repeat):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
+        for name, function in functions.items():
+            start = time.process_time()
+            function()
+            times[name].append(time.process_time() - start)
+    return {name: statistics.median(values) for name, values in times.items()}
 
 
-def run_sed_eval(truth: pd.Series, prediction: pd.Series, matching: str):
+def relabel(series: pd.Series, n_classes: int, seed: int) -> pd.Series:
+    """The same events with labels drawn from ``n_classes`` classes."""
+    codes = np.random.default_rng(seed).integers(0, n_classes, len(series))
+    labels = [f"class{k:04d}" for k in range(n_classes)]
+    return pd.Series(pd.Categorical.from_codes(codes, categories=labels), index=series.index)
+
+
+def speed(n_events: int, repeat: int) -> None:
+    truth, prediction, durations = _data.dcase(n_events)
+    truth, prediction = _data.shuffled(truth, seed=1), _data.shuffled(prediction, seed=2)
+    options = dict(OPTIONS, files_duration=durations)
+    cpu = interleaved(
+        {
+            "sort_index": lambda: truth.sort_index(),
+            "optimal": lambda: audeval.event_fscore(truth, prediction, **options),
+            "greedy": lambda: audeval.event_fscore(truth, prediction, matching="greedy", **options),
+        },
+        repeat=repeat,
+    )
+    print(
+        f"| {n_events:,} | {len(durations):,} | {cpu['sort_index'] * 1e3:.2f} | {cpu['optimal'] * 1e3:.2f} "
+        f"| {cpu['optimal'] / cpu['sort_index']:.2f} | {cpu['greedy'] * 1e3:.2f} "
+        f"| {cpu['greedy'] / cpu['sort_index']:.2f} |"
+    )
+
+
+def memory(n_events: int, n_classes: int) -> None:
+    truth, prediction, durations = _data.dcase(n_events)
+    truth, prediction = relabel(truth, n_classes, 1), relabel(prediction, n_classes, 2)
+    options = dict(OPTIONS, files_duration=durations)
+    audeval.event_fscore(truth, prediction, **options)
+    tracemalloc.start()
+    audeval.event_fscore(truth, prediction, **options)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    rows = len(truth) + len(prediction)
+    print(f"| {n_events:,} | {n_classes:,} | {peak / 1e6:.1f} | {peak / rows:.0f} |")
+
+
+def dense() -> None:
+    truth, prediction, durations = _data.dense_one_label(8_000)
+    options = dict(onset_tolerance=0.2, offset_tolerance=None, files_duration=durations)
+    cpu = interleaved({"optimal": lambda: audeval.event_fscore(truth, prediction, **options)}, repeat=3)
+    print(f"| one label, 8,000 near-perfect events, one file | optimal | {cpu['optimal'] * 1e3:.1f} |")
+    truth, prediction, durations = _data.dcase(50_000, clip_seconds=3600.0, events_per_file=50_000)
+    truth, prediction = _data.shuffled(truth, seed=1), _data.shuffled(prediction, seed=2)
+    options = dict(OPTIONS, files_duration=durations)
+    cpu = interleaved(
+        {
+            "optimal": lambda: audeval.event_fscore(truth, prediction, **options),
+            "greedy": lambda: audeval.event_fscore(truth, prediction, matching="greedy", **options),
+        },
+        repeat=5,
+    )
+    for name, seconds in cpu.items():
+        print(f"| one 1 h file, 50,000 polyphonic events | {name} | {seconds * 1e3:.1f} |")
+
+
+def sed_eval_time(n_events: int) -> None:
     import sed_eval
 
-    labels = sorted(set(truth) | set(prediction))
+    truth, prediction, durations = _data.dcase(n_events)
     metrics = sed_eval.sound_event.EventBasedMetrics(
-        event_label_list=labels,
-        t_collar=0.2,
-        percentage_of_length=0.5,
-        event_matching_type=matching,
+        event_label_list=list(truth.cat.categories), t_collar=0.2, percentage_of_length=0.5
     )
 
-    def to_list(series, file):
+    def events(series, file):
         part = series[series.index.get_level_values("file") == file].sort_index()
         return [
-            {
-                "event_onset": s.total_seconds(),
-                "event_offset": e.total_seconds(),
-                "event_label": label,
-                "filename": file,
-            }
+            {"event_onset": s.total_seconds(), "event_offset": e.total_seconds(),
+             "event_label": label, "filename": file}
             for (_, s, e), label in part.items()
         ]
 
-    files = sorted(set(truth.index.get_level_values("file")) | set(prediction.index.get_level_values("file")))
-    for file in files:
-        metrics.evaluate(to_list(truth, file), to_list(prediction, file))
-    return metrics.results_overall_metrics()["f_measure"]["f_measure"]
-
-
-def run_audmetric(truth: pd.Series, prediction: pd.Series):
-    import audmetric
-
-    return audmetric.event_fscore_per_class(truth, prediction, **OPTIONS)
+    lists = [(events(truth, f), events(prediction, f)) for f in durations.index]
+    start = time.process_time()
+    for reference, estimated in lists:
+        metrics.evaluate(reference, estimated)
+    f_sed = metrics.results_overall_metrics()["f_measure"]["f_measure"]
+    seconds = time.process_time() - start
+    f = audeval.event_fscore(truth, prediction, compat="sed_eval", files_duration=durations, **OPTIONS)
+    print(f"sed_eval, {n_events:,} events: {seconds:.2f} s CPU (F = {f_sed:.6f}; audeval compat: {f:.6f})")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true", help="small sizes only")
+    parser.add_argument("--quick", action="store_true", help="up to 100k events, memory with 10k events")
+    parser.add_argument("--sed-eval", action="store_true", help="time sed_eval on the 10k events")
     args = parser.parse_args()
-    sizes = [1_000, 10_000, 100_000, 1_000_000]
-    if args.quick:
-        sizes = [1_000, 10_000]
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-          f"python {platform.python_version()}, pandas {pd.__version__}, numpy {np.__version__}, "
-          f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}")
-    print()
-    print("| events per side | files | sort_index (s) | audeval optimal (s) | audeval greedy (s) | ratio to sort_index | audmetric (s) | sed_eval (s) | speed-up vs audmetric | speed-up vs sed_eval |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    warnings.simplefilter("ignore")  # the data repeat a few identical rows (a warning each call)
+    sizes = [10_000, 100_000] if args.quick else [10_000, 100_000, 1_000_000]
+    print("| events per side | files | sort_index ms | optimal ms | ratio | greedy ms | ratio |")
+    print("|---|---|---|---|---|---|---|")
     for n in sizes:
-        n_files = max(n // 10, 1)
-        truth, prediction = make_data(n, n_files)
-        # rows in random order (sort_index below is timed on the same shuffled input)
-        rng = np.random.default_rng(1)
-        truth = truth.iloc[rng.permutation(len(truth))]
-        prediction = prediction.iloc[rng.permutation(len(prediction))]
-        repeat = 5 if n <= 100_000 else 3
-        t_sort, _ = timed(lambda: truth.sort_index(), repeat)
-        t_opt, f_opt = timed(lambda: audeval.event_fscore(truth, prediction, **OPTIONS), repeat)
-        t_greedy, per_class = timed(
-            lambda: audeval.event_fscore_per_class(truth, prediction, matching="greedy", **OPTIONS), repeat
-        )
-        t_audmetric = t_sed = float("nan")
-        if n <= 10_000:
-            try:
-                t_audmetric, reference = timed(lambda: run_audmetric(truth, prediction), 1)
-                np.testing.assert_allclose(list(reference.values()), list(per_class.values()), atol=1e-12)
-            except ImportError:
-                pass
-            try:
-                t_sed, f_sed = timed(lambda: run_sed_eval(truth, prediction, "optimal"), 1)
-                assert abs(f_sed - f_opt) < 1e-12, (f_sed, f_opt)
-            except ImportError:
-                pass
-        print(
-            f"| {n:,} | {n_files:,} | {t_sort:.3f} | {t_opt:.3f} | {t_greedy:.3f} | {t_opt / t_sort:.2f} | "
-            f"{t_audmetric:.1f} | {t_sed:.1f} | {t_audmetric / t_opt:.0f}x | {t_sed / t_opt:.0f}x |"
-        )
+        speed(n, repeat=200 if n <= 10_000 else 21 if n <= 100_000 else 7)
+    print()
+    print("| events per side | classes | peak MB (event_fscore) | bytes per row |")
+    print("|---|---|---|---|")
+    for n_classes in (10, 100, 1_000):
+        memory(10_000 if args.quick else 100_000, n_classes)
+    print()
+    print("| dense case | matching | CPU ms |")
+    print("|---|---|---|")
+    dense()
+    if args.sed_eval:
+        print()
+        sed_eval_time(10_000)
 
 
 if __name__ == "__main__":
