@@ -40,20 +40,33 @@ def _pooled(width: int, truth: np.ndarray, prediction: np.ndarray, time: np.ndar
     return unique // width, unique % width, summed, inverse
 
 
-def _mapped_pairs(table: _Table, mapping: str, individual_file_mapping: bool) -> np.ndarray:
-    """Which co-occurrence rows are pairs of mapped labels."""
-    c_file, c_truth, c_pred, c_time = table.cooccurrence
+def _mapped_pairs(
+    table: _Table, mapping: str, individual_file_mapping: bool, *, on_mapping_rows: bool = False
+) -> np.ndarray:
+    """Which co-occurrence rows are pairs of mapped labels.
+
+    With per-side collars (``table.mapping``, md-eval's rule) the mapping maximises the
+    co-occurrence before the collars; the pairs it maps are then looked up in the
+    co-occurrence after them (``on_mapping_rows=True``: the rows of ``table.mapping``).
+    """
     if mapping == "identity":
         return _identity(table)
-    if individual_file_mapping and mapping == "optimal":
-        return _optimal_per_file(c_file, c_truth, c_pred, c_time)
+    rows = table.cooccurrence if table.mapping is None else table.mapping
+    c_file, c_truth, c_pred, c_time = rows
     solve = optimal_assignment if mapping == "optimal" else greedy_assignment
-    if individual_file_mapping:
-        return solve(c_file, c_truth, c_pred, c_time)
-    # one mapping for all files, from the summed co-occurrence
-    t, p, summed, inverse = _pooled(max(table.n_labels, 1), c_truth, c_pred, c_time)
-    chosen = solve(np.zeros(len(t), np.int64), t, p, summed)
-    return chosen[inverse]
+    if individual_file_mapping and mapping == "optimal":
+        chosen = _optimal_per_file(c_file, c_truth, c_pred, c_time)
+    elif individual_file_mapping:
+        chosen = solve(c_file, c_truth, c_pred, c_time)
+    else:  # one mapping for all files, from the summed co-occurrence
+        t, p, summed, inverse = _pooled(max(table.n_labels, 1), c_truth, c_pred, c_time)
+        chosen = solve(np.zeros(len(t), np.int64), t, p, summed)[inverse]
+    if table.mapping is None or on_mapping_rows:
+        return chosen
+    width = max(table.n_labels, 1)
+    mapped = (c_file[chosen] * width + c_truth[chosen]) * width + c_pred[chosen]
+    file, truth, prediction, _ = table.cooccurrence
+    return np.isin((file * width + truth) * width + prediction, mapped)
 
 
 def _optimal_per_file(file, truth, prediction, time) -> np.ndarray:
@@ -130,7 +143,9 @@ def diarization_mapping(
 
     Returns:
         DataFrame with the columns ``prediction`` (the predicted label mapped
-        onto the truth label) and ``duration`` (their co-occurrence in seconds),
+        onto the truth label) and ``duration`` (their co-occurrence in seconds,
+        the one the mapping maximises: with ``collar_convention="per_side"``
+        the co-occurrence before the collars, as md-eval maps speakers),
         indexed by ``(file, truth)`` for a mapping per file,
         by ``truth`` for one mapping over all files
 
@@ -156,8 +171,8 @@ def diarization_mapping(
     table = _diarization_input(
         truth, prediction, collar, collar_convention, skip_overlap, compat, files_duration, uem
     )
-    chosen = _mapped_pairs(table, mapping, individual_file_mapping)
-    c_file, c_truth, c_pred, c_time = table.cooccurrence
+    chosen = _mapped_pairs(table, mapping, individual_file_mapping, on_mapping_rows=True)
+    c_file, c_truth, c_pred, c_time = table.cooccurrence if table.mapping is None else table.mapping
     f, t, p, d = c_file[chosen], c_truth[chosen], c_pred[chosen], c_time[chosen]
     truth_names = pd.Index(table.truth_labels, dtype=object)
     prediction_names = pd.Index(table.prediction_labels, dtype=object)

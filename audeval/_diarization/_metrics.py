@@ -141,7 +141,8 @@ def diarization_error_rate(
     ``mapping="greedy"`` with its ``individual_file_mapping`` (default ``False``:
     one mapping for all files, from the co-occurrence summed over files).
     ``collar=0.25, collar_convention="per_side"`` is NIST md-eval's and dscore's
-    ``-c 0.25`` (and spy-der's ``--collar 0.25``);
+    ``-c 0.25`` (and spy-der's ``--collar 0.25``), with their mapping:
+    found on the scored region before the collars are taken out;
     pyannote.metrics' ``collar=0.5`` is ``collar=0.5`` with the default ``"total"``.
 
     ``regions`` (spy-der's ``--regions``) restricts the components

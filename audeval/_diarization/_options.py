@@ -38,6 +38,8 @@ FILE_COLUMNS = (
 )
 PAIR_COLUMNS = ("duration", "duration_overlap")
 COMPAT_COLUMNS = ("matched", "matched_overlap")
+MAPPING_COLUMN = "duration_mapping"
+"""Per-side collars (md-eval): co-occurrence before the collars, which the mapping maximises."""
 DIARIZATION_COLUMNS = FILE_COLUMNS + PAIR_COLUMNS
 """Columns of every diarization statistics table (``compat="pyannote"`` adds ``matched*``)."""
 

@@ -46,6 +46,8 @@ class _Table:
     cooccurrence: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # file, t, p, time
     pair: dict  # column -> array per co-occurrence row (duration_overlap, matched, ...)
     compat: str | None = None
+    # per-side collars (md-eval): the co-occurrence without collars that the mapping maximises
+    mapping: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
 
     @property
     def n_files(self) -> int:
@@ -344,21 +346,17 @@ def _diarization_arrays(
         inputs, truth_merged, collar, skip_overlap, collar_convention=collar_convention, uem=uem
     )
     rows = truth_merged if truth_merged is not None else _positive(inputs.truth)
-    truth = _crop(n, n_labels, rows, region)
-    prediction = _crop(n, n_labels, _positive(inputs.prediction), region)
+    prediction_rows = _positive(inputs.prediction)
     sizes = (n, len(truth_labels), len(prediction_labels))
-    result = mask_sweep(*sizes, truth, prediction, overlap)
-    if result is None:  # a label overlapping itself: merge (union per label), sweep again
-        truth = _merge_labels_arrays(n, n_labels, *truth)
-        prediction = _merge_labels_arrays(n, n_labels, *prediction)
-        result = mask_sweep(*sizes, truth, prediction, overlap)
-    if result is None:  # more than 62 labels in a file: pairs of overlapping intervals
-        per_file, cooccurrence, pair = _sweep_merged(n, n_labels, truth, prediction, overlap)
-        truth_time, prediction_time = _speaker_time(n, n_labels, truth), _speaker_time(
-            n, n_labels, prediction
-        )
-    else:
-        per_file, cooccurrence, pair, truth_time, prediction_time = result
+    per_file, cooccurrence, pair, truth_time, prediction_time = _sweep_rows(
+        sizes, _crop(n, n_labels, rows, region), _crop(n, n_labels, prediction_rows, region), overlap
+    )
+    mapping = None
+    if collar > 0 and collar_convention == "per_side":  # md-eval maps before the collars
+        scored = _scored_region(inputs, truth_merged, 0, False, uem=uem)
+        mapping = _sweep_rows(
+            sizes, _crop(n, n_labels, rows, scored), _crop(n, n_labels, prediction_rows, scored)
+        )[1]
     return _Table(
         files=inputs.files,
         truth_labels=truth_labels,
@@ -369,6 +367,29 @@ def _diarization_arrays(
         cooccurrence=cooccurrence,
         pair=pair,
         compat=compat,
+        mapping=mapping,
+    )
+
+
+def _sweep_rows(sizes: tuple, truth, prediction, overlap: bool = True) -> tuple:
+    """Per-file components, co-occurrence, pair columns and speaking times of cropped rows."""
+    n, n_truth_labels, n_prediction_labels = sizes
+    n_labels = max(n_truth_labels, n_prediction_labels, 1)
+    result = mask_sweep(*sizes, truth, prediction, overlap)
+    if result is None:  # a label overlapping itself: merge (union per label), sweep again
+        truth = _merge_labels_arrays(n, n_labels, *truth)
+        prediction = _merge_labels_arrays(n, n_labels, *prediction)
+        result = mask_sweep(*sizes, truth, prediction, overlap)
+    if result is not None:
+        return result
+    # more than 62 labels in a file: pairs of overlapping intervals
+    per_file, cooccurrence, pair = _sweep_merged(n, n_labels, truth, prediction, overlap)
+    return (
+        per_file,
+        cooccurrence,
+        pair,
+        _speaker_time(n, n_labels, truth),
+        _speaker_time(n, n_labels, prediction),
     )
 
 

@@ -17,12 +17,31 @@ from audeval._diarization._region import check_uem, with_uem
 from audeval._diarization._statistics import _diarization_arrays, _Table
 
 
+def _with_mapping_rows(table: _Table) -> tuple:
+    """Co-occurrence rows and pair columns, with the pairs that only the mapping rows have
+    (per-side collars) added at zero, and their ``duration_mapping`` column."""
+    if table.mapping is None:
+        return table.cooccurrence, dict(table.pair)
+    width = max(table.n_labels, 1)
+    keys = [(f * width + t) * width + p for f, t, p, _ in (table.cooccurrence, table.mapping)]
+    union = np.union1d(*keys)
+    columns = {"duration": table.cooccurrence[3], **table.pair}
+    out = {}
+    for name, values in columns.items():
+        out[name] = np.zeros(len(union), dtype=np.int64)
+        out[name][np.searchsorted(union, keys[0])] = values
+    out["duration_mapping"] = np.zeros(len(union), dtype=np.int64)
+    out["duration_mapping"][np.searchsorted(union, keys[1])] = table.mapping[3]
+    file, rest = union // (width * width), union % (width * width)
+    return (file, rest // width, rest % width, out.pop("duration")), out
+
+
 def _to_frame(table: _Table) -> pd.DataFrame:
     n = table.n_files
     none = np.full(n, -1, dtype=np.int64)
     t_file, t_label, t_time = table.truth
     p_file, p_label, p_time = table.prediction
-    c_file, c_truth, c_pred, c_time = table.cooccurrence
+    (c_file, c_truth, c_pred, c_time), pair = _with_mapping_rows(table)
     file = np.concatenate([np.arange(n), t_file, p_file, c_file])
     truth = np.concatenate([none, t_label, np.full(len(p_file), -1), c_truth])
     pred = np.concatenate([none, np.full(len(t_file), -1), p_label, c_pred])
@@ -30,8 +49,8 @@ def _to_frame(table: _Table) -> pd.DataFrame:
     zeros = np.zeros(len(file) - n, dtype=np.int64)
     columns = {c: np.concatenate([table.per_file[c], zeros]) for c in opt.FILE_COLUMNS}
     columns["duration"] = np.concatenate([np.zeros(n, np.int64), t_time, p_time, c_time])
-    for c in table.pair:
-        columns[c] = np.concatenate([np.zeros(n + n_labels, np.int64), table.pair[c]])
+    for c in pair:
+        columns[c] = np.concatenate([np.zeros(n + n_labels, np.int64), pair[c]])
     order = np.lexsort((pred, truth, file))
     index = pd.MultiIndex(
         levels=[
@@ -61,6 +80,8 @@ def _from_frame(stats: pd.DataFrame, compat: str | None = None) -> _Table:
         )
     extra = opt.COMPAT_COLUMNS if compat == "pyannote" else ()
     columns = list(opt.DIARIZATION_COLUMNS + extra)
+    if opt.MAPPING_COLUMN in stats.columns:  # per-side collars: the mapping's co-occurrence
+        columns.append(opt.MAPPING_COLUMN)
     missing = [c for c in columns if c not in stats.columns]
     if missing:
         raise ValueError(
@@ -93,15 +114,19 @@ def _from_frame(stats: pd.DataFrame, compat: str | None = None) -> _Table:
     per_file = {c: group_sum(file[is_file], arrays[c][is_file], n) for c in opt.FILE_COLUMNS}
     duration = arrays["duration"]
 
-    def rows(mask, *codes):
-        keep = np.flatnonzero(mask & (duration > 0))
+    def rows(mask, *codes, time=duration):
+        keep = np.flatnonzero(mask & (time > 0))
         keep = keep[np.lexsort(tuple(c[keep] for c in reversed(codes)))]
-        return keep, tuple(c[keep] for c in codes) + (duration[keep],)
+        return keep, tuple(c[keep] for c in codes) + (time[keep],)
 
     _, truth_rows = rows((truth >= 0) & (pred < 0), file, truth)
     _, prediction_rows = rows((truth < 0) & (pred >= 0), file, pred)
     keep, pair_rows = rows((truth >= 0) & (pred >= 0), file, truth, pred)
     pair = {c: arrays[c][keep] for c in ("duration_overlap",) + extra}
+    mapping = None
+    if opt.MAPPING_COLUMN in arrays:
+        both = (truth >= 0) & (pred >= 0)
+        mapping = rows(both, file, truth, pred, time=arrays[opt.MAPPING_COLUMN])[1]
     return _Table(
         files=files,
         truth_labels=truth_labels,
@@ -112,6 +137,7 @@ def _from_frame(stats: pd.DataFrame, compat: str | None = None) -> _Table:
         cooccurrence=pair_rows,
         pair=pair,
         compat=compat,
+        mapping=mapping,
     )
 
 
@@ -228,6 +254,10 @@ def diarization_statistics(
         and the co-occurrence of two labels on rows ``(file, truth, prediction)``
         (with ``duration_overlap`` its part in truth overlap;
         only non-zero rows are kept).
+        With ``collar > 0`` and ``collar_convention="per_side"`` the column
+        ``duration_mapping`` holds the co-occurrence before the collars
+        (and before ``skip_overlap``), which the label mapping maximises
+        (md-eval's and spy-der's rule; pyannote.metrics maps after the collars)
         Tables of disjoint sets of files add up (``audeval.sum_statistics``)
 
     Examples:
