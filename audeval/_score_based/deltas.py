@@ -80,14 +80,14 @@ def nearest_smaller(values: np.ndarray, new_group: np.ndarray, *, strict: bool =
     left[:m][new_group] = m
     left[m] = m
 
-    def blocked(index):
-        found = ext[left[index]]
-        return found >= values[index] if strict else found > values[index]
-
-    todo = np.flatnonzero(blocked(np.arange(m)))
+    compare = np.greater_equal if strict else np.greater
+    todo = np.flatnonzero(compare(ext[left[:m]], values))
+    value = values[todo]  # the values of the elements still jumping
     while len(todo):
-        left[todo] = left[left[todo]]
-        todo = todo[blocked(todo)]
+        target = left[left[todo]]
+        left[todo] = target
+        still = compare(ext[target], value)
+        todo, value = todo[still], value[still]
     return left[:m]
 
 
@@ -164,16 +164,23 @@ def nodes(values: np.ndarray, group: np.ndarray, frame: np.ndarray) -> Nodes:
     # one node per run: its leftmost minimum (the nearest value <= it on the left is smaller),
     # for which the nearest smaller-or-equal value is the nearest smaller one
     k = np.flatnonzero(ext[left] < values)
-    right = nearest_smaller(values[::-1], end_of_group[::-1])
-    right = np.where(right == m, m, m - 1 - right)[::-1]
-    first = np.where(left[k] == m, _group_first(start_of_group)[k], left[k] + 1)
-    last = np.where(right[k] == m, _group_last(end_of_group)[k], right[k] - 1)
-    death = np.maximum(ext[left[k]], ext[right[k]])
+    first = _group_first(start_of_group)[k]
+    del start_of_group
+    left_k = left[k]
+    first = np.where(left_k == m, first, left_k + 1)
+    right = nearest_smaller(values[::-1], end_of_group[::-1])[::-1]
+    right_k = np.where(right[k] == m, m, m - 1 - right[k])
+    del right
+    last = np.where(right_k == m, _group_last(end_of_group)[k], right_k - 1)
+    del end_of_group
+    death = np.maximum(ext[left_k], ext[right_k])
     # the parent run holds the larger neighbour; its node is that frame's leftmost equal value
-    neighbour = np.where(ext[left[k]] >= ext[right[k]], left[k], right[k])
+    neighbour = np.where(ext[left_k] >= ext[right_k], left_k, right_k)
+    del left_k, right_k
     node_of = np.full(m + 1, -1, dtype=np.int64)
     node_of[k] = np.arange(len(k))
     parent = node_of[_leftmost_equal(values, left)[neighbour]]
+    del node_of, left, neighbour
     return Nodes(group[k], frame[first], frame[last], values[k], death, parent)
 
 

@@ -94,21 +94,25 @@ class Coverage:
     """
 
     def __init__(self, truth: Truth, inputs: ScoreInputs):
-        n_files = inputs.n_files
+        n_files, n = inputs.n_files, len(inputs.frame_start)
         counts = np.bincount(inputs.frame_file, minlength=n_files)  # frames per file
         self.row0 = np.cumsum(counts) - counts  # first row of each file
         self.n_files = n_files
+        # boundaries of every file: its frame starts, then the end of its last frame
+        bound = np.zeros(n + n_files, dtype=np.int64)
+        bound[np.arange(n) + inputs.frame_file] = inputs.frame_start
+        has = counts > 0
+        bound[(self.row0 + counts + np.arange(n_files))[has]] = inputs.frame_end[(self.row0 + counts - 1)[has]]
         groups = np.flatnonzero(truth.present)
         file = groups % n_files
-        size = counts[file] + 1  # boundaries: every frame start and the last end
+        size = counts[file] + 1
         self.base = np.full(truth.n_groups, -1, dtype=np.int64)
         self.base[groups] = np.cumsum(size) - size
-        which, j = expand_ranges(np.zeros(len(groups), dtype=np.int64), size)
-        row = self.row0[file[which]] + j
-        final = j == counts[file[which]]  # (no groups without frames: check_scores)
-        time = inputs.frame_start[np.where(final, 0, row)]
-        time[final] = inputs.frame_end[row[final] - 1]
-        self.value = truth.covered(groups[which], time)  # queries in (group, time) order
+        at = np.repeat(self.row0[file] + file - self.base[groups], size)
+        at += np.arange(len(at))
+        time = bound[at]
+        del at, bound
+        self.value = _covered_sorted(truth, groups, size, time)
 
     def between(self, group: np.ndarray, first: np.ndarray, last: np.ndarray) -> np.ndarray:
         """Truth of ``group`` within frames ``first..last`` (rows of one file), ns."""
@@ -117,6 +121,27 @@ class Coverage:
         at = np.where(known, base, 0) + first - self.row0[group % self.n_files]
         out = self.value[at + np.where(known, last - first + 1, 0)] - self.value[at * known]
         return np.where(known, out, 0)
+
+
+def _covered_sorted(truth: Truth, groups, size, time) -> np.ndarray:
+    """:meth:`Truth.covered` for queries sorted by group (``size`` times each) and time."""
+    width = int(max(time.max(initial=0), truth.end.max(initial=0))) + 1
+    if truth.n_groups * width >= 2**62:  # pragma: no cover - centuries of audio
+        return truth.covered(np.repeat(groups, size), time)
+    key = truth.start + truth.group * width  # sorted: events by (group, start)
+    query = np.repeat(groups * width, size)
+    query += time
+    j = np.searchsorted(key, query, side="right") - 1
+    valid = j >= 0
+    np.maximum(j, 0, out=j)
+    query -= time  # the group's own offset
+    same = valid & (key[j] >= query) if len(key) else valid
+    del query
+    length = truth.length[j]
+    value = truth.cumulative[j] - length
+    value += np.where(same, np.minimum(time - truth.start[j], length), length)
+    value[~valid] = 0
+    return value
 
 
 def meets(amount_ns: np.ndarray, ratio: float, length_ns: np.ndarray, decimals: int | None) -> np.ndarray:
