@@ -5,8 +5,13 @@ Run in a venv with audeval's dependencies and the reference toolkits::
     python3 -m venv /work/venvs/h6
     /work/venvs/h6/bin/pip install "pyannote.metrics==4.2" spy-der==0.4.1 simpleder==0.0.8 \\
         audformat audeer audiofile
+    /work/venvs/h6/bin/pip download --no-deps nemo_toolkit==3.0.0 -d /tmp/nemo  # md-eval rules
     OPENBLAS_NUM_THREADS=1 /work/venvs/h6/bin/python benchmarks/bench_diarization.py \\
-        [--files 1000] [--share 0.1]
+        [--files 1000] [--share 0.1] [--repeat 5] \\
+        [--nemo-wheel /tmp/nemo/nemo_toolkit-3.0.0-py3-none-any.whl]
+
+md-eval-22.pl is on no package registry; ``--nemo-wheel`` times NeMo's Python port of it
+(``nemo/collections/asr/metrics/md_eval.py``, loaded from the wheel without installing NeMo).
 
 Data (``benchmarks/_data.conversations``): ``--files`` conversations of 4 speakers
 with 86 turns each (about 5 min a file; 86k truth turns for 1000 files):
@@ -147,6 +152,47 @@ def spyder_der(truth_turns, prediction_turns, uem, **options):
     return spyder_prepare(truth_turns, prediction_turns, uem, **options)()
 
 
+def mdeval_prepare(wheel, truth_turns, prediction_turns, uem, collar=0.0):
+    """md-eval-22's rules as NeMo ports them (``nemo/collections/asr/metrics/md_eval.py``
+    from the ``nemo_toolkit`` wheel ``wheel``, see tests/assets/diarization_mdeval):
+    RTTM and UEM files written and parsed here (untimed), then a function running its
+    ``evaluate`` over all files (mapping per file, DER summed over files)."""
+    import copy
+    import tempfile
+
+    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests", "assets", "diarization_mdeval"))
+    from make_golden import load_md_eval
+
+    md = load_md_eval(wheel)
+    folder = tempfile.mkdtemp()
+    paths = [os.path.join(folder, name) for name in ("ref.rttm", "sys.rttm", "all.uem")]
+    for path, turns in zip(paths, (truth_turns, prediction_turns)):
+        with open(path, "w") as out:
+            for file, rows in turns.items():
+                name = os.path.splitext(file)[0]
+                out.writelines(
+                    f"SPEAKER {name} 1 {s:.9f} {e - s:.9f} <NA> <NA> {label} <NA> <NA>\n"
+                    for label, s, e in rows
+                )
+    with open(paths[2], "w") as out:
+        for file, intervals in uem.items():
+            out.writelines(f"{os.path.splitext(file)[0]} 1 {s:.9f} {e:.9f}\n" for s, e in intervals)
+    ref, hyp = {}, {}
+    md.get_rttm_data(ref, paths[0])
+    md.get_rttm_data(hyp, paths[1])
+    scored = md.get_uem_data(paths[2])
+    ref, hyp = copy.deepcopy(ref), copy.deepcopy(hyp)
+
+    def run():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            _, total = md.evaluate(ref, hyp, scored, collar=collar, verbose=False)
+        errors = total["MISSED_SPEAKER"] + total["FALARM_SPEAKER"] + total["SPEAKER_ERROR"]
+        return errors / total["SCORED_SPEAKER"]
+
+    return run
+
+
 def simpleder_der(truth_turns, prediction_turns):
     import simpleder
 
@@ -171,6 +217,7 @@ def main():
     parser.add_argument("--files", type=int, default=1000)
     parser.add_argument("--share", type=float, default=0.1, help="share of files for slow references")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--nemo-wheel", help="nemo_toolkit wheel: md-eval-22's rules as NeMo ports them")
     args = parser.parse_args()
     truth, prediction, durations = make_data(args.files)
     print(f"python {platform.python_version()}, numpy {np.__version__}, pandas {pd.__version__}")
@@ -197,6 +244,9 @@ def main():
     t_der, der, r_der = timed(plain(lambda: audeval.diarization_error_rate(truth, prediction, **options)), n)
     t_sp, sp, r_sp = timed(lambda: spyder_prepare(truth_turns, prediction_turns, uem), n)
     row("diarization_error_rate", t_der, "spy-der compute_der", t_sp, der, sp, (r_der, r_sp))
+    if args.nemo_wheel:
+        t_md, md, r_md = timed(lambda: mdeval_prepare(args.nemo_wheel, truth_turns, prediction_turns, uem), n)
+        row("diarization_error_rate", t_der, "md-eval-22 rules (NeMo 3.0.0 port)", t_md, der, md, (r_der, r_md))
     for label, opts, spy in (
         ("DER, collar 0.25 s per side, single-speaker regions",
          dict(collar=0.25, collar_convention="per_side", regions="single"),
