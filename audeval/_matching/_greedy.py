@@ -2,12 +2,9 @@
 
 Truth events in rank order each take the first still unmatched candidate
 in prediction rank order.
-It is computed in rounds that are vectorised over all events:
-a proposal is final when no earlier unresolved truth event
-could still take that prediction.
-The number of rounds is the length of the longest chain
-of truth events that compete for shared predictions,
-typically a handful.
+It is computed by deferred acceptance in rounds vectorised over all events
+(see :func:`greedy_sorted`): linear in the candidate pairs,
+with as many rounds as the longest chain of displacements.
 """
 
 from __future__ import annotations
@@ -61,30 +58,52 @@ def greedy_sorted(
 ) -> np.ndarray:
     """:func:`greedy_matching` for pairs already sorted by (truth rank, prediction rank).
 
-    ``truth_rank=None``: the rank is the index.
+    ``truth_rank`` is not needed: the order of the pairs gives it.
+
+    First fit in truth order is the unique stable matching when every truth event
+    prefers predictions in rank order and every prediction prefers truth events in rank order
+    (one common ranking: a prediction taken by an earlier truth event is never given up),
+    so it is found by deferred acceptance in rounds vectorised over all events:
+    every truth event without a prediction proposes to its next candidate,
+    every prediction keeps the earliest truth event that proposed to it so far,
+    and the ones it turns away (or drops) propose to their next candidate in the next round.
+    Each candidate pair is proposed at most once, so the work is linear in the pairs;
+    the number of rounds is the longest chain of displacements (a handful, also on
+    one dense file, where waiting for the earliest contender took one round per event).
     """
     match = np.full(n_truth, -1, dtype=np.int64)
-    taken = np.zeros(n_prediction, dtype=bool)
-    resolved = np.zeros(n_truth, dtype=bool)
+    if len(truth) == 0:
+        return match
+    # truth events as groups of consecutive pairs, numbered in rank order
+    first = np.flatnonzero(np.r_[True, truth[1:] != truth[:-1]])
+    stop = np.append(first[1:], len(truth))
     lowest = np.full(n_prediction, INT64_MAX, dtype=np.int64)
-    first_round = True
-    while len(truth):
-        if not first_round:
-            keep = ~taken[prediction] & ~resolved[truth]
-            truth, prediction = truth[keep], prediction[keep]
-            if len(truth) == 0:
-                break
-        first_round = False
-        rank = truth if truth_rank is None else truth_rank[truth]
-        # the earliest unresolved truth event that wants each prediction
-        np.minimum.at(lowest, prediction, rank)
-        # each truth event proposes its first available candidate
-        first = np.ones(len(truth), dtype=bool)
-        first[1:] = truth[1:] != truth[:-1]
-        t, p, r = truth[first], prediction[first], rank[first]
-        accept = lowest[p] == r
-        lowest[prediction] = INT64_MAX  # reset what was touched
-        match[t[accept]] = p[accept]
-        taken[p[accept]] = True
-        resolved[t[accept]] = True
+    # round 1: every group proposes its first candidate; the earliest proposer wins
+    groups = np.arange(len(first), dtype=np.int64)
+    proposed = prediction[first]
+    np.minimum.at(lowest, proposed, groups)
+    wins = lowest[proposed] == groups
+    lowest[proposed] = INT64_MAX
+    holder = np.full(n_prediction, -1, dtype=np.int64)  # group holding each prediction
+    holder[proposed[wins]] = groups[wins]
+    pointer = first.copy()  # candidate pair each group proposes (or holds)
+    active = np.flatnonzero(~wins)
+    pointer[active] += 1
+    active = active[pointer[active] < stop[active]]
+    while len(active):
+        proposed = prediction[pointer[active]]
+        np.minimum.at(lowest, proposed, active)  # earliest proposer per prediction
+        held = holder[proposed]
+        wins = (lowest[proposed] == active) & ((held < 0) | (active < held))
+        lowest[proposed] = INT64_MAX  # reset what was touched
+        won = proposed[wins]
+        dropped = holder[won]
+        holder[won] = active[wins]
+        rejected = np.concatenate([active[~wins], dropped[dropped >= 0]])
+        pointer[rejected] += 1
+        active = rejected[pointer[rejected] < stop[rejected]]
+    taken = np.flatnonzero(holder >= 0)
+    group_match = np.full(len(first), -1, dtype=np.int64)
+    group_match[holder[taken]] = taken
+    match[truth[first]] = group_match
     return match
