@@ -196,6 +196,95 @@ def test_cross_triggers():
     assert acc.counts["fp"][rows].tolist() == [0, 1]
 
 
+def _runs(values, starts, ends, theta):
+    """Maximal runs of frames with score >= theta, as (start, end) ns."""
+    runs, k = [], 0
+    while k < len(values):
+        if values[k] >= theta:
+            j = k
+            while j + 1 < len(values) and values[j + 1] >= theta:
+                j += 1
+            runs.append((starts[k], ends[j]))
+            k = j + 1
+        else:
+            k += 1
+    return runs
+
+
+def _brute_intersection(truth_rows, columns, files, labels, theta, criteria, decimals):
+    """tp, fp and ct per label at one threshold, from the definitions (loops, small data)."""
+    from audeval._score_based.intersection import meets
+
+    dtc, gtc, cttc = criteria
+
+    def share(amount, ratio, length):
+        return bool(meets(np.array([amount]), ratio, np.array([length]), decimals)[0])
+
+    def inter(a, b, events):
+        return sum(max(0, min(b, y) - max(a, x)) for x, y in events)
+
+    out = {c: {"tp": 0, "fp": 0, **{f"ct_{o}": 0 for o in labels}} for c in labels}
+    for f in files:
+        truth_of = {o: [(x, y) for ff, x, y, cc in truth_rows if ff == f and cc == o] for o in labels}
+        for c in labels:
+            relevant = []
+            for a, b in _runs(*columns[f, c], theta):
+                if share(inter(a, b, truth_of[c]), dtc, b - a):
+                    relevant.append((a, b))
+                    continue
+                out[c]["fp"] += 1
+                for o in labels:
+                    if o != c and truth_of[o] and cttc is not None:
+                        out[c][f"ct_{o}"] += share(inter(a, b, truth_of[o]), cttc, b - a)
+            for x, y in truth_of[c]:
+                out[c]["tp"] += share(inter(x, y, relevant), gtc, y - x)
+    return out
+
+
+@pytest.mark.parametrize(
+    "seed, criteria, compat",
+    [(0, (0.7, 0.7, 0.3), None), (1, (0.1, 0.1, 0.3), "sed_scores_eval"), (2, (0.0, 0.5, 0.0), None),
+     (3, (1.0, 1.0, 0.5), "sed_scores_eval"), (4, (0.5, 0.3, None), None)],
+)
+def test_intersection_brute_force(seed, criteria, compat):
+    # every count at every threshold, against the definitions run by brute force
+    rng = np.random.default_rng(seed)
+    labels, files, hop = ["a", "b", "c"], ["f0", "f1", "f2"], 0.25
+    truth_rows, parts, columns = [], [], {}
+    for f in files:
+        for c in labels:
+            t = rng.uniform(0, 1)
+            while t < 6.5 and rng.random() < 0.8:
+                end = min(t + rng.uniform(0.1, 2.0), 7.5)
+                truth_rows.append((f, int(round(t * 1e9)), int(round(end * 1e9)), c))
+                t = end + rng.uniform(0.2, 2.0)
+        values = {c: np.round(rng.random(30), 1) for c in labels}  # ties and plateaus
+        parts.append(frames(f, values, hop=hop))
+        starts = (np.arange(30) * hop * 1e9).astype(np.int64)
+        for c in labels:
+            columns[f, c] = (values[c], starts, starts + int(hop * 1e9))
+    truth = pd.Series(
+        [r[3] for r in truth_rows],
+        index=pd.MultiIndex.from_arrays(
+            [[r[0] for r in truth_rows], pd.to_timedelta([r[1] for r in truth_rows]),
+             pd.to_timedelta([r[2] for r in truth_rows])], names=["file", "start", "end"]),
+    )
+    dtc, gtc, cttc = criteria
+    table = score_statistics(truth, pd.concat(parts), dtc_threshold=dtc, gtc_threshold=gtc,
+                             cttc_threshold=cttc, compat=compat)
+    acc = accumulate(table)
+    for theta in np.unique(np.concatenate([v for v, _, _ in columns.values()])):
+        expected = _brute_intersection(truth_rows, columns, files, labels, theta, criteria,
+                                       6 if compat else None)
+        for i, c in enumerate(acc.labels):
+            rows = acc.rows(i)
+            at = rows.start + int(np.flatnonzero(acc.threshold[rows] >= theta)[-1])
+            for name, value in expected[c].items():
+                if name in acc.counts:
+                    assert acc.counts[name][at] == value, (theta, c, name)
+            assert (cttc is None) == ("ct_a" not in acc.counts)
+
+
 def test_best_fscore_constraints_and_ap():
     truth = events([("f", 0.0, 1.0, "a"), ("f", 3.0, 4.0, "a")])
     scores = frames("f", {"a": [0.9, 0.1, 0.8, 0.4, 0.1]})

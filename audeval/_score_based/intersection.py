@@ -111,8 +111,21 @@ class Coverage:
         at = np.repeat(self.row0[file] + file - self.base[groups], size)
         at += np.arange(len(at))
         time = bound[at]
-        del at, bound
+        del bound
         self.value = _covered_sorted(truth, groups, size, time)
+        del time
+        # rows that truth of any class overlaps, as a running count per row
+        inner = np.diff(self.value) > 0  # the truth in the frame from this boundary to the next
+        inner[(self.base[groups] + size - 1)[:-1]] = False  # a group's last boundary ends no frame
+        touched = np.zeros(n + n_files, dtype=bool)
+        touched[at[:-1][inner]] = True
+        del at, inner
+        self.touched = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(touched[np.arange(n) + inputs.frame_file], out=self.touched[1:])
+
+    def touches(self, first: np.ndarray, last: np.ndarray) -> np.ndarray:
+        """Whether truth of any class overlaps frames ``first..last``."""
+        return self.touched[last + 1] > self.touched[first]
 
     def between(self, group: np.ndarray, first: np.ndarray, last: np.ndarray) -> np.ndarray:
         """Truth of ``group`` within frames ``first..last`` (rows of one file), ns."""
@@ -293,6 +306,12 @@ def _ct_columns(truth, coverage, inputs, nodes, false, length, cttc, decimals) -
     n_files, n_labels = inputs.n_files, inputs.n_labels
     if n_labels == 0:
         return {}
+    # a detection that no truth overlaps is no cross trigger (unless the criterion rounds to 0)
+    criterion = cttc * length[false].astype(np.float64)
+    if decimals is not None:
+        criterion = np.round(criterion / NS, decimals)
+    false = false[(criterion <= 0) | coverage.touches(nodes.first[false], nodes.last[false])]
+    del criterion
     file = nodes.group[false] % n_files
     present_file, present_label = np.nonzero(truth.present.reshape(n_labels, n_files).T)
     bounds = np.searchsorted(present_file, np.arange(n_files + 1))
