@@ -102,7 +102,8 @@ class Coverage:
         bound = np.zeros(n + n_files, dtype=np.int64)
         bound[np.arange(n) + inputs.frame_file] = inputs.frame_start
         has = counts > 0
-        bound[(self.row0 + counts + np.arange(n_files))[has]] = inputs.frame_end[(self.row0 + counts - 1)[has]]
+        final = (self.row0 + counts)[has]  # one past each file's last row
+        bound[final + np.flatnonzero(has)] = inputs.frame_end[final - 1]
         groups = np.flatnonzero(truth.present)
         file = groups % n_files
         size = counts[file] + 1
