@@ -311,3 +311,23 @@ def test_greedy_matching_single_key_sort():
     p = np.array([0, 1, 0, 1], dtype=np.int64)
     match = greedy_matching(2, 2, t, p, np.array([1, 0]), np.array([1, 0]))
     assert match.tolist() == [0, 1]
+
+
+def test_greedy_matching_on_long_chains():
+    """A dense file: every truth event competes with its neighbours for the same predictions
+    (deferred acceptance needs a few rounds; the result is first fit in truth order)."""
+    rng = np.random.default_rng(3)
+    n = 400
+    pairs = sorted(
+        {(i, k) for i in range(n) for k in range(max(i - 6, 0), min(i + 7, n)) if rng.uniform() < 0.8}
+    )
+    t = np.array([a for a, _ in pairs], dtype=np.int64)
+    p = np.array([b for _, b in pairs], dtype=np.int64)
+    taken, expected = set(), []
+    for i in range(n):
+        free = [k for a, k in pairs if a == i and k not in taken]
+        expected.append(free[0] if free else -1)
+        taken.update(free[:1])
+    got = greedy_matching(n, n, t, p, np.arange(n), np.arange(n))
+    assert got.tolist() == expected
+    assert sum(m >= 0 for m in expected) > 0.9 * n
