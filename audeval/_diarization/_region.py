@@ -16,7 +16,7 @@ import os
 import numpy as np
 import pandas as pd
 
-from audeval._intervals import group_keys, group_min_max, merge, overlap_join
+from audeval._intervals import expand_ranges, group_keys, group_min_max
 from audeval._options import warn
 from audeval._validation import NAT, Inputs, Segments, _take_apart, seconds_to_ns
 
@@ -37,7 +37,7 @@ def fast_keys(n_groups: int, *pairs) -> list[np.ndarray]:
         return [np.zeros(0, dtype=np.int64) for _ in pairs]
     low = min(int(t.min()) for t in times)
     span = max(int(t.max()) for t in times) - low + 1
-    if low < 0 or (n_groups + 1) * span >= 2**62:
+    if (n_groups + 1) * span >= 2**62:
         return group_keys(n_groups, *pairs)
     return [g.astype(np.int64, copy=False) * span + (t - low) for g, t in pairs]
 
@@ -60,6 +60,24 @@ def _merge_labels_arrays(n_files, n_labels, file, label, start, end):
     first = np.flatnonzero(new)
     group = group[first]
     return group // width, group % width, start[first], np.maximum.reduceat(end, first)
+
+
+def _union(n_files: int, file, start, end):
+    """Union of intervals per file (:func:`audeval._intervals.merge`, keys without per-file minima)."""
+    zero = np.zeros(len(file), dtype=np.int64)
+    file, _, start, end = _merge_labels_arrays(n_files, 1, file.astype(np.int64), zero, start, end)
+    return file, start, end
+
+
+def _join_disjoint(n_files, file, start, end, b_file, b_start, b_end):
+    """Pairs (i, j) of intervals ``i`` and disjoint sorted intervals ``j`` that overlap
+    (:func:`audeval._intervals.overlap_join`; ``i`` ascending)."""
+    bs, be, s_key, e_key = fast_keys(
+        n_files, (b_file, b_start), (b_file, b_end), (file, start), (file, end)
+    )
+    i, j = expand_ranges(np.searchsorted(be, s_key, side="right"), np.searchsorted(bs, e_key))
+    keep = np.minimum(end[i], b_end[j]) > np.maximum(start[i], b_start[j])
+    return i[keep], j[keep]
 
 
 def _merge_labels(side: Segments, n_files: int, n_labels: int):
@@ -92,7 +110,7 @@ def _overlap_regions(n_files: int, merged) -> tuple[np.ndarray, np.ndarray, np.n
     # the count drops to 0 at the last boundary of each file,
     # so a run with active >= 2 never crosses files
     run = np.flatnonzero(active[:-1] >= 2)
-    return merge(n_files, group[run], time[run], time[run + 1])
+    return _union(n_files, group[run], time[run], time[run + 1])
 
 
 def _scoring_bounds(inputs: Inputs, known: np.ndarray | None = None):
@@ -141,7 +159,7 @@ def _complement(n_files, low, high, excluded):
     file = np.concatenate([np.arange(n_files, dtype=np.int64), ex_file])
     start = np.maximum(np.concatenate([low, ex_end]), low[file])
     end = np.minimum(np.concatenate([head_end, following]), high[file])
-    return merge(n_files, file, start, end)
+    return _union(n_files, file, start, end)
 
 
 def _difference(n_files, base, excluded):
@@ -151,7 +169,7 @@ def _difference(n_files, base, excluded):
     low, _ = group_min_max(base[0], base[1], n_files)
     _, high = group_min_max(base[0], base[2], n_files)
     gaps = _complement(n_files, low, high, excluded)
-    i, j = overlap_join(n_files, *base, *gaps)
+    i, j = _join_disjoint(n_files, *base, *gaps)
     return base[0][i], np.maximum(base[1][i], gaps[1][j]), np.minimum(base[2][i], gaps[2][j])
 
 
@@ -174,7 +192,7 @@ class _Region:
             keep = end > start
             return (file[keep],) + tuple(r[keep] for r in rest) + (start[keep], end[keep])
         region_file, region_start, region_end = self.intervals
-        i, j = overlap_join(n_files, file, start, end, *self.intervals)
+        i, j = _join_disjoint(n_files, file, start, end, *self.intervals)
         if len(i) > 1 and np.any(np.diff(i) < 0):  # keep the input order
             order = np.lexsort((j, i))
             i, j = i[order], j[order]
@@ -222,7 +240,7 @@ def _scored_region(
     else:
         files = np.flatnonzero(~uem.known)
         keep = high[files] > low[files]
-        base = merge(
+        base = _union(
             n,
             np.concatenate([uem.file, files[keep]]),
             np.concatenate([uem.start, low[files[keep]]]),
@@ -230,7 +248,7 @@ def _scored_region(
         )
     if not parts:
         return _Region(base)
-    excluded = merge(
+    excluded = _union(
         n,
         np.concatenate([p[0] for p in parts]),
         np.concatenate([p[1] for p in parts]),
@@ -313,7 +331,7 @@ def with_uem(inputs: Inputs, uem: pd.MultiIndex | None) -> tuple[Inputs, _Uem | 
     file = np.asarray(files.get_indexer(uem.get_level_values("file")), dtype=np.int64)
     start = _level(uem, "start")
     end = _level(uem, "end")
-    file, start, end = merge(n, file, start, end)
+    file, start, end = _union(n, file, start, end)
     known = np.zeros(n, dtype=bool)
     known[np.asarray(files.get_indexer(uem_files), dtype=np.int64)] = True
     return inputs, _Uem(file, start, end, known)

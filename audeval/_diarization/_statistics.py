@@ -26,6 +26,7 @@ from audeval._diarization._region import (
     _EMPTY,
     fast_keys,
     _crop,
+    _join_disjoint,
     _merge_labels,
     _merge_labels_arrays,
     _raw_labels,
@@ -209,16 +210,6 @@ def _overlapping_pairs(n_t: int, n_p: int, keys, order):
         np.searchsorted(ts_sorted, pe[by_p], side="left"),
     )
     return np.concatenate([by_t[i1], by_t[k2]]), np.concatenate([by_p[k1], by_p[j2]])
-
-
-def _join_disjoint(n_files, file, start, end, b_file, b_start, b_end):
-    """Pairs (i, j) of intervals ``i`` and disjoint sorted intervals ``j`` that overlap."""
-    bs, be, s_key, e_key = fast_keys(
-        n_files, (b_file, b_start), (b_file, b_end), (file, start), (file, end)
-    )
-    i, j = expand_ranges(np.searchsorted(be, s_key, side="right"), np.searchsorted(bs, e_key))
-    keep = np.minimum(end[i], b_end[j]) > np.maximum(start[i], b_start[j])
-    return i[keep], j[keep]
 
 
 def _pair_sums(n_runs: int, width: int, run: np.ndarray, label: np.ndarray, values: list):
