@@ -18,18 +18,19 @@ How the durations are obtained, for every file at once:
 2. the intervals of each label are merged per file
    (a label that overlaps itself counts once; ``compat="pyannote"`` counts it twice)
    and cropped to the scored region;
-3. one sweep over the sorted boundaries of each file
-   cuts it into elementary segments;
-   per segment the numbers of active truth and predicted labels
+3. one sort of all boundaries by (file, time) cuts each file into elementary segments;
+   a cumulative sum of ``+-2**b`` per boundary gives the bit mask of the labels
+   active in each segment, and the segments summed per (file, mask)
    give miss, false alarm and the time that can be confused
    (kept apart for overlap and silence, for ``regions=``),
-   and the pairs of labels active together give the co-occurrence durations;
+   the speaking times and the co-occurrence durations of label pairs;
 4. the label mapping (optimal or greedy, per file or over all files)
-   is solved on the sparse co-occurrence table;
+   is solved on the sparse co-occurrence table
+   (with per-side collars, md-eval's rule: on the co-occurrence before the collars);
    purity, coverage, homogeneity and completeness reduce the same table.
 
 Modules: ``_options`` (options, the input gate), ``_region`` (scored regions, UEM),
-``_statistics`` (the sweep), ``_table`` (the public table),
+``_statistics`` and ``_masks`` (the sweep), ``_table`` (the public table),
 ``_mapping`` (label mapping), ``_metrics`` (error rates), ``_cluster`` (cluster metrics),
 ``_detection``, ``_report``, ``_segmentation`` (speaker-change detection).
 All times are int64 nanoseconds until the very end.
