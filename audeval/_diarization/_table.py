@@ -226,7 +226,8 @@ def diarization_statistics(
             ``collar`` is the total width, half before and half after the boundary;
             ``"per_side"`` (NIST md-eval, dscore, spy-der):
             ``collar`` is added on each side of the boundaries of the merged
-            speaker turns (width ``2 * collar``)
+            speaker turns (width ``2 * collar``; md-eval collars every reference row
+            as written, which differs where one speaker's rows touch or overlap)
         skip_overlap: do not score regions where two or more
             truth labels are active
         compat: ``None`` (default): a label overlapping itself is merged (NIST rule);
