@@ -19,6 +19,7 @@ import pytest
 
 import audeval
 from audeval import _cli
+from audeval._cli import inputs
 from audeval._cli import main
 
 
@@ -474,7 +475,14 @@ def test_progress_bar(capsys, monkeypatch, tmp_path):
         capsys, "events", tmp_path / "ref", tmp_path / "ref", "--per-file", "--format", "csv"
     )
     assert code == 0
-    assert "Reading" in err
+    assert "Reading" in err and "Scoring events" in err
+    code, out, err = run(capsys, "segments", tmp_path / "ref", tmp_path / "ref", "--per-file")
+    assert "Scoring segments " in err and "Scoring segments per file" in err
+    # one large annotation file: a bar while it is read
+    monkeypatch.setattr(inputs, "LARGE_FILE_BYTES", 0)
+    code, out, err = run(capsys, "events", EXAMPLE["truth"], EXAMPLE["prediction"])
+    assert "Reading truth" in err and "Reading prediction" in err
+    assert "Scoring" not in err  # 6 files: no bar while scoring
     monkeypatch.setattr(_cli, "_progress_wanted", lambda args: False)
     code, out, err = run(capsys, "events", tmp_path / "ref", tmp_path / "ref")
     assert code == 0 and err == ""

@@ -170,10 +170,10 @@ def test_help(capsys):
 
 def test_progress_phase(capsys, monkeypatch):
     monkeypatch.setattr(_cli, "_progress_wanted", lambda args: True)
-    with phase(None, "Scoring", _cli.PROGRESS_MIN_FILES + 1):
+    with phase(None, "Scoring", True):
         pass
     assert "Scoring" in capsys.readouterr().err
-    with phase(None, "Scoring", _cli.PROGRESS_MIN_FILES):  # few files: no bar
+    with phase(None, "Scoring", False):  # few files: no bar
         pass
     assert capsys.readouterr().err == ""
 

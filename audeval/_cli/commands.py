@@ -16,7 +16,15 @@ import audeval
 import audeval.separation
 
 from audeval._cli.inputs import load, read_path_table
-from audeval._cli.messages import PROG, UsageError, collect_warnings, one_line, warn
+from audeval._cli.messages import (
+    PROG,
+    PROGRESS_MIN_FILES,
+    UsageError,
+    collect_warnings,
+    one_line,
+    phase,
+    warn,
+)
 from audeval._cli.render import COUNT_COLUMNS, TOTAL, Result, render, with_file_level
 from audeval._cli.scores import scores
 
@@ -53,6 +61,11 @@ SEGMENT_COLUMNS = (
 # -------------------------------------------------------------------------
 
 
+def _n_files(index: pd.MultiIndex) -> int:
+    """The number of files of a statistics table (from the index codes, not the names)."""
+    return int(np.count_nonzero(np.bincount(index.codes[0], minlength=len(index.levels[0]))))
+
+
 def events(args: argparse.Namespace) -> Result:
     """``audeval events``: the event report, per file on request."""
     family = audeval
@@ -63,20 +76,21 @@ def events(args: argparse.Namespace) -> Result:
     duration = None if args.no_offset else args.duration_tolerance
     if onset is None and offset is None and duration is None:
         raise UsageError("--no-onset and --no-offset together leave nothing to evaluate")
-    stats = family.event_statistics(
-        truth,
-        prediction,
-        labels,
-        onset_tolerance=onset,
-        offset_tolerance=offset,
-        duration_tolerance=duration,
-        matching=args.matching,
-        files_duration=data.files_duration,
-        compat=args.compat,
-    )
+    with phase(args, "Scoring events", data.many):
+        stats = family.event_statistics(
+            truth,
+            prediction,
+            labels,
+            onset_tolerance=onset,
+            offset_tolerance=offset,
+            duration_tolerance=duration,
+            matching=args.matching,
+            files_duration=data.files_duration,
+            compat=args.compat,
+        )
     options = dict(zero_division=args.zero_division, propagate_nans=args.propagate_nans)
     summary = family.event_report(stats, None, **options)
-    n_files = stats.index.get_level_values("file").nunique()
+    n_files = _n_files(stats.index)
     onset_text = "onsets not evaluated" if onset is None else f"onset tolerance {onset:g} s"
     offset_text = (
         "offsets not evaluated"
@@ -112,7 +126,8 @@ def segments(args: argparse.Namespace) -> Result:
         zero_division=args.zero_division,
         compat=args.compat,
     )
-    summary = family.segment_report(truth, prediction, labels, **options)
+    with phase(args, "Scoring segments", data.many):
+        summary = family.segment_report(truth, prediction, labels, **options)
     resolution = (
         "exact time (counts in seconds)"
         if args.time_resolution is None
@@ -124,7 +139,8 @@ def segments(args: argparse.Namespace) -> Result:
         title += "; file length = latest end (no --files-duration)"
     if not args.per_file:
         return Result(title, summary, columns=SEGMENT_COLUMNS)
-    per_file = family.segment_report(truth, prediction, labels, per_file=True, **options)
+    with phase(args, "Scoring segments per file", data.many):
+        per_file = family.segment_report(truth, prediction, labels, per_file=True, **options)
     per_file.index = per_file.index.set_names(["file", "label"])
     # the blocks of the files; the summary gives the TOTAL block
     per_file = per_file[np.asarray(per_file.index.get_level_values("file") != TOTAL)]
@@ -136,16 +152,17 @@ def structure(args: argparse.Namespace) -> Result:
     """``audeval structure``: the structure report per file and its mean."""
     family = audeval
     data = load(args)
-    report = family.structure_report(
-        data.truth,
-        data.prediction,
-        windows=tuple(args.windows),
-        frame_size=args.frame_size,
-        beta=args.beta,
-        trim=args.trim,
-        compat=args.compat,
-        files_duration=data.files_duration,
-    )
+    with phase(args, "Scoring structure", data.many):
+        report = family.structure_report(
+            data.truth,
+            data.prediction,
+            windows=tuple(args.windows),
+            frame_size=args.frame_size,
+            beta=args.beta,
+            trim=args.trim,
+            compat=args.compat,
+            files_duration=data.files_duration,
+        )
     mean = report.mean(numeric_only=True).to_frame("mean").T
     mean.index = pd.Index(["mean"], dtype=object, name="file")
     frame = "exact (frameless)" if args.frame_size is None else f"frame size {args.frame_size:g} s"
@@ -168,7 +185,7 @@ def diarization(args: argparse.Namespace) -> Result:
     """``audeval diarization``: the diarization report per file and in total."""
     family = audeval
     data = load(args)
-    with collect_warnings():
+    with collect_warnings(), phase(args, "Scoring diarization", data.many):
         report = family.diarization_report(
             data.truth,
             data.prediction,
@@ -195,7 +212,7 @@ def detection(args: argparse.Namespace) -> Result:
     options = dict(**_scored_region(args, family, data), beta=args.beta)
     if args.zero_division is not None:
         options["zero_division"] = args.zero_division
-    with collect_warnings():
+    with collect_warnings(), phase(args, "Scoring detection", data.many):
         report = family.detection_report(
             data.truth, data.prediction, args.positive_labels, **options
         )

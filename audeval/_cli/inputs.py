@@ -9,7 +9,20 @@ import posixpath
 import numpy as np
 import pandas as pd
 
-from audeval._cli.messages import PROG, UsageError, one_line, progress_wanted, show_files, warn
+from audeval._cli.messages import (
+    PROG,
+    PROGRESS_MIN_FILES,
+    UsageError,
+    one_line,
+    phase,
+    progress_wanted,
+    show_files,
+    warn,
+)
+
+
+LARGE_FILE_BYTES = 1_000_000
+"""An annotation file larger than this (about 30k rows) is read under a progress bar."""
 
 
 def read_side(args: argparse.Namespace, side: str) -> pd.Series:
@@ -19,19 +32,22 @@ def read_side(args: argparse.Namespace, side: str) -> pd.Series:
     format = getattr(args, f"{side}_format", None) or args.input_format
     table = getattr(args, f"{side}_table", None) or getattr(args, "table", None)
     column = getattr(args, f"{side}_column", None) or getattr(args, "column", None)
-    return read_annotations(
-        path,
-        format=format,
-        table=table,
-        column=column,
-        verbose=progress_wanted(args),
-    )
+    # a folder shows a bar over its files; one large file a bar of its own
+    large = os.path.isfile(path) and os.path.getsize(path) > LARGE_FILE_BYTES
+    with phase(args, f"Reading {side}", large):
+        return read_annotations(
+            path,
+            format=format,
+            table=table,
+            column=column,
+            verbose=progress_wanted(args),
+        )
 
 
 def _files_of(series: pd.Series) -> list:
     files = series.attrs.get("files")
     if files is None:
-        files = series.index.get_level_values("file").unique()
+        return series.index.get_level_values("file").unique().tolist()
     return list(files)
 
 
@@ -64,8 +80,20 @@ def rename_files(series: pd.Series, name: str) -> pd.Series:
     return renamed
 
 
+def _used_files(series: pd.Series) -> pd.Index:
+    """The files with at least one row (from the index codes: no pass over the names)."""
+    index = series.index
+    if not isinstance(index, pd.MultiIndex):
+        return index.unique()
+    codes = np.asarray(index.codes[0])
+    present = np.zeros(len(index.levels[0]), dtype=bool)
+    present[codes[codes >= 0]] = True
+    return index.levels[0][present]
+
+
 def _label_kind(series: pd.Series) -> str:
-    values = series.cat.categories if isinstance(series.dtype, pd.CategoricalDtype) else series
+    # the kinds of the distinct labels are the kinds of all labels
+    values = series.cat.categories if isinstance(series.dtype, pd.CategoricalDtype) else series.unique()
     kind = pd.api.types.infer_dtype(values, skipna=True)
     return "string" if kind in ("string", "empty") else kind
 
@@ -85,6 +113,55 @@ def _harmonise_labels(truth: pd.Series, prediction: pd.Series) -> tuple[pd.Serie
     return truth, prediction
 
 
+def _inferred_labels(truth: pd.Series, prediction: pd.Series) -> list:
+    """The labels the validation gate infers (categories in order, then the sorted rest).
+
+    Reads only the label values: the gate itself runs once, in the metric.
+    Missing labels are left to the gate's error.
+    """
+    from audeval._validation import _infer_labels
+
+    sides = []
+    for series in (truth, prediction):
+        if isinstance(series.dtype, pd.CategoricalDtype):
+            sides.append((list(series.cat.categories), True))
+        else:
+            uniques = pd.unique(series.to_numpy())
+            sides.append((uniques[pd.notna(uniques)].tolist(), False))
+    return _infer_labels(sides)
+
+
+class FileSets:
+    """The files of both sides: listed (with or without rows) and with rows, hashed once.
+
+    Every membership question of the command line (files of one side only,
+    files without events) is a set lookup per file: linear in the number of files.
+    Names are taken out of pandas with ``tolist()`` (iterating an arrow-backed index
+    is about ten times slower).
+    """
+
+    def __init__(self, truth: pd.Series, prediction: pd.Series) -> None:
+        self.sides = (_files_of(truth), _files_of(prediction))
+        self.sets = (set(self.sides[0]), set(self.sides[1]))
+        self.used = set(_used_files(truth).tolist()) | set(_used_files(prediction).tolist())
+
+    def listed(self) -> list:
+        """The files of both sides in order of first appearance (truth first)."""
+        return list(dict.fromkeys(self.sides[0] + self.sides[1]))
+
+    def only(self, side: int) -> list:
+        """The listed files of side 0 (truth) or 1 (prediction) that the other side lacks."""
+        other = self.sets[1 - side]
+        return [f for f in self.sides[side] if f not in other]
+
+    def common(self) -> bool:
+        return not self.sets[0].isdisjoint(self.sets[1])
+
+    def without_rows(self, files: list) -> list:
+        """The ``files`` without a row on either side."""
+        return [f for f in files if f not in self.used]
+
+
 class Data:
     """Truth, prediction and what the command line adds to them."""
 
@@ -94,12 +171,15 @@ class Data:
         prediction: pd.Series,
         files_duration: pd.Series | None,
         labels: list | None,
+        file_sets: FileSets | None = None,
     ) -> None:
         self.truth = truth
         self.prediction = prediction
         self.files_duration = files_duration
         self.labels = labels
-        self.files = list(dict.fromkeys(_files_of(truth) + _files_of(prediction)))
+        self.file_sets = file_sets if file_sets is not None else FileSets(truth, prediction)
+        self.files = self.file_sets.listed()
+        self.many = len(self.files) > PROGRESS_MIN_FILES  # progress bars while scoring
 
     def keep_empty_files(self) -> tuple[pd.Series, pd.Series, list]:
         """Truth and prediction that keep files without events, and the labels.
@@ -109,15 +189,10 @@ class Data:
         the validation gate keeps its file in the evaluation
         and leaves the row out.
         """
-        from audeval._validation import check_inputs
-
         labels = self.labels
         if labels is None:
-            labels = list(check_inputs(self.truth, self.prediction, require_end=False).labels)
-        used = set(self.truth.index.get_level_values("file").unique()) | set(
-            self.prediction.index.get_level_values("file").unique()
-        )
-        empty = [f for f in self.files if f not in used]
+            labels = _inferred_labels(self.truth, self.prediction)
+        empty = self.file_sets.without_rows(self.files)
         if not empty or not isinstance(self.truth.index, pd.MultiIndex):
             return self.truth, self.prediction, labels
         import audformat
@@ -175,21 +250,20 @@ def load(args: argparse.Namespace) -> Data:
         truth = rename_files(truth, "truth")
         prediction = rename_files(prediction, "prediction")
     truth, prediction = _harmonise_labels(truth, prediction)
-    _report_one_sided(truth, prediction, args)
+    file_sets = FileSets(truth, prediction)
+    _report_one_sided(file_sets, args)
     labels = getattr(args, "labels", None)
-    return Data(truth, prediction, files_duration, labels)
+    return Data(truth, prediction, files_duration, labels, file_sets)
 
 
-def _report_one_sided(truth: pd.Series, prediction: pd.Series, args: argparse.Namespace) -> None:
-    """Warn about files of one side only (each side's files are hashed once)."""
-    truth_files = _files_of(truth)
-    prediction_files = _files_of(prediction)
-    truth_set, prediction_set = set(truth_files), set(prediction_files)
-    only_truth = [f for f in truth_files if f not in prediction_set]
-    only_prediction = [f for f in prediction_files if f not in truth_set]
+def _report_one_sided(file_sets: FileSets, args: argparse.Namespace) -> None:
+    """Warn about files of one side only."""
+    only_truth = file_sets.only(0)
+    only_prediction = file_sets.only(1)
     if not only_truth and not only_prediction:
         return
-    if not truth_set & prediction_set and args.match_files == "exact":
+    if not file_sets.common() and args.match_files == "exact":
+        truth_files, prediction_files = file_sets.sides
         stems = {_stem(f) for f in truth_files} & {_stem(f) for f in prediction_files}
         if stems:
             warn(

@@ -81,13 +81,13 @@ def collect_warnings():
 
 
 @contextlib.contextmanager
-def phase(args: argparse.Namespace, desc: str, size: int):
-    """A progress bar over one long step of work (reading, scoring) that has no loop to count.
+def phase(args: argparse.Namespace, desc: str, many: bool):
+    """A progress bar over one long step of work (reading a file, scoring) with no loop to count.
 
-    Shown when progress bars are wanted and ``size`` (files or rows)
-    is more than :data:`PROGRESS_MIN_FILES`; it completes when the block ends.
+    Shown when progress bars are wanted and the step is ``many`` files (or rows) long;
+    it completes when the block ends.
     """
-    if not progress_wanted(args) or size <= PROGRESS_MIN_FILES:
+    if not many or not progress_wanted(args):
         yield
         return
     import audeer

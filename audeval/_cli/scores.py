@@ -18,7 +18,7 @@ import pandas as pd
 import audeval
 
 from audeval._cli.inputs import read_durations, read_side, rename_files
-from audeval._cli.messages import UsageError, phase
+from audeval._cli.messages import PROGRESS_MIN_FILES, UsageError, phase
 from audeval._cli.render import Result
 
 
@@ -79,16 +79,16 @@ def scores_kind(path: str, given: str) -> str:
 def load_scores(args: argparse.Namespace) -> ScoreData:
     """Read truth, scores and durations; with ``--match-files stem`` files are matched by stem."""
     kind = scores_kind(args.scores, args.scores_format)
-    n_files = len(os.listdir(args.scores))
+    many = len(os.listdir(args.scores)) > PROGRESS_MIN_FILES
     truth = read_side(args, "truth")
     files_duration = read_durations(args.files_duration, args.match_files)
     if kind == "scores":
-        with phase(args, "Reading scores", n_files):
+        with phase(args, "Reading scores", many):
             scores = audeval.read_sed_scores(args.scores)
         if args.match_files == "stem":
             scores = rename_files(scores, "scores")
     else:
-        with phase(args, "Reading operating points", n_files):
+        with phase(args, "Reading operating points", many):
             scores = audeval.read_operating_points(args.scores)
         if args.match_files == "stem":
             scores = {t: rename_files(s, f"operating point {t:g}") for t, s in scores.items()}
@@ -124,7 +124,8 @@ class Tables:
         key = tuple(sorted(options.items()))
         if key not in self.cache:
             data = self.data
-            with phase(self.args, f"Scoring ({options['criterion']})", data.n_files()):
+            many = data.n_files() > PROGRESS_MIN_FILES
+            with phase(self.args, f"Scoring ({options['criterion']})", many):
                 self.cache[key] = audeval.score_statistics(
                     data.truth, data.scores, self.args.labels,
                     files_duration=data.files_duration, compat=self.args.compat, **options,
