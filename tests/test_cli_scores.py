@@ -188,3 +188,17 @@ def test_desed_operating_points(capsys):
     assert got.loc["macro", "psds1"] == pytest.approx(0.33447, abs=5e-6)
     assert got.loc["macro", "psds2"] == pytest.approx(0.5281, abs=5e-5)
     assert len(got) == 12 and got.loc["Speech", "best_threshold"] == pytest.approx(0.52)
+
+
+def test_audio_ids_with_dots(capsys, tmp_path):
+    """DCASE names like Y..._30.000_40.000.wav: the score file's id is not cut at its last dot."""
+    (tmp_path / "scores").mkdir()
+    name = "Yabc_30.000_34.000"
+    with open(os.path.join(SCORES, "a.tsv")) as fp:
+        (tmp_path / "scores" / f"{name}.tsv").write_text(fp.read())
+    (tmp_path / "truth.tsv").write_text(
+        f"filename\tonset\toffset\tevent_label\n{name}.wav\t0.5\t2.0\tdog\n{name}.wav\t2.5\t3.5\tcat\n"
+    )
+    code, out, err = run(capsys, "scores", tmp_path / "truth.tsv", tmp_path / "scores", "--psds", "none")
+    assert code == 0, err
+    assert out.startswith("Score-based metrics: 1 files, 2 labels")

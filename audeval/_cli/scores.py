@@ -84,9 +84,8 @@ def load_scores(args: argparse.Namespace) -> ScoreData:
     files_duration = read_durations(args.files_duration, args.match_files)
     if kind == "scores":
         with phase(args, "Reading scores", many):
+            # audio ids: the file names without .tsv (already stems: "a_1.000" is not cut)
             scores = audeval.read_sed_scores(args.scores)
-        if args.match_files == "stem":
-            scores = rename_files(scores, "scores")
     else:
         with phase(args, "Reading operating points", many):
             scores = audeval.read_operating_points(args.scores)
