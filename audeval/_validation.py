@@ -236,7 +236,7 @@ def _take_apart(obj: object, name: str, allow_filewise: bool) -> _Raw:
     bad = (end != NAT) & (end < start)
     if bad.any():
         raise ValueError(f"{name} has rows whose end is before their start: {_show(obj, bad)}")
-    bad = np.asarray(obj.isna())
+    bad = np.asarray(obj.array.isna())
     if bad.any():
         raise ValueError(f"{name} has missing (NaN) labels: {_show(obj, bad)}")
     return _Raw(name, obj, pd.Index(file_index), file_codes, start, end, obj)
@@ -244,7 +244,7 @@ def _take_apart(obj: object, name: str, allow_filewise: bool) -> _Raw:
 
 def _used_levels(raw: _Raw) -> pd.Index:
     used = np.bincount(raw.file_codes, minlength=len(raw.file_levels)) > 0
-    return raw.file_levels[used]
+    return raw.file_levels if used.all() else raw.file_levels[used]
 
 
 def _is_arrow(index: pd.Index) -> bool:
@@ -259,33 +259,37 @@ def _arrow(index: pd.Index):
     return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
 
 
-def _file_union(levels: list[pd.Index]) -> pd.Index:
-    """Sorted union of file levels (sorted where possible), named ``file``.
+def _file_union(levels: list[pd.Index]) -> tuple[pd.Index, list[np.ndarray] | None]:
+    """Sorted union of file levels (sorted where possible), named ``file``,
+    and the position of every level entry in it (``None``: not computed).
 
     Equal levels are taken as they are; arrow strings are merged by pyarrow
-    (no conversion to Python objects); anything else by pandas.
+    (no conversion to Python objects; one dictionary encoding gives the union
+    and the positions); anything else by pandas.
     """
     first = levels[0]
     if all(len(level) == len(first) and level.equals(first) for level in levels[1:]):
         if first.is_unique and first.is_monotonic_increasing:
-            return pd.Index(first, name="file")
+            return pd.Index(first, name="file"), None
     if all(_is_arrow(level) for level in levels) and len({level.dtype for level in levels}) == 1:
         import pyarrow as pa
         import pyarrow.compute as pc
 
         arrays = [_arrow(level) for level in levels]
-        union = None
-        if len({array.type for array in arrays}) == 1:
-            union = pc.unique(pa.chunked_array(arrays))
-        if union is not None and union.null_count == 0:
-            union = pc.take(union, pc.sort_indices(union))
-            return pd.Index(union, dtype=first.dtype, name="file")
+        encoded = pa.concat_arrays(arrays).dictionary_encode() if len({a.type for a in arrays}) == 1 else None
+        if encoded is not None and encoded.null_count == 0:
+            order = np.asarray(pc.sort_indices(encoded.dictionary), dtype=np.int64)
+            rank = np.empty(len(order), dtype=np.int64)
+            rank[order] = np.arange(len(order), dtype=np.int64)
+            bounds = np.cumsum([len(a) for a in arrays])[:-1]
+            positions = np.split(rank[np.asarray(encoded.indices)], bounds)
+            return pd.Index(encoded.dictionary.take(pa.array(order)), dtype=first.dtype, name="file"), positions
     files = first.append(levels[1:]).unique()
     try:
         files = files.sort_values()
     except TypeError:
         pass
-    return pd.Index(files, name="file")
+    return pd.Index(files, name="file"), None
 
 
 def _positions(values: pd.Index, target: pd.Index, *, unique: bool = False) -> np.ndarray:
@@ -313,8 +317,8 @@ def _label_codes(raw: _Raw) -> tuple[np.ndarray, list, bool]:
     """Codes into a per-side list of labels, and whether it is categorical."""
     values = raw.values
     if isinstance(values.dtype, pd.CategoricalDtype):
-        codes = np.asarray(values.cat.codes, dtype=np.int64)
-        return codes, list(values.cat.categories), True
+        codes = np.asarray(values.array.codes, dtype=np.int64)
+        return codes, list(values.array.categories), True
     codes, uniques = pd.factorize(values.array)
     uniques = uniques.tolist() if hasattr(uniques, "tolist") else list(uniques)
     return np.asarray(codes, dtype=np.int64), uniques, False
@@ -390,7 +394,9 @@ def _given_labels(labels: object, used: set) -> list:
 def _durations_ns(
     files_duration: Mapping | pd.Series | None,
     files: pd.Index,
+    rows: np.ndarray | None = None,
 ) -> np.ndarray:
+    """Duration (ns) per file, ``NAT`` where unknown; ``rows``: position in ``files`` of every row."""
     out = np.full(len(files), NAT, dtype=np.int64)
     if files_duration is None:
         return out
@@ -431,6 +437,9 @@ def _durations_ns(
             "files_duration has negative durations for files "
             f"{list(series.index[bad][:MAX_ROWS_SHOWN])}."
         )
+    if rows is not None and len(rows) == len(series) and np.bincount(rows).max(initial=0) <= 1:
+        out[rows] = ns  # every row's file, none twice: no lookup needed
+        return out
     position = _positions(pd.Index(series.index), files)
     found = position >= 0
     out[found] = ns[position[found]]
@@ -520,7 +529,7 @@ def check_inputs(
 
     # Files: the union of both sides and of the files with a known duration
     # (a file with no rows is evaluated: true negatives only), sorted where possible
-    files = _file_union(
+    files, positions = _file_union(
         [_used_levels(raw_truth), _used_levels(raw_prediction)]
         + (_duration_files(files_duration) if duration_files else [])
     )
@@ -535,24 +544,32 @@ def check_inputs(
         label_list = _given_labels(labels, used)
     label_index = pd.Index(label_list, dtype=object)
 
-    durations = _durations_ns(files_duration, files)
+    rows = positions[2] if positions and len(positions) > 2 else None  # of files_duration's files
+    durations = _durations_ns(files_duration, files, rows)
 
     sides = []
     latest = np.zeros(len(files), dtype=np.int64)
-    for raw, codes, uniques in (
-        (raw_truth, truth_codes, truth_uniques),
-        (raw_prediction, pred_codes, pred_uniques),
+    for side, (raw, codes, uniques) in enumerate(
+        ((raw_truth, truth_codes, truth_uniques), (raw_prediction, pred_codes, pred_uniques))
     ):
         if len(uniques):
-            mapping = np.asarray(label_index.get_indexer(pd.Index(uniques, dtype=object)))
+            if uniques == label_list:  # e.g. both sides categorical with the same categories
+                mapping = np.arange(len(uniques))
+            else:
+                mapping = np.asarray(label_index.get_indexer(pd.Index(uniques, dtype=object)))
             label = np.append(mapping.astype(np.int64), -1)[codes]  # code -1 stays -1
         else:
             label = np.full(len(codes), -1, dtype=np.int64)
-        file_map = _positions(files, raw.file_levels, unique=True)
+        if positions is None:
+            file_map = _positions(files, raw.file_levels, unique=True)
+        else:  # positions of the used levels
+            file_map = np.full(len(raw.file_levels), -1, dtype=np.int64)
+            file_map[np.bincount(raw.file_codes, minlength=len(raw.file_levels)) > 0] = positions[side]
         file = file_map[raw.file_codes]
-        end = raw.end.copy()
+        end = raw.end  # a fresh array of _take_apart: copied only where NaT ends are filled
         open_end = end == NAT
         if open_end.any():
+            end = end.copy()
             end[open_end] = durations[file[open_end]]
             unresolved = end == NAT
             if require_end and unresolved.any():
@@ -572,8 +589,8 @@ def check_inputs(
                     f"{raw.name} has rows starting after the duration of their file: "
                     f"{_show(raw.series, show)}"
                 )
-        known = (durations[file] != NAT) & (end != NAT) if len(file) else np.zeros(0, bool)
-        beyond = known & (end > durations[file]) if len(file) else known
+        duration = durations[file]
+        beyond = (duration != NAT) & (end != NAT) & (end > duration)
         if beyond.any():
             warn(
                 f"{raw.name} has rows beyond the duration of their file in files_duration "

@@ -94,7 +94,7 @@ def lexicographic_sorted(
     out = (match, substitution)
     if len(t) == 0:
         return out
-    # 1. isolated pairs (pairs are sorted by truth: a truth event of one pair has equal neighbours on neither side)
+    # 1. isolated pairs (sorted by truth: a truth event of one pair has no equal neighbour)
     isolated = np.ones(len(t), dtype=bool)
     change = t[1:] != t[:-1]
     isolated[1:] &= change
