@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-import pandas as pd
 
 from audeval._matching import match_segments
 from audeval._validation import Inputs

@@ -187,15 +187,4 @@ def _dense_counts(stats: pd.DataFrame, labels: list) -> tuple[list, dict[str, np
     return list(files), counts
 
 
-__all__ = [
-    "event_confusion_matrix",
-    "event_error_rate",
-    "event_error_rate_per_class",
-    "event_fscore",
-    "event_fscore_per_class",
-    "event_precision_per_class",
-    "event_recall_per_class",
-    "event_report",
-    "event_statistics",
-    "event_unweighted_average_fscore",
-]
+__all__ = ["Summed", "class_values", "class_wise", "error_rate", "overall", "totals"]
