@@ -9,11 +9,17 @@ For a detection :math:`d` of class :math:`c` and the truth events :math:`G_c` of
 * CTTC: a false positive :math:`d` is a cross trigger on class :math:`c'`
   (whose file has truth of :math:`c'`) if :math:`\\sum_{g \\in G_{c'}} |d \\cap g| \\ge \\rho_{cttc} |d|`.
 
-Intersections with a class's truth come from its cumulative covered length
-at the two ends of a detection (two binary searches);
+Intersections with a class's truth come from its covered length before every
+frame boundary of the file (:class:`Coverage`, one sorted search for all (file, class)
+with truth), two look-ups per detection;
 GTC needs the pairs (relevant detection, truth event) that overlap,
-found as contiguous runs of the sorted truth events of the class:
-the cost is linear in frames, truth events and those pairs,
+found as contiguous runs of the sorted truth events of the class.
+Counts that are sums over detections change at births (+) and deaths (-);
+a death is the parent's birth, so where parent and child agree
+(both relevant, both on the same truth event, both cross triggers on a class)
+the two changes are added before sorting and chains of runs give one row or none.
+The cost is linear in frames, truth events and those pairs
+plus one sort of the remaining change points,
 never unique scores x candidate events.
 """
 

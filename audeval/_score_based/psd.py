@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 import math
 import numbers
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -32,7 +33,20 @@ def _check_float(value, name, *, low=0.0, positive=False) -> float:
     return float(value)
 
 
-def class_rocs(acc: Accumulated, alpha_ct: float, max_efpr: float) -> list[tuple]:
+class Rocs(NamedTuple):
+    """The PSD-ROC staircases of all labels as flat arrays, by label, then eFPR ascending."""
+
+    label: np.ndarray
+    tpr: np.ndarray
+    efpr: np.ndarray
+    threshold: np.ndarray
+
+    def per_label(self, n_labels: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        cut = np.searchsorted(self.label, np.arange(1, n_labels))
+        return list(zip(*(np.split(a, cut) for a in (self.tpr, self.efpr, self.threshold))))
+
+
+def class_rocs(acc: Accumulated, alpha_ct: float, max_efpr: float) -> Rocs:
     """Per label: (tpr, efpr, threshold) of its PSD-ROC, efpr ascending, cut at ``max_efpr``.
 
     :math:`\\text{TPR} = \\text{tp} / \\max(N, 1)`,
@@ -40,58 +54,77 @@ def class_rocs(acc: Accumulated, alpha_ct: float, max_efpr: float) -> list[tuple
     \\text{mean}_{c' \\ne c} \\text{ct}_{c'} / T_{c'})` per hour
     (:math:`T`: summed file durations, :math:`T_{c'}`: truth duration of :math:`c'`);
     the staircase keeps the points where TPR rises, the highest TPR per eFPR.
+    All labels at once: every row of ``acc`` knows its label.
     """
-    dataset = acc.totals["duration"] / NS
-    truth_seconds = acc.totals["truth_duration"] / NS
-    out = []
-    for i, label in enumerate(acc.labels):
-        rows = acc.rows(i)
-        tpr = acc.counts["tp"][rows] / max(acc.totals["n_truth"][i], 1)
-        efpr = acc.counts["fp"][rows] / dataset[i] if dataset[i] > 0 else np.zeros_like(tpr)
-        if alpha_ct != 0.0:
-            others = [j for j in range(len(acc.labels)) if j != i]
-            missing = [acc.labels[j] for j in others if f"ct_{acc.labels[j]}" not in acc.counts]
-            if missing:
-                raise ValueError(
-                    "alpha_ct is not 0 but the statistics have no cross triggers: "
-                    "pass cttc_threshold to score_statistics."
-                )
-            rates = [
-                acc.counts[f"ct_{acc.labels[j]}"][rows] / max(truth_seconds[j], 1e-12) for j in others
-            ]
-            if rates:
-                efpr = efpr + alpha_ct * np.mean(rates, axis=0)
-        efpr = efpr * SECONDS_PER_HOUR
-        out.append(_staircase(tpr, efpr, acc.threshold[rows], max_efpr))
-    return out
+    n_labels = len(acc.labels)
+    label = np.repeat(np.arange(n_labels), np.diff(acc.offsets))
+    tp = acc.counts["tp"]
+    tpr = tp / np.maximum(acc.totals["n_truth"], 1)[label]
+    dataset = (acc.totals["duration"] / NS)[label]
+    efpr = np.zeros(len(tp))
+    np.divide(acc.counts["fp"], dataset, out=efpr, where=dataset > 0)
+    if alpha_ct != 0.0 and n_labels:
+        efpr = efpr + alpha_ct * _cross_trigger_rate(acc, label)
+    efpr = efpr * SECONDS_PER_HOUR
+    return _staircase(label, tp, tpr, efpr, acc.threshold, max_efpr)
 
 
-def _staircase(tpr, efpr, threshold, max_efpr):
-    order = np.lexsort((tpr, efpr))
-    tpr, efpr, threshold = tpr[order], efpr[order], threshold[order]
-    running = np.maximum.accumulate(tpr)
-    rises = np.ones(len(tpr), dtype=bool)
-    rises[1:] = running[1:] > running[:-1]
-    tpr, efpr, threshold = tpr[rises], efpr[rises], threshold[rises]
+def _cross_trigger_rate(acc: Accumulated, label: np.ndarray) -> np.ndarray:
+    """Per row: the mean over the other labels :math:`c'` of :math:`\\text{ct}_{c'} / T_{c'}`.
+
+    The sum runs over the labels in order with the row's own label as ``+0.0``
+    (the same float sum as leaving it out).
+    """
+    missing = [name for name in acc.labels if f"ct_{name}" not in acc.counts]
+    n_others = len(acc.labels) - 1
+    if n_others == 0:  # no other label: no cross-trigger term
+        return np.zeros(len(label))
+    if missing:
+        raise ValueError(
+            "alpha_ct is not 0 but the statistics have no cross triggers: "
+            "pass cttc_threshold to score_statistics."
+        )
+    truth_seconds = np.maximum(acc.totals["truth_duration"] / NS, 1e-12)
+    total = np.zeros(len(label))
+    for j, name in enumerate(acc.labels):  # one vectorised add per column of the table
+        total += np.where(label == j, 0.0, acc.counts[f"ct_{name}"] / truth_seconds[j])
+    return total / n_others
+
+
+def _staircase(label, tp, tpr, efpr, threshold, max_efpr) -> Rocs:
+    """The staircase of every label: points where TPR rises, the last of equal eFPRs."""
+    order = np.lexsort((tp, efpr, label))
+    label, tp, tpr, efpr, threshold = (a[order] for a in (label, tp, tpr, efpr, threshold))
+    new = np.ones(len(label), dtype=bool)
+    new[1:] = label[1:] != label[:-1]
+    # TPR rises where tp does (one N per label): running maximum of tp within each label
+    key = label * (int(tp.max(initial=0)) + 1) + tp
+    running = np.maximum.accumulate(key) if len(key) else key
+    rises = new.copy()
+    rises[1:] |= running[1:] > running[:-1]
+    label, tpr, efpr, threshold = label[rises], tpr[rises], efpr[rises], threshold[rises]
     last = np.ones(len(efpr), dtype=bool)
-    last[:-1] = efpr[1:] != efpr[:-1]
+    last[:-1] = (efpr[1:] != efpr[:-1]) | (label[1:] != label[:-1])
     keep = last & (efpr <= max_efpr)
-    return tpr[keep], efpr[keep], threshold[keep]
+    return Rocs(label[keep], tpr[keep], efpr[keep], threshold[keep])
 
 
-def combine(rocs: list[tuple], alpha_st: float, max_efpr: float) -> tuple[np.ndarray, np.ndarray]:
+def combine(rocs: Rocs, n_labels: int, alpha_st: float, max_efpr: float) -> tuple[np.ndarray, np.ndarray]:
     """The PSD-ROC: :math:`\\max(0, \\mu_{\\text{TPR}} - \\alpha_{st} \\sigma_{\\text{TPR}})` over labels.
 
     Each label's staircase is read at the union of all eFPR values
     (the TPR of the last point at or below; 0 before its first point);
     the curve is extended flat to ``max_efpr``.
     """
-    efpr = np.unique(np.concatenate([e for _, e, _ in rocs])) if rocs else np.zeros(0)
-    tprs = []
-    for tpr, e, _ in rocs:
-        j = np.searchsorted(e, efpr, side="right") - 1
-        tprs.append(np.where(j >= 0, tpr[np.maximum(j, 0)] if len(tpr) else 0.0, 0.0))
-    tprs = np.array(tprs)
+    efpr = np.unique(rocs.efpr)
+    if n_labels == 0:
+        return np.zeros(0), efpr
+    # per (label, union value): how many of the label's points lie at or below it
+    at = rocs.label * (len(efpr) + 1) + np.searchsorted(efpr, rocs.efpr)
+    count = np.bincount(at, minlength=n_labels * (len(efpr) + 1)).reshape(n_labels, -1)[:, :-1]
+    count = np.cumsum(count, axis=1)
+    start = np.searchsorted(rocs.label, np.arange(n_labels))[:, None]
+    tprs = np.where(count > 0, rocs.tpr[np.maximum(start + count - 1, 0)] if len(rocs.tpr) else 0.0, 0.0)
     etpr = np.maximum(tprs.mean(axis=0) - alpha_st * tprs.std(axis=0), 0.0)
     if len(etpr):
         etpr = np.append(etpr, etpr[-1])
@@ -187,11 +220,11 @@ def psd_roc(
     if per_class:
         parts = [
             pd.DataFrame({"label": [label] * len(t), "efpr": e, "tpr": t, "threshold": th})
-            for label, (t, e, th) in zip(acc.labels, rocs)
+            for label, (t, e, th) in zip(acc.labels, rocs.per_label(len(acc.labels)))
         ]
         return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(
             columns=["label", "efpr", "tpr", "threshold"])
-    etpr, efpr = combine(rocs, alpha_st, max_efpr)
+    etpr, efpr = combine(rocs, len(acc.labels), alpha_st, max_efpr)
     return pd.DataFrame({"efpr": efpr, "etpr": etpr})
 
 
