@@ -331,3 +331,18 @@ def test_greedy_matching_on_long_chains():
     got = greedy_matching(n, n, t, p, np.arange(n), np.arange(n))
     assert got.tolist() == expected
     assert sum(m >= 0 for m in expected) > 0.9 * n
+
+
+@hypothesis.given(
+    st.lists(st.integers(0, 60), max_size=40),
+    st.lists(st.integers(0, 60), max_size=40),
+    st.sampled_from([1, 2**55]),
+    st.booleans(),
+)
+def test_count_below_is_searchsorted(values, queries, scale, inclusive):
+    from audeval._matching._order import count_below
+
+    values = np.sort(np.array(values, dtype=np.int64)) * scale
+    queries = np.sort(np.array(queries, dtype=np.int64)) * scale
+    expected = np.searchsorted(values, queries, side="right" if inclusive else "left")
+    np.testing.assert_array_equal(count_below(values, queries, inclusive=inclusive), expected)

@@ -125,6 +125,30 @@ def onset_pairs(
         truth and prediction indices, sorted by ``(truth, prediction)``
 
     """
-    left = np.searchsorted(prediction_key, truth_key - onset, side="left")
-    right = np.searchsorted(prediction_key, truth_key + onset, side="right")
+    left = count_below(prediction_key, truth_key - onset, inclusive=False)
+    right = count_below(prediction_key, truth_key + onset, inclusive=True)
     return expand_ranges(left, right)
+
+
+def count_below(values: np.ndarray, queries: np.ndarray, *, inclusive: bool) -> np.ndarray:
+    """``np.searchsorted(values, queries, side="right" if inclusive else "left")`` for sorted queries.
+
+    Both arrays sorted: one merge of the two runs (a stable sort finds the runs
+    and merges them in linear time) instead of a binary search per query
+    with its cache misses (about half the time at 1M + 1M keys).
+    A tag in the lowest bit orders a query after equal values (``inclusive``)
+    or before them; the k-th query in the merged order is ``queries[k]``,
+    and its position there minus ``k`` counts the values before it.
+    Keys outside ``[0, 2**62)`` take ``np.searchsorted``.
+    """
+    n = len(queries)
+    if n == 0 or len(values) == 0 or min(values[0], queries[0]) < 0 or max(values[-1], queries[-1]) >= KEY_LIMIT:
+        return np.searchsorted(values, queries, side="right" if inclusive else "left")
+    merged = np.empty(n + len(values), dtype=np.int64)
+    query_tag = 1 if inclusive else 0
+    np.left_shift(queries, 1, out=merged[:n])
+    merged[:n] |= query_tag
+    np.left_shift(values, 1, out=merged[n:])
+    merged[n:] |= 1 - query_tag
+    merged.sort(kind="stable")
+    return np.flatnonzero((merged & 1) == query_tag) - np.arange(n, dtype=np.int64)
