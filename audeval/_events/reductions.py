@@ -55,20 +55,25 @@ class Summed:
         truth, pred = em.inputs.truth, em.inputs.prediction
         n = em.inputs.n_labels
         substituted = em.substitution >= 0
-        n_truth = np.bincount(truth.label, minlength=n).astype(np.int64, copy=False)
-        n_pred = np.bincount(pred.label, minlength=n).astype(np.int64, copy=False)
-        tp = np.bincount(truth.label[em.match >= 0], minlength=n).astype(np.int64, copy=False)
-        partner = pred.label[em.substitution[substituted]]
+        # one count of (label, matched, substituted) for the truth events, one of (label, substituting)
+        code = truth.label * 4 + (em.match >= 0) + 2 * substituted
+        t_counts = np.bincount(code, minlength=4 * n).astype(np.int64, copy=False).reshape(n, 4)
+        code = pred.label * 2
+        code[em.substitution[substituted]] += 1
+        p_counts = np.bincount(code, minlength=2 * n).astype(np.int64, copy=False).reshape(n, 2)
+        n_truth, n_pred = t_counts.sum(axis=1), p_counts.sum(axis=1)
+        tp = t_counts[:, 1] + t_counts[:, 3]
         columns = {
             "n_truth": n_truth,
             "n_prediction": n_pred,
             "tp": tp,
             "fp": n_pred - tp,
             "fn": n_truth - tp,
-            "substituted": np.bincount(truth.label[substituted], minlength=n).astype(np.int64, copy=False),
-            "substituting": np.bincount(partner, minlength=n).astype(np.int64, copy=False),
+            "substituted": t_counts[:, 2] + t_counts[:, 3],
+            "substituting": p_counts[:, 1],
         }
         if confusion:
+            partner = pred.label[em.substitution[substituted]]
             pairs = np.bincount(truth.label[substituted] * n + partner, minlength=n * n)
             pairs = pairs.astype(np.int64, copy=False).reshape(n, n)
             for k, label in enumerate(em.inputs.labels):
