@@ -1202,7 +1202,8 @@ def work_separation_sources(ctx: Context):
                      note=f"SDR difference (dB) shown; SIR {diffs['sir']:.1e}, SAR {diffs['sar']:.1e}")
 
 
-DIARIZATION_TOOLS = ("spy-der", "simpleder", "pyannote.metrics")
+DIARIZATION_TOOLS = ("spy-der", "simpleder", "pyannote.metrics", "md-eval-22 (NeMo port)")
+"""md-eval-22.pl is on no package registry: its rules as NeMo 3.0.0 ports them, with --nemo-wheel."""
 
 
 def work_diarization_speech(ctx: Context):
@@ -1229,7 +1230,8 @@ def work_diarization_speech(ctx: Context):
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "data.npz")
         save_turns(path, truth, prediction, durations)
-        spec = json.dumps({"kind": "diarization", "data": path, "budget": ctx.budget})
+        spec = json.dumps({"kind": "diarization", "data": path, "budget": ctx.budget,
+                           "nemo_wheel": ctx.pythons.get("nemo_wheel")})
         out = subprocess.run([python, os.path.abspath(__file__), "--reference-worker", spec],
                              capture_output=True, text=True, check=False, timeout=20 * ctx.budget + 60)
     if out.returncode != 0:
@@ -1240,7 +1242,8 @@ def work_diarization_speech(ctx: Context):
     files = sorted(durations.index)
     for tool, res in json.loads(out.stdout.strip().splitlines()[-1]).items():
         if "error" in res:
-            ctx.skip(tool, "DER", f"failed in {python}: {res['error']}")
+            error = res["error"]
+            ctx.skip(tool, "DER", error if error.startswith("not measured") else f"failed in {python}: {error}")
             continue
         k = res["files"]
         ours = der if k == len(files) else audeval.diarization_error_rate(*first_files(truth, prediction,
@@ -1306,7 +1309,16 @@ def reference_worker(spec: dict) -> dict:
         "simpleder": lambda chosen: lambda: bd.simpleder_der(part(turns[0], chosen), part(turns[1], chosen)),
         "pyannote.metrics": pyannote,
     }
-    return {tool: within_budget(prepare[tool], files, spec["budget"]) for tool in DIARIZATION_TOOLS}
+    wheel = spec.get("nemo_wheel")
+    prepare["md-eval-22 (NeMo port)"] = (
+        (lambda chosen: bd.mdeval_prepare(wheel, part(turns[0], chosen), part(turns[1], chosen), part(uem, chosen)))
+        if wheel else None
+    )
+    return {
+        tool: within_budget(prepare[tool], files, spec["budget"]) if prepare[tool] else
+        {"error": "not measured: pass --nemo-wheel (nemo_toolkit-3.0.0 wheel, see benchmarks/bench_diarization.py)"}
+        for tool in DIARIZATION_TOOLS
+    }
 
 
 def within_budget(prepare, files: list, budget: float) -> dict:
@@ -1399,6 +1411,7 @@ REFERENCE_PACKAGES = {"scores": ("numpy", "pandas", "sed_scores_eval"),
 def pythons_of(args) -> dict:
     """kind -> interpreter given with --scores-python, --separation-python, --diarization-python."""
     given = {kind: getattr(args, option[2:].replace("-", "_")) for kind, (option, _) in PYTHON_OPTIONS.items()}
+    given["nemo_wheel"] = getattr(args, "nemo_wheel", None)  # md-eval-22's rules (not an interpreter)
     return {kind: python for kind, python in given.items() if python}
 
 
@@ -1409,6 +1422,8 @@ def reference_versions(pythons: dict) -> dict:
               "    except m.PackageNotFoundError: out[name] = None\nprint(json.dumps(out))")
     out = {}
     for kind, python in pythons.items():
+        if kind not in REFERENCE_PACKAGES:
+            continue
         done = subprocess.run([python, "-c", script, *REFERENCE_PACKAGES[kind]], capture_output=True, text=True,
                               check=False)
         out[kind] = {"python_path": python, **(json.loads(done.stdout) if done.returncode == 0 else
@@ -1822,7 +1837,7 @@ def _speech_targets(results, add, mode) -> None:
     _, ours = find(results, "diarization_speech", label, main=True)
     refs = [find(results, "diarization_speech", label, implementation=tool)[1] for tool in DIARIZATION_TOOLS]
     measured = [row for row in refs if _measured(row)]
-    md_eval = "md-eval: not run (a Perl script, not on PyPI; SPEC quotes 7.6 s)"
+    md_eval = "md-eval-22.pl itself is on no package registry (SPEC quotes 7.6 s for it)"
     if not (ours and measured):
         why = _why_not(results, "diarization_speech", label, DIARIZATION_TOOLS[0])
         add(desc, target, "-", None, f"{why}; {md_eval}")
@@ -1955,6 +1970,9 @@ def main(argv=None) -> list[dict]:
     for kind, (option, what) in PYTHON_OPTIONS.items():
         parser.add_argument(option, default=None, metavar="PYTHON",
                             help=f"{what}: runs the {kind} references (absent: those rows are not measured)")
+    parser.add_argument("--nemo-wheel", default=None, metavar="WHEEL",
+                        help="nemo_toolkit 3.0.0 wheel: times md-eval-22's rules as NeMo ports them "
+                             "(diarization_speech; needs --diarization-python)")
     parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--reference-worker", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
