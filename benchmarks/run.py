@@ -1557,7 +1557,9 @@ def targets_table(results: list[dict], mode: str) -> list[str]:
             _why_not(results, "events", label))
     # events vs references at 10k
     for label, shape in (("10,000 events", "10 s clips"), ("10,000 events, 1000 s files", "10 files of 1000 s")):
-        for toolkit in ("audmetric", "sed_eval"):
+        # SPEC: >= 1000x audmetric on both shapes, >= 1000x sed_eval on long files;
+        # on 10 s clips the target is <= 3 ms CPU (sed_eval's time is that row's note)
+        for toolkit in ("audmetric", "sed_eval") if shape != "10 s clips" else ("audmetric",):
             res, row = find(results, "events", label, implementation=toolkit)
             if res is None:
                 continue
