@@ -66,7 +66,9 @@ def class_rocs(acc: Accumulated, alpha_ct: float, max_efpr: float) -> Rocs:
     if alpha_ct != 0.0 and n_labels:
         efpr = efpr + alpha_ct * _cross_trigger_rate(acc, label)
     efpr = efpr * SECONDS_PER_HOUR
-    return _staircase(label, tp, tpr, efpr, acc.threshold, max_efpr)
+    # points beyond max_efpr sort after all others of their label and are cut: leave them out first
+    keep = efpr <= max_efpr
+    return _staircase(label[keep], tp[keep], tpr[keep], efpr[keep], acc.threshold[keep], max_efpr)
 
 
 def _cross_trigger_rate(acc: Accumulated, label: np.ndarray) -> np.ndarray:
