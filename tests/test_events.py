@@ -476,3 +476,41 @@ def test_sums_from_the_matching_equal_the_table(truth, pred, options, matching, 
     pd.testing.assert_frame_equal(
         audeval.event_report(truth, pred, labels, matching=matching, **options), audeval.event_report(table, None)
     )
+
+
+def _files_as(series, dtype):
+    """The same Series with its file level of another dtype."""
+    index = series.index
+    return series.set_axis(index.set_levels(index.levels[0].astype(dtype), level=0))
+
+
+@hypothesis.settings(max_examples=60, deadline=None)
+@hypothesis.given(
+    _events_list,
+    _events_list,
+    st.integers(0, 25),
+    st.dictionaries(st.sampled_from(["f1", "f2", "f3", "f4"]), st.sampled_from([3.5, 4.0, float("nan")])),
+    st.booleans(),
+)
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_gate_file_alignment_paths_agree(truth, pred, keep, durations, series_durations):
+    """Arrow file levels are aligned by one dictionary encoding, other levels by pandas:
+    the same files, durations and codes (also with unused levels and extra files_duration)."""
+    truth, pred = _series(truth), _series(pred).iloc[:keep]  # iloc keeps unused file levels
+    files_duration = pd.Series(durations, dtype=float) if series_durations else durations
+    for labels in (None, ["b", "a"]):
+        fast = check_inputs(  # arrow strings ("str"), as files_duration's index
+            _files_as(truth, "str"), _files_as(pred, "str"), labels=labels, files_duration=files_duration,
+            require_end=False,
+        )
+        slow = check_inputs(
+            _files_as(truth, object), _files_as(pred, object), labels=labels, files_duration=files_duration,
+            require_end=False,
+        )
+        assert list(fast.files) == list(slow.files) == sorted(fast.files)
+        assert fast.labels == slow.labels
+        np.testing.assert_array_equal(fast.durations, slow.durations)
+        np.testing.assert_array_equal(fast.latest, slow.latest)
+        for a, b in ((fast.truth, slow.truth), (fast.prediction, slow.prediction)):
+            for name in ("file", "start", "end", "label", "position"):
+                np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
