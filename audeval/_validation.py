@@ -270,7 +270,7 @@ def _file_union(levels: list[pd.Index]) -> tuple[pd.Index, list[np.ndarray] | No
     first = levels[0]
     if all(len(level) == len(first) and level.equals(first) for level in levels[1:]):
         if first.is_unique and first.is_monotonic_increasing:
-            return pd.Index(first, name="file"), None
+            return pd.Index(first, name="file"), [np.arange(len(first), dtype=np.int64)] * len(levels)
     if all(_is_arrow(level) for level in levels) and len({level.dtype for level in levels}) == 1:
         import pyarrow as pa
         import pyarrow.compute as pc
