@@ -92,17 +92,28 @@ def nearest_smaller(values: np.ndarray, new_group: np.ndarray, *, strict: bool =
 
 
 def flatten(
-    scores: np.ndarray, frame_file: np.ndarray, n_files: int, keep: np.ndarray
+    scores: np.ndarray,
+    frame_file: np.ndarray,
+    n_files: int,
+    keep: np.ndarray,
+    floor: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Scores of the groups ``keep`` (``label * n_files + file``) as one array.
 
+    ``floor`` (per label): keep only the frames with score ``>= floor``
+    (the detections at thresholds ``>= floor`` lie within them).
     Returns values, group and frame index per element,
-    ordered by label, then frame (so each group is one contiguous block).
+    ordered by label, then frame (so each group is one contiguous block;
+    :func:`nodes` starts a new block where frames are not consecutive).
     """
     n, n_labels = scores.shape
     mask = keep.reshape(n_labels, n_files)[:, frame_file]
-    label, frame = np.nonzero(mask)
-    values = scores.T[mask]
+    if floor is not None:
+        mask &= scores.T >= floor[:, None]
+    flat = np.flatnonzero(mask)
+    del mask
+    label, frame = np.divmod(flat, n) if n else (flat, flat)
+    values = scores[frame, label]
     group = label * n_files + frame_file[frame]
     return values, group.astype(np.int64), frame.astype(np.int64)
 
@@ -134,9 +145,9 @@ def run_changes(
     plus = ~next_rise & (rise | start)  # a top, or a first frame that is not a bottom
     minus = next_rise & ~rise
     minus[first] = False  # a first frame's +1 and -1 cancel
-    frame_p, label_p = np.nonzero(plus)
+    frame_p, label_p = np.divmod(np.flatnonzero(plus), n_labels)
     del plus
-    frame_m, label_m = np.nonzero(minus)
+    frame_m, label_m = np.divmod(np.flatnonzero(minus), n_labels)
     del minus, up
     group = np.concatenate([label_p * n_files + frame_file[frame_p], label_m * n_files + frame_file[frame_m]])
     level = np.concatenate([scores[frame_p, label_p], scores[frame_m, label_m]])
@@ -156,7 +167,8 @@ def nodes(values: np.ndarray, group: np.ndarray, frame: np.ndarray) -> Nodes:
         empty = np.zeros(0, dtype=np.int64)
         return Nodes(empty, empty, empty, np.zeros(0), np.zeros(0), empty)
     start_of_group = np.ones(m, dtype=bool)
-    start_of_group[1:] = group[1:] != group[:-1]
+    np.not_equal(group[1:], group[:-1], out=start_of_group[1:])
+    start_of_group[1:] |= frame[1:] != frame[:-1] + 1  # a gap: frames left out by a floor
     end_of_group = np.ones(m, dtype=bool)
     end_of_group[:-1] = start_of_group[1:]
     ext = np.append(values, -np.inf)

@@ -31,6 +31,7 @@ from audeval._intervals import expand_ranges, group_keys
 from audeval._score_based import deltas as _deltas
 from audeval._score_based.deltas import Nodes, sum_into
 from audeval._score_based.inputs import ScoreInputs
+from audeval._score_based.prune import level_floor
 
 NS = 1e9
 
@@ -178,8 +179,12 @@ def intersection_deltas(
     gtc: float,
     cttc: float | None,
     decimals: int | None,
+    max_efpr: float | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, np.ndarray]]:
     """Deltas of ``tp``, ``fp`` (and ``ct`` per label) per ``(group, level)`` (as :func:`_collect`).
+
+    ``max_efpr`` (for a PSD-ROC only): leave out the levels of a label below its
+    :func:`audeval._score_based.prune.level_floor` (the rows at and above it are unchanged).
 
     ``fp`` is the number of detections (:func:`audeval._score_based.deltas.run_changes`,
     every group at once) less the relevant ones.
@@ -197,7 +202,14 @@ def intersection_deltas(
         tree |= present.sum(axis=0)[None, :] - present > 0
     if dtc <= 0:
         tree[:] = True
-    found = _deltas.nodes(*_deltas.flatten(inputs.scores, inputs.frame_file, n_files, tree.ravel()))
+    runs = _deltas.run_changes(inputs.scores, inputs.frame_file, n_files)
+    floor = None
+    if max_efpr is not None:
+        seconds = float(inputs.durations.sum()) / NS
+        floor = level_floor(runs, ~tree.ravel(), n_files, inputs.n_labels, seconds, max_efpr)
+        keep = runs[1] >= floor[runs[0] // n_files]
+        runs = tuple(a[keep] for a in runs)
+    found = _deltas.nodes(*_deltas.flatten(inputs.scores, inputs.frame_file, n_files, tree.ravel(), floor))
     start = inputs.frame_start[found.first]
     end = inputs.frame_end[found.last]
     length = end - start
@@ -211,7 +223,7 @@ def intersection_deltas(
         false = np.flatnonzero(~relevant)
         columns.update(_ct_columns(truth, coverage, inputs, found, false, length, cttc, decimals))
     del found, start, end, length, relevant
-    columns["fp"].append(_deltas.run_changes(inputs.scores, inputs.frame_file, n_files))
+    columns["fp"].append(runs)
     return _collect(columns, inputs.n_labels * inputs.n_files)
 
 

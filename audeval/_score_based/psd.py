@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from audeval._options import Default, value_of
-from audeval._score_based.statistics import Accumulated, accumulate, score_table
+from audeval._score_based.statistics import Accumulated, accumulate, curve_statistics, score_table
 
 SECONDS_PER_HOUR = 3600.0
 NS = 1e9
@@ -215,8 +215,11 @@ def psd_roc(
     alpha_ct, alpha_st, max_efpr, statistics = _options(
         dtc_threshold, gtc_threshold, cttc_threshold, alpha_ct, alpha_st, max_efpr
     )
-    table = score_table(psd_roc, truth, scores, labels,
-                        {**statistics, "files_duration": files_duration, "compat": compat})
+    options = {**statistics, "files_duration": files_duration, "compat": compat}
+    if isinstance(scores, pd.DataFrame):  # a score table: only the thresholds the curve can use
+        table = curve_statistics(truth, scores, labels, options, max_efpr=max_efpr)
+    else:
+        table = score_table(psd_roc, truth, scores, labels, options)
     acc = accumulate(table)
     rocs = class_rocs(acc, alpha_ct, max_efpr)
     if per_class:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 import dataclasses
+import inspect
 import numbers
 
 import numpy as np
@@ -179,6 +180,29 @@ def score_statistics(
         "onset_tolerance": onset_tolerance, "offset_tolerance": offset_tolerance,
         "duration_tolerance": duration_tolerance,
     })
+    return compute_statistics(truth, scores, labels, options, files_duration)
+
+
+def curve_statistics(truth, scores, labels, options: Mapping, *, max_efpr: float) -> pd.DataFrame:
+    """The table of :func:`score_statistics` (``options``: its keyword arguments)
+    with only the thresholds a PSD-ROC cut at ``max_efpr`` can use (:func:`compute_statistics`)."""
+    parameters = inspect.signature(score_statistics).parameters.values()
+    defaults = {p.name: p.default for p in parameters if p.kind is p.KEYWORD_ONLY}
+    given = {**defaults, **options}
+    files_duration = given.pop("files_duration")
+    return compute_statistics(truth, scores, labels, normalise(given), files_duration, max_efpr=max_efpr)
+
+
+def compute_statistics(
+    truth, scores, labels, options: dict, files_duration, *, max_efpr: float | None = None
+) -> pd.DataFrame:
+    """:func:`score_statistics` with normalised ``options``.
+
+    ``max_efpr`` (a PSD-ROC's, ``criterion="intersection"`` on a score table):
+    the table keeps per label only the thresholds at and above the floor below which
+    eFPR exceeds ``max_efpr`` (module :mod:`audeval._score_based.prune`);
+    a PSD-ROC made from it is the same.
+    """
     if isinstance(scores, pd.Series) and len(scores) == 0:  # no scores at all (no files)
         scores = pd.DataFrame(index=scores.index, columns=list(labels or []), dtype=np.float64)
     if not isinstance(scores, pd.DataFrame) and isinstance(scores, Mapping):
@@ -191,7 +215,7 @@ def score_statistics(
         decimals = 6 if options["compat"] == "sed_scores_eval" else None
         group, rank, levels, columns = intersection_deltas(
             inputs, dtc=options["dtc_threshold"], gtc=options["gtc_threshold"],
-            cttc=options["cttc_threshold"], decimals=decimals,
+            cttc=options["cttc_threshold"], decimals=decimals, max_efpr=max_efpr,
         )
         table = _frame(inputs, group, rank, levels, columns, _totals(inputs))
     elif options["criterion"] == "collar":
