@@ -239,7 +239,8 @@ def _take_apart(obj: object, name: str, allow_filewise: bool) -> _Raw:
     bad = np.asarray(obj.array.isna())
     if bad.any():
         raise ValueError(f"{name} has missing (NaN) labels: {_show(obj, bad)}")
-    return _Raw(name, obj, pd.Index(file_index), file_codes, start, end, obj)
+    # the level itself, not a copy: pandas caches is_unique / is_monotonic / equals on it
+    return _Raw(name, obj, file_index, file_codes, start, end, obj)
 
 
 def _used_levels(raw: _Raw) -> pd.Index:
@@ -455,7 +456,7 @@ def _duration_files(files_duration: Mapping | pd.Series | None) -> list[pd.Index
     if len(files_duration) == 0:
         return []
     known = ~np.asarray(pd.isna(files_duration.to_numpy()), dtype=bool)
-    index = pd.Index(files_duration.index)
+    index = files_duration.index  # a Series index: the object itself keeps pandas' caches
     return [index if known.all() else index[known]]
 
 

@@ -19,6 +19,7 @@ from audeval._warnings import warn
 
 
 KEY_LIMIT = 2**62
+RADIX_ROWS = (2**12, 2**15)  # events for which canonical_order sorts by radix passes (faster there)
 
 
 def time_keys(
@@ -66,12 +67,16 @@ def canonical_order(
     n = len(key)
     if n < 2 or (key[1:] > key[:-1]).all():
         return np.arange(n, dtype=np.int64), key
-    index_bits = int(n - 1).bit_length()
-    shift = max(int(key.max()).bit_length() - (63 - index_bits), 0)
-    packed = ((key >> shift) << index_bits) | np.arange(n, dtype=np.int64)
-    packed.sort()
-    order = packed & ((1 << index_bits) - 1)
-    coarse = packed >> index_bits
+    if RADIX_ROWS[0] <= n <= RADIX_ROWS[1]:
+        order, shift = _radix_order(key), 0
+        coarse = key[order]
+    else:
+        index_bits = int(n - 1).bit_length()
+        shift = max(int(key.max()).bit_length() - (63 - index_bits), 0)
+        packed = ((key >> shift) << index_bits) | np.arange(n, dtype=np.int64)
+        packed.sort()
+        order = packed & ((1 << index_bits) - 1)
+        coarse = packed >> index_bits
     equal = coarse[1:] == coarse[:-1]
     if equal.any():
         tie = np.zeros(n, dtype=bool)
@@ -83,6 +88,23 @@ def canonical_order(
         _warn_duplicates(sub, key, end, label, position)
     # equal coarse keys are equal keys when nothing was cut off
     return order, (coarse if shift == 0 else key[order])
+
+
+def _radix_order(key: np.ndarray) -> np.ndarray:
+    """Stable ``argsort`` of non-negative int64 keys: least significant 16 bits first.
+
+    numpy sorts 16-bit integers stably by counting (linear time),
+    so a few passes beat one comparison sort of int64 on small arrays
+    (10k keys of 44 bits: 3 passes, about 60 % of ``np.sort``).
+    """
+    high = int(key.max())
+    order = np.argsort(key.astype(np.uint16), kind="stable")  # the low 16 bits
+    shift = 16
+    while high >> shift:
+        digit = (key[order] >> shift).astype(np.uint16)
+        order = order[np.argsort(digit, kind="stable")]
+        shift += 16
+    return order
 
 
 def _warn_duplicates(
