@@ -110,10 +110,8 @@ def flatten(
     mask = keep.reshape(n_labels, n_files)[:, frame_file]
     if floor is not None:
         mask &= scores.T >= floor[:, None]
-    flat = np.flatnonzero(mask)
-    del mask
-    label, frame = np.divmod(flat, n) if n else (flat, flat)
-    values = scores[frame, label]
+    label, frame = np.nonzero(mask)
+    values = scores.T[mask]
     group = label * n_files + frame_file[frame]
     return values, group.astype(np.int64), frame.astype(np.int64)
 

@@ -207,8 +207,11 @@ def intersection_deltas(
     if max_efpr is not None:
         seconds = float(inputs.durations.sum()) / NS
         floor = level_floor(runs, ~tree.ravel(), n_files, inputs.n_labels, seconds, max_efpr)
-        keep = runs[1] >= floor[runs[0] // n_files]
-        runs = tuple(a[keep] for a in runs)
+        if (floor > -np.inf).any():
+            keep = runs[1] >= floor[runs[0] // n_files]
+            runs = tuple(a[keep] for a in runs)
+        else:
+            floor = None
     found = _deltas.nodes(*_deltas.flatten(inputs.scores, inputs.frame_file, n_files, tree.ravel(), floor))
     start = inputs.frame_start[found.first]
     end = inputs.frame_end[found.last]

@@ -60,18 +60,22 @@ def level_floor(
     """
     floor = np.full(n_labels, -np.inf)
     group, level, change = changes
-    rows = outside[group]
-    if not (np.isfinite(max_efpr) and seconds > 0) or not rows.any():
+    if not (np.isfinite(max_efpr) and seconds > 0) or not outside[group].any():
         return floor
-    label, key, change = group[rows] // n_files, ordered(level[rows]), change[rows].astype(np.float64)
-    low = int(key.min())
-    shift = max(0, (int(key.max()) - low).bit_length() - BITS)
-    n_bins = ((int(key.max()) - low) >> shift) + 1
+    # the other groups' rows go to an extra label (no selection of the rows)
+    label_of = np.where(outside, np.arange(len(outside)) // n_files, n_labels)
+    key = ordered(level)
+    low, high = int(key.min()), int(key.max())
+    shift = max(0, (high - low).bit_length() - BITS)
+    n_bins = ((high - low) >> shift) + 1
     offset = np.uint64(low % 2**64)  # differences as uint64: exact for spans up to 2**64
-    cell = label * n_bins + ((key.view(np.uint64) - offset) >> np.uint64(shift)).astype(np.int64)
-    size = n_labels * n_bins
-    total = np.bincount(cell, weights=change, minlength=size).reshape(n_labels, n_bins)
-    negative = np.bincount(cell, weights=np.minimum(change, 0.0), minlength=size).reshape(n_labels, n_bins)
+    cell = ((key.view(np.uint64) - offset) >> np.uint64(shift)).astype(np.int64)
+    cell += label_of[group] * n_bins
+    size = (n_labels + 1) * n_bins
+    weights = change.astype(np.float64)
+    total = np.bincount(cell, weights=weights, minlength=size).reshape(-1, n_bins)[:n_labels]
+    np.minimum(weights, 0.0, out=weights)
+    negative = np.bincount(cell, weights=weights, minlength=size).reshape(-1, n_bins)[:n_labels]
     above = np.cumsum(total[:, ::-1], axis=1)[:, ::-1] - total  # the bins above each bin
     # conservative: a bound just above the budget (rounding of fp / T) is kept too
     budget = max_efpr * (1 + 1e-6) * seconds / SECONDS_PER_HOUR
