@@ -135,22 +135,25 @@ def run_changes(
         return np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0, dtype=np.int64)
     first = np.ones(n, dtype=bool)
     first[1:] = frame_file[1:] != frame_file[:-1]
-    up = np.zeros((n + 1, n_labels), dtype=bool)  # up[k]: s_k > s_{k-1} in the same file
-    np.greater(scores[1:], scores[:-1], out=up[1:n])
-    up[:n][first] = False
-    rise, next_rise = up[:n], up[1:]  # next_rise[k] = up[k + 1] (False at a file's end)
-    start = first[:, None]
-    plus = ~next_rise & (rise | start)  # a top, or a first frame that is not a bottom
+    values = scores.T  # (classes, frames): contiguous for pandas' column blocks
+    up = np.zeros((n_labels, n + 1), dtype=bool)  # up[c, k]: s_k > s_{k-1} in the same file
+    np.greater(values[:, 1:], values[:, :-1], out=up[:, 1:n])
+    starts = np.flatnonzero(first)
+    up[:, starts] = False
+    rise, next_rise = up[:, :n], up[:, 1:]  # next_rise[c, k] = up[c, k + 1] (False at a file's end)
+    plus = rise | first  # a top, or a first frame that is not a bottom
+    plus &= ~next_rise
     minus = next_rise & ~rise
-    minus[first] = False  # a first frame's +1 and -1 cancel
-    frame_p, label_p = np.divmod(np.flatnonzero(plus), n_labels)
-    del plus
-    frame_m, label_m = np.divmod(np.flatnonzero(minus), n_labels)
-    del minus, up
-    group = np.concatenate([label_p * n_files + frame_file[frame_p], label_m * n_files + frame_file[frame_m]])
-    level = np.concatenate([scores[frame_p, label_p], scores[frame_m, label_m]])
+    minus[:, starts] = False  # a first frame's +1 and -1 cancel
+    n_plus = np.count_nonzero(plus)
+    flat = np.concatenate([np.flatnonzero(plus), np.flatnonzero(minus)])  # label * n + frame
+    del plus, minus, up
+    label = flat // n
+    frame = flat - label * n
+    group = label * n_files + frame_file[frame]
+    level = values.ravel()[flat] if values.flags.c_contiguous else values[label, frame]
     change = np.ones(len(group), dtype=np.int64)
-    change[len(frame_p):] = -1
+    change[n_plus:] = -1
     return group, level, change
 
 
