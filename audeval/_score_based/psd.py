@@ -181,6 +181,8 @@ def psd_roc(
     made a staircase (:func:`psds`);
     the curve is :math:`\max(0, \mu_c \text{TPR}_c - \alpha_{st} \sigma_c \text{TPR}_c)`
     over the union of eFPR values, up to ``max_efpr``.
+    From a score table only the thresholds whose eFPR can be within ``max_efpr``
+    are computed (module :mod:`audeval._score_based.prune`; the same curve).
 
     Args:
         truth: truth events, or a table of :func:`score_statistics`
