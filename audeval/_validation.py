@@ -421,7 +421,9 @@ def _durations_ns(
                 f"files_duration must hold finite durations of at most {MAX_SECONDS:.0e} seconds; "
                 f"got {dict(zip(series.index[bad][:MAX_ROWS_SHOWN], seconds[bad][:MAX_ROWS_SHOWN]))}."
             )
-    if getattr(series.dtype, "kind", None) == "m":
+    if isinstance(values, np.ndarray) and values.dtype == "m8[ns]":  # NaT is NAT in int64
+        ns = values.view(np.int64)
+    elif getattr(series.dtype, "kind", None) == "m":
         ns = pd.TimedeltaIndex(series).as_unit("ns").asi8
     elif pd.api.types.is_numeric_dtype(series.dtype):
         seconds = np.asarray(values, dtype=float)
@@ -538,12 +540,11 @@ def check_inputs(
     # Labels
     truth_codes, truth_uniques, truth_cat = _label_codes(raw_truth)
     pred_codes, pred_uniques, pred_cat = _label_codes(raw_prediction)
-    used = _used_labels([(truth_codes, truth_uniques), (pred_codes, pred_uniques)])
     if labels is None:
         label_list = _infer_labels([(truth_uniques, truth_cat), (pred_uniques, pred_cat)])
     else:
+        used = _used_labels([(truth_codes, truth_uniques), (pred_codes, pred_uniques)])
         label_list = _given_labels(labels, used)
-    label_index = pd.Index(label_list, dtype=object)
 
     rows = positions[2] if positions and len(positions) > 2 else None  # of files_duration's files
     durations = _durations_ns(files_duration, files, rows)
@@ -557,6 +558,7 @@ def check_inputs(
             if uniques == label_list:  # e.g. both sides categorical with the same categories
                 mapping = np.arange(len(uniques))
             else:
+                label_index = pd.Index(label_list, dtype=object)
                 mapping = np.asarray(label_index.get_indexer(pd.Index(uniques, dtype=object)))
             label = np.append(mapping.astype(np.int64), -1)[codes]  # code -1 stays -1
         else:
