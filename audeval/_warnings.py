@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 import os
 import warnings
@@ -14,13 +15,18 @@ class UndefinedMetricWarning(UserWarning):
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
 
+@functools.lru_cache(maxsize=1024)
+def _inside(filename: str) -> bool:
+    """A code file of audeval (one ``abspath`` per file name, not per warning and frame)."""
+    return os.path.abspath(filename).startswith(_PACKAGE + os.sep)
+
+
 def warn(message: str, category: type[Warning] = UserWarning) -> None:
     """Warn at the first stack frame outside audeval (the caller's line)."""
     frame = inspect.currentframe()
     level = 1
     while frame is not None:
-        filename = os.path.abspath(frame.f_code.co_filename)
-        if not filename.startswith(_PACKAGE + os.sep):
+        if not _inside(frame.f_code.co_filename):
             break
         frame = frame.f_back
         level += 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 import dataclasses
 import fractions
+import functools
 
 import numpy as np
 import pandas as pd
@@ -58,7 +59,10 @@ class Tolerances:
         if self.duration is not None:
             p, q = self.duration.numerator, self.duration.denominator
             length = end - start
-            scaled = p * (length // q) + (p * (length % q)) // q
+            if p == 1:  # (length % q) // q is 0
+                scaled = length // q
+            else:
+                scaled = p * (length // q) + (p * (length % q)) // q
             allowance = np.maximum(allowance, scaled)
         return allowance + self.slack if self.slack else allowance
 
@@ -108,12 +112,16 @@ def tolerances(
             "onset_tolerance, offset_tolerance and duration_tolerance are all None: "
             "at least the onset or the offset must be evaluated."
         )
-    fraction = None
-    if duration is not None:
-        fraction = fractions.Fraction(duration).limit_denominator(10**6)
+    fraction = None if duration is None else _fraction(duration)
     compat = check_choice(compat, "compat", COMPATS)
     return Tolerances(onset, offset, fraction, compat, None if duration is None else float(duration))
 
+
+
+@functools.lru_cache(maxsize=64)
+def _fraction(duration: float) -> fractions.Fraction:
+    """The nearest fraction ``p / q`` with ``q <= 10**6`` (computed once per value)."""
+    return fractions.Fraction(duration).limit_denominator(10**6)
 
 
 OPTIONS = ("onset_tolerance", "offset_tolerance", "duration_tolerance", "matching", "confusion", "compat")

@@ -30,7 +30,8 @@ from ._small import MAX_ASSIGNMENTS, OTHER, SAME, n_assignments, solve_blocks
 BATCH_SIZE = 2000  # truth events per LAPJVsp call (whole components)
 MAX_SIDE = 16  # largest block side looked up in the enumeration-size table
 PAD_SIDE = 5  # blocks with both sides up to this are padded to a square shape
-PAD_MIN = 3  # ... of at least this side (2 x 2 and 3 x 3 blocks in one call)
+PAD_MIN = 3  # ... of at least this side (2 x 2 and 3 x 3 blocks in one call) ...
+PAD_MIN_BLOCKS = 5000  # ... where there are at most this many blocks (call overhead dominates)
 
 _SMALL = np.array(
     [[n_assignments(a, b) <= MAX_ASSIGNMENTS for b in range(MAX_SIDE + 1)] for a in range(MAX_SIDE + 1)]
@@ -145,7 +146,8 @@ def _solve_small(out, t, p, kind, block, local_t, local_p, n_t, n_p) -> np.ndarr
     # neither the optimum nor the tie rule): few shapes, few calls
     side = np.maximum(n_t, n_p)
     square = side <= PAD_SIDE
-    side = np.maximum(side, PAD_MIN)
+    if len(side) <= PAD_MIN_BLOCKS:
+        side = np.maximum(side, PAD_MIN)
     shape_t = np.where(square, side, n_t)
     shape_p = np.where(square, side, n_p)
     shape = np.where(small, shape_t * (MAX_SIDE + 1) + shape_p, -1)
