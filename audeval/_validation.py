@@ -169,6 +169,7 @@ class _Raw:
     start: np.ndarray
     end: np.ndarray
     values: pd.Series
+    used: np.ndarray | None = None  # per file level: used by a row (set by _used_levels)
 
 
 def _level_ns(index: pd.MultiIndex, level: int, name: str, what: str) -> np.ndarray:
@@ -244,7 +245,7 @@ def _take_apart(obj: object, name: str, allow_filewise: bool) -> _Raw:
 
 
 def _used_levels(raw: _Raw) -> pd.Index:
-    used = np.bincount(raw.file_codes, minlength=len(raw.file_levels)) > 0
+    raw.used = used = np.bincount(raw.file_codes, minlength=len(raw.file_levels)) > 0
     return raw.file_levels if used.all() else raw.file_levels[used]
 
 
@@ -567,7 +568,7 @@ def check_inputs(
             file_map = _positions(files, raw.file_levels, unique=True)
         else:  # positions of the used levels
             file_map = np.full(len(raw.file_levels), -1, dtype=np.int64)
-            file_map[np.bincount(raw.file_codes, minlength=len(raw.file_levels)) > 0] = positions[side]
+            file_map[raw.used] = positions[side]  # the levels used (by _used_levels)
         file = file_map[raw.file_codes]
         end = raw.end  # a fresh array of _take_apart: copied only where NaT ends are filled
         open_end = end == NAT
@@ -593,7 +594,7 @@ def check_inputs(
                     f"{_show(raw.series, show)}"
                 )
         duration = durations[file]
-        beyond = (duration != NAT) & (end != NAT) & (end > duration)
+        beyond = (end > duration) & (duration != NAT)  # an end NaT (min int64) is never greater
         if beyond.any():
             warn(
                 f"{raw.name} has rows beyond the duration of their file in files_duration "

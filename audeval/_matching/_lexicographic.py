@@ -156,7 +156,9 @@ def _solve_small(out, t, p, kind, block, local_t, local_p, n_t, n_p) -> np.ndarr
     # blocks grouped by shape: position of each block among its shape
     block_order = np.argsort(shape, kind="stable")
     sorted_shape = shape[block_order]
-    bounds = np.flatnonzero(np.r_[True, sorted_shape[1:] != sorted_shape[:-1], True])
+    change = np.ones(len(shape) + 1, dtype=bool)
+    np.not_equal(sorted_shape[1:], sorted_shape[:-1], out=change[1:-1])
+    bounds = np.flatnonzero(change)
     position = np.empty(len(shape), dtype=np.int64)
     position[block_order] = np.arange(len(shape)) - np.repeat(bounds[:-1], np.diff(bounds))
     edge_order = np.argsort(edge_shape, kind="stable")
