@@ -53,19 +53,19 @@ def interval_blocks(
     cut[0] = n > 0
     block = np.cumsum(cut) - 1
     starts = np.flatnonzero(cut)
-    # truth: consecutive distinct indices per block
+    # truth: consecutive distinct indices per block (rank of the first: truth_id at the start)
     truth_id = np.cumsum(new_truth) - 1
-    local_t = truth_id - truth_id[starts][block]
-    n_t = np.bincount(block[new_truth], minlength=len(starts))
-    # predictions: blocks hold disjoint, increasing ranges of indices
+    first_t = truth_id[starts]
+    local_t = truth_id - first_t[block]
+    n_t = np.diff(first_t, append=truth_id[-1] + 1)
+    # predictions: blocks hold disjoint, increasing ranges of indices,
+    # so the distinct ones of a block are those from its lowest to the next block's lowest
     seen = np.zeros(n_prediction + 1, dtype=np.int64)
     seen[prediction] = 1
     pred_id = np.cumsum(seen) - 1
-    block_of_pred = np.zeros(n_prediction, dtype=np.int64)
-    block_of_pred[prediction] = block
-    first_pred = suffix_min[starts]
-    local_p = pred_id[prediction] - pred_id[first_pred][block]
-    n_p = np.bincount(block_of_pred[np.flatnonzero(seen[:-1])], minlength=len(starts))
+    first_p = pred_id[suffix_min[starts]]
+    local_p = pred_id[prediction] - first_p[block]
+    n_p = np.diff(first_p, append=pred_id[-1] + 1)
     return block, local_t, local_p, n_t, n_p
 
 
