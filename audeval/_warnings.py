@@ -15,9 +15,15 @@ class UndefinedMetricWarning(UserWarning):
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
 
-@functools.lru_cache(maxsize=1024)
 def _inside(filename: str) -> bool:
-    """A code file of audeval (one ``abspath`` per file name, not per warning and frame)."""
+    """A code file of audeval (absolute names resolved once, not per warning and frame)."""
+    if not os.path.isabs(filename):  # relative to the current directory, which may change
+        return os.path.abspath(filename).startswith(_PACKAGE + os.sep)
+    return _inside_absolute(filename)
+
+
+@functools.lru_cache(maxsize=1024)
+def _inside_absolute(filename: str) -> bool:
     return os.path.abspath(filename).startswith(_PACKAGE + os.sep)
 
 
