@@ -202,9 +202,9 @@ def intersection_deltas(
         tree |= present.sum(axis=0)[None, :] - present > 0
     if dtc <= 0:
         tree[:] = True
-    runs = _deltas.run_changes(inputs.scores, inputs.frame_file, n_files)
-    floor = None
-    if max_efpr is not None:
+    runs = floor = None
+    if max_efpr is not None and not tree.all():  # groups outside the tree bound fp from below
+        runs = _deltas.run_changes(inputs.scores, inputs.frame_file, n_files)
         seconds = float(inputs.durations.sum()) / NS
         floor = level_floor(runs, ~tree.ravel(), n_files, inputs.n_labels, seconds, max_efpr)
         if (floor > -np.inf).any():
@@ -226,6 +226,8 @@ def intersection_deltas(
         false = np.flatnonzero(~relevant)
         columns.update(_ct_columns(truth, coverage, inputs, found, false, length, cttc, decimals))
     del found, start, end, length, relevant
+    if runs is None:  # computed last: the tree's arrays are freed by then
+        runs = _deltas.run_changes(inputs.scores, inputs.frame_file, n_files)
     columns["fp"].append(runs)
     return _collect(columns, inputs.n_labels * inputs.n_files)
 
