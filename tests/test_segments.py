@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import warnings
 
 import audformat
 from hypothesis import given
@@ -713,6 +714,18 @@ def test_accuracy_gap_label_errors():
     with pytest.raises(TypeError, match="gap_label needs truth and prediction as Series"):
         seg.segment_accuracy(table, gap_label="-")
 
+
+
+# issue 18 items 17/18: a key of files_duration that is no file id (here with its extension)
+# adds a file of true negatives and leaves the file it meant at its latest end: warned, naming it
+def test_files_duration_keys_that_miss_a_file_warn():
+    truth, prediction = series(MIREX_TRUTH), series(MIREX_PREDICTION)
+    with pytest.warns(UserWarning, match=r"files_duration is not known for 1 of 2 files \(f\)"):
+        seg.segment_accuracy(truth, prediction, time_resolution=0.01, files_duration={"f.wav": 10})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        seg.segment_accuracy(truth, prediction, time_resolution=0.01, files_duration={"f": 10})
+        seg.segment_accuracy(truth, prediction, time_resolution=0.01)  # sed_eval's rule, no warning
 
 
 # issue 18 item 17: files known only from files_duration are evaluated (true negatives only)

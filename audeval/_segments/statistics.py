@@ -16,7 +16,8 @@ from audeval._tables import check_statistics
 from audeval._tables import labels_of
 from audeval._tables import select_labels
 from audeval._tables import statistics_frame
-from audeval._validation import Inputs
+from audeval._warnings import warn
+from audeval._validation import NAT, Inputs
 from audeval._validation import check_inputs
 from audeval._segments.engine import _Counts, _counts_from_inputs
 from audeval._segments.options import COLUMNS, OPTIONS, normalise
@@ -251,7 +252,27 @@ def _direct_counts(
         require_end=True,
         allow_filewise=True,
     )
+    if files_duration is not None:
+        _warn_unknown_durations(inputs)
     return _counts_from_inputs(inputs, value_of(time_resolution), value_of(compat)), inputs
+
+
+def _warn_unknown_durations(inputs: Inputs) -> None:
+    """Files given no duration fall back to their latest end: say so, naming them (issue 18).
+
+    A key that matches no file (``"a.wav"`` for the file ``"a"``) adds a file of true negatives
+    and leaves the file it meant at its latest end.
+    """
+    unknown = inputs.durations == NAT
+    if unknown.any():
+        shown = [str(f) for f in inputs.files[unknown][:5]]
+        more = " ..." if unknown.sum() > 5 else ""
+        warn(
+            f"files_duration is not known for {int(unknown.sum())} of {inputs.n_files} files "
+            f"({', '.join(shown)}{more}): their evaluated length is the latest end "
+            "in truth or prediction (sed_eval's rule). "
+            "The keys of files_duration must be the file ids of truth and prediction."
+        )
 
 
 
