@@ -582,3 +582,25 @@ def test_agreement(capsys, tmp_path):
     assert table.loc["a", "b"] == pytest.approx(audeval.cohen_kappa(raters["a"], raters["b"]), abs=1e-12)
     code, out, err = run(capsys, "agreement", *paths, "--names", "a,b")
     assert code == 2 and "--names" in err
+
+
+def test_empty_mirex_file_and_durations_agree_with_the_api(capsys, tmp_path):
+    """Issue 18, item 17: a file without events counts (true negatives) in the CLI and the API alike."""
+    for side, rows in (("ref", "0.0\t4.0\tmusic\n4.0\t6.0\tspeech\n"), ("est", "0.0\t4.0\tmusic\n4.0\t9.0\tspeech\n")):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "f.txt").write_text(rows)
+        (tmp_path / side / "empty.txt").write_text("")
+    durations = tmp_path / "d.csv"
+    durations.write_text("file,duration\nf.txt,10\nempty.txt,10\n")
+    argv = [tmp_path / "ref", tmp_path / "est", "--time-resolution", "0.01", "--files-duration", durations]
+    table = run_csv(capsys, "segments", *argv, "--match-files", "stem")
+    truth = audeval.read_annotations(str(tmp_path / "ref"))
+    prediction = audeval.read_annotations(str(tmp_path / "est"))
+    api = audeval.segment_accuracy(truth, prediction, time_resolution=0.01, files_duration={"f": 10, "empty": 10})
+    assert api == pytest.approx(0.925)  # (1700 + 2000) / 4000
+    assert table.set_index("label").loc["micro", "accuracy"] == pytest.approx(api)
+    # keys with the extension do not name the files "f" and "empty" of the annotations: warned
+    code, out, err = run(capsys, "segments", *argv)
+    assert code == 0
+    assert "files_duration is not known for 2 of 4 files (empty, f)" in err
+    assert "Segment-based metrics: 4 files" in out

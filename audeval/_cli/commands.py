@@ -133,8 +133,10 @@ def segments(args: argparse.Namespace) -> Result:
         if args.time_resolution is None
         else f"time resolution {args.time_resolution:g} s"
     )
-    n_files = len(set(data.files))
-    title = f"Segment-based metrics: {n_files} files, {len(labels)} labels; {resolution}"
+    files = set(data.files)
+    if data.files_duration is not None:  # files of --files-duration are evaluated files too
+        files |= set(data.files_duration.index[data.files_duration.notna()])
+    title = f"Segment-based metrics: {len(files)} files, {len(labels)} labels; {resolution}"
     if data.files_duration is None:
         title += "; file length = latest end (no --files-duration)"
     if not args.per_file:
