@@ -22,6 +22,19 @@ from audeval._report import PerClass
 
 
 
+def count_columns(n_truth, n_prediction, tp, substituted, substituting) -> dict[str, np.ndarray]:
+    """The additive event columns from the counts per group (label, or file and label)."""
+    return {
+        "n_truth": n_truth,
+        "n_prediction": n_prediction,
+        "tp": tp,
+        "fp": n_prediction - tp,
+        "fn": n_truth - tp,
+        "substituted": substituted,
+        "substituting": substituting,
+    }
+
+
 @dataclasses.dataclass(frozen=True)
 class Summed:
     """A statistics table summed over files: one value per label and column.
@@ -61,17 +74,13 @@ class Summed:
         code = pred.label * 2
         code[em.substitution[substituted]] += 1
         p_counts = np.bincount(code, minlength=2 * n).astype(np.int64, copy=False).reshape(n, 2)
-        n_truth, n_pred = t_counts.sum(axis=1), p_counts.sum(axis=1)
-        tp = t_counts[:, 1] + t_counts[:, 3]
-        columns = {
-            "n_truth": n_truth,
-            "n_prediction": n_pred,
-            "tp": tp,
-            "fp": n_pred - tp,
-            "fn": n_truth - tp,
-            "substituted": t_counts[:, 2] + t_counts[:, 3],
-            "substituting": p_counts[:, 1],
-        }
+        columns = count_columns(
+            t_counts.sum(axis=1),
+            p_counts.sum(axis=1),
+            t_counts[:, 1] + t_counts[:, 3],
+            t_counts[:, 2] + t_counts[:, 3],
+            p_counts[:, 1],
+        )
         if confusion:
             partner = pred.label[em.substitution[substituted]]
             pairs = np.bincount(truth.label[substituted] * n + partner, minlength=n * n)

@@ -14,7 +14,7 @@ from audeval._protocol import declared, resolve, stamp
 from audeval._validation import check_inputs
 from audeval._events.matching import EventMatch, match_events
 from audeval._events.options import CONFUSION_PREFIX, OPTIONS, Tolerance, normalise, tolerances
-from audeval._events.reductions import Summed
+from audeval._events.reductions import Summed, count_columns
 
 
 
@@ -35,19 +35,14 @@ def statistics_of_match(em: EventMatch, *, confusion: bool = False) -> pd.DataFr
     n = inputs.n_files * n_labels
     t_group = truth.file * n_labels + truth.label
     p_group = pred.file * n_labels + pred.label
-    n_truth = _count(t_group, n)
-    n_pred = _count(p_group, n)
-    tp = _count(t_group[em.match >= 0], n)
     substituted = em.substitution >= 0
-    columns = {
-        "n_truth": n_truth,
-        "n_prediction": n_pred,
-        "tp": tp,
-        "fp": n_pred - tp,
-        "fn": n_truth - tp,
-        "substituted": _count(t_group[substituted], n),
-        "substituting": _count(p_group[em.substitution[substituted]], n),
-    }
+    columns = count_columns(
+        _count(t_group, n),
+        _count(p_group, n),
+        _count(t_group[em.match >= 0], n),
+        _count(t_group[substituted], n),
+        _count(p_group[em.substitution[substituted]], n),
+    )
     if confusion:
         pairs = t_group[substituted] * n_labels + pred.label[em.substitution[substituted]]
         table = _count(pairs, n * n_labels).reshape(n, n_labels)
