@@ -21,7 +21,6 @@ from audeval._protocol import table_options
 from audeval._report import PerClass
 
 
-
 def count_columns(n_truth, n_prediction, tp, substituted, substituting) -> dict[str, np.ndarray]:
     """The additive event columns from the counts per group (label, or file and label)."""
     return {
