@@ -11,7 +11,7 @@ float seconds or unvalidated values.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 import dataclasses
 import datetime
 import numbers
@@ -19,13 +19,19 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from audeval._warnings import UndefinedMetricWarning, warn
+from audeval._file_levels import file_union as _file_union
+from audeval._file_levels import positions as _positions
+from audeval._labels import MAX_ROWS_SHOWN
+from audeval._labels import given_labels as _given_labels
+from audeval._labels import infer_labels as _infer_labels
+from audeval._labels import label_codes as _label_codes
+from audeval._labels import used_labels as _used_labels
+from audeval._warnings import warn
 
 
 NS_PER_SECOND = 1_000_000_000
 NAT = np.iinfo(np.int64).min  # the int64 value of NaT
 MAX_SECONDS = 1e9  # largest duration accepted (~31.7 years), far from int64 ns overflow
-MAX_ROWS_SHOWN = 5
 
 # -------------------------------------------------------------------------
 # Small checks shared by every public function
@@ -249,150 +255,6 @@ def _used_levels(raw: _Raw) -> pd.Index:
     return raw.file_levels if used.all() else raw.file_levels[used]
 
 
-def _is_arrow(index: pd.Index) -> bool:
-    return hasattr(index.array, "__arrow_array__") and index.dtype.kind in "OUT"
-
-
-def _arrow(index: pd.Index):
-    """The pyarrow array behind an arrow-backed index (one chunk)."""
-    import pyarrow as pa
-
-    array = pa.array(index.array)
-    return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
-
-
-def _file_union(levels: list[pd.Index]) -> tuple[pd.Index, list[np.ndarray] | None]:
-    """Sorted union of file levels (sorted where possible), named ``file``,
-    and the position of every level entry in it (``None``: not computed).
-
-    Equal levels are taken as they are; arrow strings are merged by pyarrow
-    (no conversion to Python objects; one dictionary encoding gives the union
-    and the positions); anything else by pandas.
-    """
-    first = levels[0]
-    if all(len(level) == len(first) and level.equals(first) for level in levels[1:]):
-        if first.is_unique and first.is_monotonic_increasing:
-            return pd.Index(first, name="file"), [np.arange(len(first), dtype=np.int64)] * len(levels)
-    if all(_is_arrow(level) for level in levels) and len({level.dtype for level in levels}) == 1:
-        import pyarrow as pa
-        import pyarrow.compute as pc
-
-        arrays = [_arrow(level) for level in levels]
-        encoded = pa.concat_arrays(arrays).dictionary_encode() if len({a.type for a in arrays}) == 1 else None
-        if encoded is not None and encoded.null_count == 0:
-            order = np.asarray(pc.sort_indices(encoded.dictionary), dtype=np.int64)
-            rank = np.empty(len(order), dtype=np.int64)
-            rank[order] = np.arange(len(order), dtype=np.int64)
-            bounds = np.cumsum([len(a) for a in arrays])[:-1]
-            positions = np.split(rank[np.asarray(encoded.indices)], bounds)
-            return pd.Index(encoded.dictionary.take(pa.array(order)), dtype=first.dtype, name="file"), positions
-    files = first.append(levels[1:]).unique()
-    try:
-        files = files.sort_values()
-    except TypeError:
-        pass
-    return pd.Index(files, name="file"), None
-
-
-def _positions(values: pd.Index, target: pd.Index, *, unique: bool = False) -> np.ndarray:
-    """``values.get_indexer(target)`` as int64, without hashing where it can be avoided.
-
-    Equal indexes give ``arange``; arrow strings are looked up by pyarrow
-    (``values`` must be unique, as for ``get_indexer``; ``unique=True`` says it is).
-    """
-    if len(values) == len(target) and values.equals(target) and (unique or values.is_unique):
-        return np.arange(len(target), dtype=np.int64)
-    if _is_arrow(values) and _is_arrow(target) and values.dtype == target.dtype:
-        import pyarrow as pa
-        import pyarrow.compute as pc
-
-        value_array, target_array = _arrow(values), _arrow(target)
-        if value_array.type == target_array.type and (
-            unique or pc.count_distinct(value_array, mode="all").as_py() == len(value_array)
-        ):
-            found = pc.index_in(target_array, value_set=value_array)
-            return np.asarray(pc.fill_null(found, -1).to_numpy(zero_copy_only=False), dtype=np.int64)
-    return np.asarray(values.get_indexer(target), dtype=np.int64)
-
-
-def _label_codes(raw: _Raw) -> tuple[np.ndarray, list, bool]:
-    """Codes into a per-side list of labels, and whether it is categorical."""
-    values = raw.values
-    if isinstance(values.dtype, pd.CategoricalDtype):
-        codes = np.asarray(values.array.codes, dtype=np.int64)
-        return codes, list(values.array.categories), True
-    codes, uniques = pd.factorize(values.array)
-    uniques = uniques.tolist() if hasattr(uniques, "tolist") else list(uniques)
-    return np.asarray(codes, dtype=np.int64), uniques, False
-
-
-def _infer_labels(sides: list[tuple[list, bool]]) -> list:
-    """Categories in category order first, then the sorted union of the rest.
-
-    Every category is kept (tables stay dense and additive);
-    the macro averages leave out labels without support (:func:`audeval._scores.supported`).
-    """
-    return _ordered_labels(sides)
-
-
-def _ordered_labels(sides: list[tuple[list, bool]]) -> list:
-    ordered: list = []
-    seen: set = set()
-    for uniques, categorical in sides:
-        if categorical:
-            for label in uniques:
-                if label not in seen:
-                    seen.add(label)
-                    ordered.append(label)
-    rest = {
-        label
-        for uniques, categorical in sides
-        if not categorical
-        for label in uniques
-        if label not in seen
-    }
-    try:
-        rest_sorted = sorted(rest)
-    except TypeError:
-        types = sorted({type(label).__name__ for label in rest})
-        raise TypeError(
-            f"truth and prediction hold labels of types {types} that cannot be ordered; "
-            "pass labels=[...] to give the order."
-        ) from None
-    return ordered + rest_sorted
-
-
-def _used_labels(sides: list[tuple[np.ndarray, list]]) -> set:
-    """Labels that occur in at least one row of either side."""
-    used: set = set()
-    for codes, uniques in sides:
-        if len(uniques):
-            present = np.bincount(codes[codes >= 0], minlength=len(uniques)) > 0
-            used.update(label for label, p in zip(uniques, present) if p)
-    return used
-
-
-def _given_labels(labels: object, used: set) -> list:
-    """A given ``labels`` checked; entries that occur in neither input get a warning."""
-    if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
-        raise TypeError(f"labels must be a sequence of labels; got {labels!r}.")
-    label_list = list(labels)
-    unhashable = [label for label in label_list if not isinstance(label, Hashable)]
-    if unhashable:
-        raise TypeError(f"labels must hold hashable labels (str, int, ...); got {unhashable[:3]}.")
-    if len(set(label_list)) != len(label_list):
-        raise ValueError(f"labels must not contain duplicates; got {label_list}.")
-    missing = [label for label in label_list if label not in used]
-    if missing and used:
-        warn(
-            f"labels {missing[:MAX_ROWS_SHOWN]} occur in neither truth nor prediction: "
-            "their precision, recall and F-score are undefined and set to zero_division "
-            "(check the spelling).",
-            UndefinedMetricWarning,
-        )
-    return label_list
-
-
 def _durations_ns(
     files_duration: Mapping | pd.Series | None,
     files: pd.Index,
@@ -488,6 +350,75 @@ def batch_durations(
     return files_duration[pd.Index(files_duration.index).isin(files)]
 
 
+def _label_map(codes: np.ndarray, uniques: list, label_list: list) -> np.ndarray:
+    """Each row's position in ``label_list`` (-1: a label not evaluated)."""
+    if not len(uniques):
+        return np.full(len(codes), -1, dtype=np.int64)
+    if uniques == label_list:  # e.g. both sides categorical with the same categories
+        mapping = np.arange(len(uniques))
+    else:
+        label_index = pd.Index(label_list, dtype=object)
+        mapping = np.asarray(label_index.get_indexer(pd.Index(uniques, dtype=object)))
+    return np.append(mapping.astype(np.int64), -1)[codes]  # code -1 stays -1
+
+
+def _resolve_ends(raw: _Raw, file: np.ndarray, files: pd.Index, durations: np.ndarray, require_end: bool):
+    """Ends with ``end=NaT`` resolved from ``files_duration`` (a copy only where some are)."""
+    end = raw.end  # a fresh array of _take_apart
+    open_end = end == NAT
+    if not open_end.any():
+        return end
+    end = end.copy()
+    end[open_end] = durations[file[open_end]]
+    unresolved = end == NAT
+    if require_end and unresolved.any():
+        missing = sorted(set(files[file[unresolved]]))
+        raise ValueError(
+            f"{raw.name} has rows with end=NaT (until the end of the file) "
+            "and no duration is known for files "
+            f"{missing[:MAX_ROWS_SHOWN]}"
+            f"{' ...' if len(missing) > MAX_ROWS_SHOWN else ''}; "
+            "pass files_duration (e.g. from audformat's Database.files_duration)."
+        )
+    bad = ~unresolved & (end < raw.start)
+    if bad.any():
+        show = np.zeros(len(raw.series), dtype=bool)
+        show[bad] = True
+        raise ValueError(
+            f"{raw.name} has rows starting after the duration of their file: {_show(raw.series, show)}"
+        )
+    return end
+
+
+def _side(raw, codes, uniques, label_list, files, positions, durations, latest, require_end) -> Segments:
+    """One side as int64 arrays over the shared files and labels; updates ``latest`` per file."""
+    label = _label_map(codes, uniques, label_list)
+    if positions is None:
+        file_map = _positions(files, raw.file_levels, unique=True)
+    else:  # positions of the used levels (set by _used_levels)
+        file_map = np.full(len(raw.file_levels), -1, dtype=np.int64)
+        file_map[raw.used] = positions
+    file = file_map[raw.file_codes]
+    end = _resolve_ends(raw, file, files, durations, require_end)
+    duration = durations[file]
+    beyond = (end > duration) & (duration != NAT)  # an end NaT (min int64) is never greater
+    if beyond.any():
+        warn(
+            f"{raw.name} has rows beyond the duration of their file in files_duration "
+            f"(metrics crop them to [0, duration]): {_show(raw.series, beyond)}"
+        )
+    if len(file):
+        # a file's length is a property of the file, not of the labels selected
+        np.maximum.at(latest, file, np.where(end == NAT, raw.start, end))
+    keep = label >= 0
+    if keep.all():  # no copies when every row is kept
+        return Segments(file, raw.start, end, label, np.arange(len(label), dtype=np.int64))
+    return Segments(
+        file[keep], raw.start[keep], end[keep], label[keep].astype(np.int64),
+        np.flatnonzero(keep).astype(np.int64),
+    )
+
+
 def check_inputs(
     truth: pd.Series,
     prediction: pd.Series,
@@ -550,73 +481,14 @@ def check_inputs(
     rows = positions[2] if positions and len(positions) > 2 else None  # of files_duration's files
     durations = _durations_ns(files_duration, files, rows)
 
-    sides = []
     latest = np.zeros(len(files), dtype=np.int64)
-    for side, (raw, codes, uniques) in enumerate(
-        ((raw_truth, truth_codes, truth_uniques), (raw_prediction, pred_codes, pred_uniques))
-    ):
-        if len(uniques):
-            if uniques == label_list:  # e.g. both sides categorical with the same categories
-                mapping = np.arange(len(uniques))
-            else:
-                label_index = pd.Index(label_list, dtype=object)
-                mapping = np.asarray(label_index.get_indexer(pd.Index(uniques, dtype=object)))
-            label = np.append(mapping.astype(np.int64), -1)[codes]  # code -1 stays -1
-        else:
-            label = np.full(len(codes), -1, dtype=np.int64)
-        if positions is None:
-            file_map = _positions(files, raw.file_levels, unique=True)
-        else:  # positions of the used levels
-            file_map = np.full(len(raw.file_levels), -1, dtype=np.int64)
-            file_map[raw.used] = positions[side]  # the levels used (by _used_levels)
-        file = file_map[raw.file_codes]
-        end = raw.end  # a fresh array of _take_apart: copied only where NaT ends are filled
-        open_end = end == NAT
-        if open_end.any():
-            end = end.copy()
-            end[open_end] = durations[file[open_end]]
-            unresolved = end == NAT
-            if require_end and unresolved.any():
-                missing = sorted(set(files[file[unresolved]]))
-                raise ValueError(
-                    f"{raw.name} has rows with end=NaT (until the end of the file) "
-                    "and no duration is known for files "
-                    f"{missing[:MAX_ROWS_SHOWN]}"
-                    f"{' ...' if len(missing) > MAX_ROWS_SHOWN else ''}; "
-                    "pass files_duration (e.g. from audformat's Database.files_duration)."
-                )
-            bad = ~unresolved & (end < raw.start)
-            if bad.any():
-                show = np.zeros(len(raw.series), dtype=bool)
-                show[bad] = True
-                raise ValueError(
-                    f"{raw.name} has rows starting after the duration of their file: "
-                    f"{_show(raw.series, show)}"
-                )
-        duration = durations[file]
-        beyond = (end > duration) & (duration != NAT)  # an end NaT (min int64) is never greater
-        if beyond.any():
-            warn(
-                f"{raw.name} has rows beyond the duration of their file in files_duration "
-                f"(metrics crop them to [0, duration]): {_show(raw.series, beyond)}"
-            )
-        if len(file):
-            # a file's length is a property of the file, not of the labels selected
-            np.maximum.at(latest, file, np.where(end == NAT, raw.start, end))
-        keep = label >= 0
-        if keep.all():  # no copies when every row is kept
-            sides.append(Segments(file, raw.start, end, label, np.arange(len(label), dtype=np.int64)))
-            continue
-        position = np.flatnonzero(keep)
-        sides.append(
-            Segments(
-                file[keep],
-                raw.start[keep],
-                end[keep],
-                label[keep].astype(np.int64),
-                position.astype(np.int64),
-            )
+    sides = [
+        _side(raw, codes, uniques, label_list, files, None if positions is None else positions[k],
+              durations, latest, require_end)
+        for k, (raw, codes, uniques) in enumerate(
+            ((raw_truth, truth_codes, truth_uniques), (raw_prediction, pred_codes, pred_uniques))
         )
+    ]
     return Inputs(sides[0], sides[1], files, label_list, durations, latest)
 
 

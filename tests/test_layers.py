@@ -18,7 +18,9 @@ import pytest
 PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "audeval"
 
 CORE = {
+    "audeval._file_levels",
     "audeval._intervals",
+    "audeval._labels",
     "audeval._matching",
     "audeval._options",
     "audeval._report",

@@ -1,0 +1,97 @@
+"""Labels of the two inputs: codes per side and the shared label list (part of the validation gate).
+
+Without ``labels``: categories in category order, then the sorted union of the other labels;
+with ``labels``: the given list, checked, with a warning for entries that occur in neither input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+
+import numpy as np
+import pandas as pd
+
+from audeval._warnings import UndefinedMetricWarning, warn
+
+MAX_ROWS_SHOWN = 5
+
+
+def label_codes(raw) -> tuple[np.ndarray, list, bool]:
+    """Codes into a per-side list of labels, and whether it is categorical."""
+    values = raw.values
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        codes = np.asarray(values.array.codes, dtype=np.int64)
+        return codes, list(values.array.categories), True
+    codes, uniques = pd.factorize(values.array)
+    uniques = uniques.tolist() if hasattr(uniques, "tolist") else list(uniques)
+    return np.asarray(codes, dtype=np.int64), uniques, False
+
+
+def infer_labels(sides: list[tuple[list, bool]]) -> list:
+    """Categories in category order first, then the sorted union of the rest.
+
+    Every category is kept (tables stay dense and additive);
+    the macro averages leave out labels without support (:func:`audeval._scores.supported`).
+    """
+    return _ordered_labels(sides)
+
+
+def _ordered_labels(sides: list[tuple[list, bool]]) -> list:
+    ordered: list = []
+    seen: set = set()
+    for uniques, categorical in sides:
+        if categorical:
+            for label in uniques:
+                if label not in seen:
+                    seen.add(label)
+                    ordered.append(label)
+    rest = {
+        label
+        for uniques, categorical in sides
+        if not categorical
+        for label in uniques
+        if label not in seen
+    }
+    try:
+        rest_sorted = sorted(rest)
+    except TypeError:
+        types = sorted({type(label).__name__ for label in rest})
+        raise TypeError(
+            f"truth and prediction hold labels of types {types} that cannot be ordered; "
+            "pass labels=[...] to give the order."
+        ) from None
+    return ordered + rest_sorted
+
+
+def used_labels(sides: list[tuple[np.ndarray, list]]) -> set:
+    """Labels that occur in at least one row of either side."""
+    used: set = set()
+    for codes, uniques in sides:
+        if len(uniques):
+            present = np.bincount(codes[codes >= 0], minlength=len(uniques)) > 0
+            used.update(label for label, p in zip(uniques, present) if p)
+    return used
+
+
+def given_labels(labels: object, used: set) -> list:
+    """A given ``labels`` checked; entries that occur in neither input get a warning."""
+    if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
+        raise TypeError(f"labels must be a sequence of labels; got {labels!r}.")
+    label_list = list(labels)
+    unhashable = [label for label in label_list if not isinstance(label, Hashable)]
+    if unhashable:
+        raise TypeError(f"labels must hold hashable labels (str, int, ...); got {unhashable[:3]}.")
+    if len(set(label_list)) != len(label_list):
+        raise ValueError(f"labels must not contain duplicates; got {label_list}.")
+    missing = [label for label in label_list if label not in used]
+    if missing and used:
+        warn(
+            f"labels {missing[:MAX_ROWS_SHOWN]} occur in neither truth nor prediction: "
+            "their precision, recall and F-score are undefined and set to zero_division "
+            "(check the spelling).",
+            UndefinedMetricWarning,
+        )
+    return label_list
+
+
+__all__ = ["MAX_ROWS_SHOWN", "given_labels", "infer_labels", "label_codes", "used_labels"]
