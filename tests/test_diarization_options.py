@@ -324,6 +324,29 @@ def test_speaker_change_by_hand():
     assert coverage == pytest.approx((2 + 1.6 + 2) / 6)
 
 
+
+@pytest.mark.parametrize(
+    "truth, prediction",
+    [
+        (series([]), series([("f", 0, 3, "x"), ("f", 3, 6, "y")])),
+        (series([("f", 0, 3, "A"), ("f", 3, 6, "B")]), series([])),
+        (series([]), series([])),
+    ],
+    ids=["empty-truth", "empty-prediction", "both-empty"],
+)
+def test_speaker_change_empty_side(truth, prediction):
+    """Issue 33 #12: an empty side gave IndexError; now the documented zero-division values
+    (1 where there are no boundaries or no overlap), as pyannote.metrics 4.2 gives them."""
+    stats = dia.speaker_change_statistics(truth, prediction)
+    assert (stats[["matches", "coverage", "purity", "intersection"]] == 0).all(axis=None)
+    has_p = len(prediction) > 0
+    has_t = len(truth) > 0
+    assert stats["prediction_boundaries"].sum() == int(has_p)
+    assert stats["truth_boundaries"].sum() == int(has_t)
+    precision, recall, _ = dia.speaker_change_precision_recall(truth, prediction)
+    assert (precision, recall) == (0.0 if has_p else 1.0, 0.0 if has_t else 1.0)
+    assert dia.speaker_change_purity_coverage(truth, prediction) == (1.0, 1.0, 1.0)
+
 # --- statistics tables: same numbers, options checked, shards add up --------------------
 
 

@@ -51,7 +51,8 @@ def _distinct_segments(n, file, start, end):
     by_end = np.argsort(end, kind="stable")  # two stable sorts: by (start key, end)
     order = by_end[np.argsort(start_key[by_end], kind="stable")]
     file, start, end = file[order], start[order], end[order]
-    new = np.r_[True, (file[1:] != file[:-1]) | (start[1:] != start[:-1]) | (end[1:] != end[:-1])]
+    new = np.ones(len(file), dtype=bool)  # no rows (an empty side): nothing to index
+    new[1:] = (file[1:] != file[:-1]) | (start[1:] != start[:-1]) | (end[1:] != end[:-1])
     return file[new], start[new], end[new]
 
 
