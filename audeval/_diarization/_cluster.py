@@ -151,6 +151,7 @@ def diarization_purity_coverage(
         (0.875, 0.875, 0.875)
 
     """
+    beta = opt.check_beta(beta)
     table = _diarization_input(
         truth, prediction, collar, collar_convention, skip_overlap, compat, files_duration, uem
     )

@@ -301,6 +301,7 @@ def detection_report(
         TOTAL        0.5     0.5       0.5
 
     """
+    beta = opt.check_beta(beta)
     zero_division = check_zero_division(zero_division)
     options = _detection_options(positive_labels, collar, collar_convention, skip_overlap)
     stats = _detection_input(truth, prediction, options, files_duration, uem)

@@ -307,6 +307,7 @@ def identification_precision_recall(
     """
     from audeval._scores import fscore
 
+    beta = opt.check_beta(beta)
     zero_division = check_zero_division(zero_division)
     table = _diarization_input(
         truth, prediction, collar, collar_convention, skip_overlap, compat, files_duration, uem

@@ -98,6 +98,16 @@ def normalise(options: Mapping[str, object]) -> dict:
     return out
 
 
+def check_beta(beta) -> float:
+    """The F-score weight: a positive, finite real number (``beta <= 0`` has no meaning)."""
+    beta = value_of(beta)
+    if not isinstance(beta, (int, float, np.integer, np.floating)) or isinstance(beta, (bool, np.bool_)):
+        raise TypeError(f"beta must be a positive float; got {type(beta).__name__} {beta!r}.")
+    if not np.isfinite(beta) or beta <= 0:
+        raise ValueError(f"beta must be a positive, finite float; got {beta!r}.")
+    return float(beta)
+
+
 def check_positive_labels(positive_labels) -> list | None:
     positive_labels = value_of(positive_labels)
     if positive_labels is None:

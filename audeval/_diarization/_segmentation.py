@@ -265,6 +265,7 @@ def speaker_change_precision_recall(
         (0.6666666666666666, 1.0, 0.8)
 
     """
+    beta = opt.check_beta(beta)
     table = _table(truth, prediction, tolerance, gap_tolerance)
     matches = table["matches"].sum()
     precision = _ratio(matches, table["prediction_boundaries"].sum())
@@ -321,6 +322,7 @@ def speaker_change_purity_coverage(
         (0.75, 0.75, 0.75)
 
     """
+    beta = opt.check_beta(beta)
     table = _table(truth, prediction, tolerance, gap_tolerance)
     total = table["intersection"].sum()
     purity = _ratio(table["purity"].sum(), total)
