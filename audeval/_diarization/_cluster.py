@@ -41,8 +41,9 @@ def _group_max(key: np.ndarray, values: np.ndarray) -> np.ndarray:
 def _purity_parts(table: _Table, swap: bool) -> tuple[np.ndarray, np.ndarray]:
     """Per file: sum of the largest co-occurrence of each cluster, and the clusters' time."""
     n, width = table.n_files, max(table.n_labels, 1)
-    c_file, c_truth, c_pred, c_time = table.cooccurrence
-    cluster, side = (c_truth, table.truth) if swap else (c_pred, table.prediction)
+    # label supports: a label overlapping itself counts once (pyannote.metrics' rule too)
+    c_file, c_truth, c_pred, c_time = table.cooccurrence_support()
+    cluster, side = (c_truth, table.speaking("truth")) if swap else (c_pred, table.speaking("prediction"))
     key = c_file * width + cluster
     largest = _group_max(key, c_time)
     first_file = np.unique(key) // width if len(key) else key

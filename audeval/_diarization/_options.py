@@ -38,13 +38,16 @@ FILE_COLUMNS = (
 )
 PAIR_COLUMNS = ("duration", "duration_overlap")
 COMPAT_COLUMNS = ("matched", "matched_overlap")
+SUPPORT_COLUMN = "duration_support"
+"""``compat="pyannote"``: ``duration`` on label supports (a label overlapping itself once),
+for pyannote.metrics' purity and coverage."""
 MAPPING_COLUMN = "duration_mapping"
 """Per-side collars (md-eval): co-occurrence before the collars, which the mapping maximises."""
 DIARIZATION_COLUMNS = FILE_COLUMNS + PAIR_COLUMNS
 """Columns of every diarization statistics table (``compat="pyannote"`` adds ``matched*``)."""
 
 DIARIZATION_OPTIONS = ("collar", "collar_convention", "skip_overlap", "compat")
-DETECTION_OPTIONS = ("positive_labels", "collar", "collar_convention", "skip_overlap")
+DETECTION_OPTIONS = ("positive_labels", "collar", "collar_convention", "skip_overlap", "compat")
 
 COLLAR_DOC = """collar: unscored width (seconds or timedelta) around every truth boundary.
             ``collar_convention="total"`` (default, pyannote.metrics):

@@ -223,8 +223,14 @@ def _scored_region(
     *,
     collar_convention: str = "total",
     uem=None,
+    overlap_rows=None,
 ) -> _Region:
-    """Scored intervals per file (merged, sorted) after UEM, collars and overlap."""
+    """Scored intervals per file (merged, sorted) after UEM, collars and overlap.
+
+    Overlap is where two or more intervals of ``truth_merged`` are active
+    (two labels: the NIST rule), or of ``overlap_rows`` if given
+    (``compat="pyannote"``: the rows as they are, so a label overlapping itself is overlap).
+    """
     n = inputs.n_files
     known = None if uem is None else uem.known
     low, high = _scoring_bounds(inputs, known)
@@ -232,7 +238,7 @@ def _scored_region(
     if collar > 0:
         parts.append(_collar_intervals(inputs, truth_merged, collar, collar_convention))
     if skip_overlap:
-        parts.append(_overlap_regions(n, truth_merged))
+        parts.append(_overlap_regions(n, truth_merged if overlap_rows is None else overlap_rows))
     if uem is None and not parts:
         return _Region(_complement(n, low, high, (_EMPTY, _EMPTY, _EMPTY)), low, high)
     if uem is None:

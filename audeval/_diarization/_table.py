@@ -51,6 +51,11 @@ def _to_frame(table: _Table) -> pd.DataFrame:
     columns["duration"] = np.concatenate([np.zeros(n, np.int64), t_time, p_time, c_time])
     for c in pair:
         columns[c] = np.concatenate([np.zeros(n + n_labels, np.int64), pair[c]])
+    if table.support is not None:  # compat="pyannote" (no mapping rows: same pair rows)
+        s = table.support
+        columns[opt.SUPPORT_COLUMN] = np.concatenate(
+            [np.zeros(n, np.int64), s["truth"], s["prediction"], s["cooccurrence"]]
+        )
     order = np.lexsort((pred, truth, file))
     index = pd.MultiIndex(
         levels=[
@@ -80,6 +85,8 @@ def _from_frame(stats: pd.DataFrame, compat: str | None = None) -> _Table:
         )
     extra = opt.COMPAT_COLUMNS if compat == "pyannote" else ()
     columns = list(opt.DIARIZATION_COLUMNS + extra)
+    if compat == "pyannote":
+        columns.append(opt.SUPPORT_COLUMN)
     if opt.MAPPING_COLUMN in stats.columns:  # per-side collars: the mapping's co-occurrence
         columns.append(opt.MAPPING_COLUMN)
     missing = [c for c in columns if c not in stats.columns]
@@ -119,10 +126,18 @@ def _from_frame(stats: pd.DataFrame, compat: str | None = None) -> _Table:
         keep = keep[np.lexsort(tuple(c[keep] for c in reversed(codes)))]
         return keep, tuple(c[keep] for c in codes) + (time[keep],)
 
-    _, truth_rows = rows((truth >= 0) & (pred < 0), file, truth)
-    _, prediction_rows = rows((truth < 0) & (pred >= 0), file, pred)
+    truth_keep, truth_rows = rows((truth >= 0) & (pred < 0), file, truth)
+    prediction_keep, prediction_rows = rows((truth < 0) & (pred >= 0), file, pred)
     keep, pair_rows = rows((truth >= 0) & (pred >= 0), file, truth, pred)
     pair = {c: arrays[c][keep] for c in ("duration_overlap",) + extra}
+    support = None
+    if compat == "pyannote":
+        values = arrays[opt.SUPPORT_COLUMN]
+        support = {
+            "truth": values[truth_keep],
+            "prediction": values[prediction_keep],
+            "cooccurrence": values[keep],
+        }
     mapping = None
     if opt.MAPPING_COLUMN in arrays:
         both = (truth >= 0) & (pred >= 0)
@@ -138,6 +153,7 @@ def _from_frame(stats: pd.DataFrame, compat: str | None = None) -> _Table:
         pair=pair,
         compat=compat,
         mapping=mapping,
+        support=support,
     )
 
 
