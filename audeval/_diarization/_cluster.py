@@ -6,7 +6,9 @@ speaking times, summed over files:
 
 * purity :math:`= \sum_h \max_r m_{rh} / \sum_h |h|`,
   coverage :math:`= \sum_r \max_h m_{rh} / \sum_r |r|`
-  (overlap-aware: the denominators are speaking times, pyannote.metrics >= 3.3);
+  (overlap-aware: the denominators are speaking times, pyannote.metrics >= 3.3),
+  always on label supports (a label overlapping itself counts once,
+  under ``compat="pyannote"`` too, as in pyannote.metrics);
 * homogeneity :math:`= 1 - \sum_f H_f(R|H) / \sum_f H_f(R)`,
   completeness :math:`= 1 - \sum_f H_f(H|R) / \sum_f H_f(H)`
   with entropies (nats) of the normalised co-occurrence of each file.
@@ -128,13 +130,17 @@ def diarization_purity_coverage(
     their speaking times in the scored region (overlap-aware),
     and the F-score :math:`(1 + \beta^2) P C / (\beta^2 P + C)`.
     An empty denominator gives 1.
+    Each label is taken on its support (its rows merged: a speaker or cluster
+    overlapping itself counts once) with either ``compat``,
+    so purity and coverage are at most 1;
+    that is pyannote.metrics' rule, which counts such time twice in its DER only.
     Same as pyannote.metrics 4.2's ``DiarizationPurity``, ``DiarizationCoverage``
     and ``f_measure`` (which score the whole annotations:
     pass the same ``files_duration`` extent, no collar, to compare).
 
     Args:
         {args}
-        beta: weight of coverage in the F-score
+        beta: weight of coverage in the F-score (positive; else ``ValueError``)
 
     Returns:
         purity, coverage, F-score

@@ -134,7 +134,8 @@ def detection_statistics(
             a label overlapping itself included (pyannote.metrics 4.2's detection
             metrics). Without ``skip_overlap`` both give the same table
         files_duration: mapping or Series from file to duration
-        uem: scored intervals per file (segmented index or Series; see :func:`read_uem`)
+        uem: scored intervals per file (segmented index or Series; see :func:`read_uem`);
+            rows past a file's duration are cut there, with a ``UserWarning``
 
     Returns:
         DataFrame indexed by ``file`` with int64 nanosecond columns
@@ -311,7 +312,7 @@ def detection_report(
             (see :func:`detection_statistics`)
         files_duration: mapping or Series from file to duration
         uem: scored intervals per file (see :func:`read_uem`)
-        beta: weight of recall in the F-score
+        beta: weight of recall in the F-score (positive; else ``ValueError``)
         zero_division: value of an undefined precision, recall or accuracy
 
     Returns:

@@ -285,7 +285,7 @@ def identification_precision_recall(
     Args:
         truth: ground truth Series, or a table from :func:`diarization_statistics`
         prediction: predicted Series (``None`` with a table)
-        beta: weight of recall in the F-score
+        beta: weight of recall in the F-score (positive; else ``ValueError``)
         zero_division: value of an undefined precision or recall
         {shared}
 

@@ -247,7 +247,7 @@ def speaker_change_precision_recall(
         gap_tolerance: an option of :func:`speaker_change_statistics` that this metric
             does not use (accepted so that one set of options serves the family;
             checked against a given table)
-        beta: weight of recall in the F-score
+        beta: weight of recall in the F-score (positive; else ``ValueError``)
 
     Returns:
         precision, recall, F-score
@@ -304,7 +304,7 @@ def speaker_change_purity_coverage(
             does not use (accepted so that one set of options serves the family;
             checked against a given table)
         gap_tolerance: gaps within a truth label shorter than this are filled
-        beta: weight of coverage in the F-score
+        beta: weight of coverage in the F-score (positive; else ``ValueError``)
 
     Returns:
         purity, coverage, F-score

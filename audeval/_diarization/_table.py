@@ -249,15 +249,20 @@ def diarization_statistics(
         compat: ``None`` (default): a label overlapping itself is merged (NIST rule);
             ``"pyannote"``: every row counts as it is,
             so a speaker's self-overlapping turns count twice in total,
-            miss and co-occurrence (pyannote.metrics; adds the columns
-            ``matched`` and ``matched_overlap``, the correct time of a pair if mapped).
+            miss and co-occurrence, and with ``skip_overlap`` they are overlap
+            (pyannote.metrics; adds the columns ``matched`` and ``matched_overlap``,
+            the correct time of a pair if mapped, and ``duration_support``,
+            ``duration`` on each label's merged rows).
             This reproduces pyannote.metrics' DER, IER, identification precision/recall
-            and homogeneity/completeness on such input; its JER, purity and coverage,
-            which merge the turns of one side, are not reproduced
+            and homogeneity/completeness on such input, and its purity and coverage,
+            which it takes on label supports (``duration_support``);
+            its JER of such turns is not reproduced
         files_duration: mapping or Series from file to duration
         uem: scored intervals per file (audformat segmented index or a Series with one,
             several intervals per file; see :func:`read_uem`);
-            files without UEM intervals fall back to ``files_duration``
+            files without UEM intervals fall back to ``files_duration``;
+            UEM rows past a file's duration are cut there, with a ``UserWarning``
+            naming them (as for truth and prediction rows)
 
     Returns:
         DataFrame indexed by ``(file, truth, prediction)``
