@@ -45,7 +45,10 @@ def _purity_parts(table: _Table, swap: bool) -> tuple[np.ndarray, np.ndarray]:
     n, width = table.n_files, max(table.n_labels, 1)
     # label supports: a label overlapping itself counts once (pyannote.metrics' rule too)
     c_file, c_truth, c_pred, c_time = table.cooccurrence_support()
-    cluster, side = (c_truth, table.speaking("truth")) if swap else (c_pred, table.speaking("prediction"))
+    if swap:
+        cluster, side = c_truth, table.speaking("truth")
+    else:
+        cluster, side = c_pred, table.speaking("prediction")
     key = c_file * width + cluster
     largest = _group_max(key, c_time)
     first_file = np.unique(key) // width if len(key) else key

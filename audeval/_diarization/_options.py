@@ -104,7 +104,8 @@ def normalise(options: Mapping[str, object]) -> dict:
 def check_beta(beta) -> float:
     """The F-score weight: a positive, finite real number (``beta <= 0`` has no meaning)."""
     beta = value_of(beta)
-    if not isinstance(beta, (int, float, np.integer, np.floating)) or isinstance(beta, (bool, np.bool_)):
+    real = isinstance(beta, (int, float, np.integer, np.floating))
+    if not real or isinstance(beta, (bool, np.bool_)):
         raise TypeError(f"beta must be a positive float; got {type(beta).__name__} {beta!r}.")
     if not np.isfinite(beta) or beta <= 0:
         raise ValueError(f"beta must be a positive, finite float; got {beta!r}.")

@@ -61,7 +61,8 @@ class _Table:
     def cooccurrence_support(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The co-occurrence of label supports (a label overlapping itself counts once)."""
         file, truth, prediction, time = self.cooccurrence
-        return file, truth, prediction, time if self.support is None else self.support["cooccurrence"]
+        support = self.support
+        return file, truth, prediction, time if support is None else support["cooccurrence"]
 
     @property
     def n_files(self) -> int:
@@ -428,20 +429,29 @@ def _pyannote_arrays(
     per_file, cooccurrence, pair = _sweep(n, n_labels, truth, prediction, multiplicity=True)
     truth_time = _speaker_time(n, n_labels, truth)
     prediction_time = _speaker_time(n, n_labels, prediction)
-    # label supports (merged), for purity and coverage: one more sweep on the same region
-    sizes = (n, len(truth_labels), len(prediction_labels))
+    # label supports (merged), for purity and coverage
     prediction_merged = _merge_labels(inputs.prediction, n, n_labels)
-    _, support_pairs, _, support_truth, support_prediction = _sweep_rows(
-        sizes,
-        _crop(n, n_labels, truth_merged, region),
-        _crop(n, n_labels, prediction_merged, region),
-        overlap=False,
-    )
-    support = {
-        "truth": _aligned(truth_time, support_truth, n_labels),
-        "prediction": _aligned(prediction_time, support_prediction, n_labels),
-        "cooccurrence": _aligned(cooccurrence, support_pairs, n_labels),
-    }
+    if len(truth_merged[0]) == len(truth_rows[0]) and len(prediction_merged[0]) == len(
+        prediction_rows[0]
+    ):  # no row merged into another: no label overlaps itself, supports are the rows
+        support = {
+            "truth": truth_time[2],
+            "prediction": prediction_time[2],
+            "cooccurrence": cooccurrence[3],
+        }
+    else:  # one more sweep, on the same region
+        sizes = (n, len(truth_labels), len(prediction_labels))
+        _, support_pairs, _, support_truth, support_prediction = _sweep_rows(
+            sizes,
+            _crop(n, n_labels, truth_merged, region),
+            _crop(n, n_labels, prediction_merged, region),
+            overlap=False,
+        )
+        support = {
+            "truth": _aligned(truth_time, support_truth, n_labels),
+            "prediction": _aligned(prediction_time, support_prediction, n_labels),
+            "cooccurrence": _aligned(cooccurrence, support_pairs, n_labels),
+        }
     return _Table(
         files=inputs.files,
         truth_labels=truth_labels,
