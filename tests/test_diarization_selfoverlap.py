@@ -12,6 +12,8 @@ import os
 import warnings
 
 import audformat
+import hypothesis
+import hypothesis.strategies as st
 import pandas as pd
 import pytest
 
@@ -243,3 +245,49 @@ def test_detection_compat_positive_labels():
         assert audeval.detection_error_rate(truth, prediction, **options) == pytest.approx(
             (2 + 5) / 9
         )
+
+
+# --- properties on random rows that overlap themselves ---------------------------------------
+
+_ROWS = st.lists(
+    st.tuples(st.sampled_from(["a", "b"]), st.integers(0, 30), st.integers(1, 10), st.integers(0, 2)),
+    min_size=1,
+    max_size=12,
+)
+
+
+def _rows(rows):
+    return series([(f, s, s + d, label) for f, s, d, label in rows])
+
+
+@hypothesis.settings(max_examples=40, deadline=None)
+@hypothesis.given(truth=_ROWS, prediction=_ROWS, collar=st.sampled_from([0.0, 1.0]))
+def test_purity_coverage_same_in_both_modes(truth, prediction, collar):
+    """Without skip_overlap both modes score one region, and purity and coverage are
+    taken on label supports in both: equal, and at most 1."""
+    truth, prediction = _rows(truth), _rows(prediction)
+    options = dict(collar=collar, files_duration={"a": 45, "b": 45})
+    default = dia.diarization_purity_coverage(truth, prediction, **options)
+    compat = dia.diarization_purity_coverage(truth, prediction, compat="pyannote", **options)
+    assert compat == pytest.approx(default, abs=TOL)
+    assert all(0.0 <= v <= 1.0 + TOL for v in compat)
+    report = audeval.diarization_report(truth, prediction, compat="pyannote", **options)
+    assert (report[["purity", "coverage"]] <= 1.0 + TOL).all(axis=None)
+
+
+@hypothesis.settings(max_examples=40, deadline=None)
+@hypothesis.given(truth=_ROWS, prediction=_ROWS)
+def test_detection_compat_skips_at_least_the_default_overlap(truth, prediction):
+    """compat="pyannote" skips every region of two truth rows: a superset of the default's
+    (two labels); without a row overlapping another of its label both modes agree."""
+    truth, prediction = _rows(truth), _rows(prediction)
+    options = dict(skip_overlap=True, files_duration={"a": 45, "b": 45})
+    default = audeval.detection_statistics(truth, prediction, **options)
+    compat = audeval.detection_statistics(truth, prediction, compat="pyannote", **options)
+    assert (compat.sum(axis=1) <= default.sum(axis=1)).all()
+    merged = audeval.diarization_statistics(truth, prediction, files_duration={"a": 45, "b": 45})
+    rows = audeval.diarization_statistics(
+        truth, prediction, compat="pyannote", files_duration={"a": 45, "b": 45}
+    )
+    if merged["total"].sum() == rows["total"].sum():  # no truth time counted twice
+        pd.testing.assert_frame_equal(default, compat, check_like=True, check_flags=False)
