@@ -169,6 +169,48 @@ def test_uem_errors():
         audeval.diarization_error_rate(TRUTH, PREDICTION, uem=bad)
 
 
+
+def test_uem_beyond_files_duration_warns_and_is_cropped():
+    """Issue 33 #14: a UEM row past the end of its file is warned about (naming the rows)
+    as truth and prediction rows are, and cropped to [0, duration]."""
+    truth = series([("f", 0, 10, "A")])
+    prediction = series([("f", 0, 6, "x")])
+    uem = audformat.segmented_index(["f", "f", "g"], [0, 12, 0], [11, 30, 5])
+    durations = {"f": 10, "g": 5}
+    with pytest.warns(UserWarning, match=r"uem has rows beyond the duration[\s\S]*2 row\(s\)") as record:
+        stats = audeval.detection_statistics(truth, prediction, uem=uem, files_duration=durations)
+    assert "00:00:30" in str(record[0].message)  # the offending rows are shown
+    assert stats.loc["f", "true_negative"] == 0  # nothing scored after 10 s
+    assert (stats.sum(axis=1) == pd.Series([10, 5], index=stats.index) * 1_000_000_000).all()
+    with pytest.warns(UserWarning, match="uem has rows beyond"):
+        der = audeval.diarization_error_rate(truth, prediction, uem=uem, files_duration=durations)
+    assert der == 0.4
+    inside = audformat.segmented_index(["f"], [0], [10])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        audeval.diarization_error_rate(truth, prediction, uem=inside, files_duration=durations)
+
+
+@pytest.mark.parametrize("beta", [-1, 0, 0.0, float("nan"), float("inf")])
+@pytest.mark.parametrize(
+    "function, args",
+    [
+        (dia.diarization_purity_coverage, {"files_duration": {"f": 10}}),
+        (dia.identification_precision_recall, {"files_duration": {"f": 10}}),
+        (audeval.detection_report, {"files_duration": {"f": 10}}),
+        (dia.speaker_change_precision_recall, {}),
+        (dia.speaker_change_purity_coverage, {}),
+    ],
+)
+def test_non_positive_beta_raises(function, args, beta):
+    """Issue 33 #14: beta=-1 was accepted (an F-score above 1); the error names beta."""
+    truth = series([("f", 0, 10, "A")])
+    prediction = series([("f", 0, 6, "A")])
+    with pytest.raises(ValueError, match="beta must be a positive"):
+        function(truth, prediction, beta=beta, **args)
+    with pytest.raises(TypeError, match="beta"):
+        function(truth, prediction, beta="1", **args)
+
 def test_read_uem(tmp_path):
     path = tmp_path / "x.uem"
     path.write_text(";; comment\nf1 1 0.0 4.5\n\nf1 1 6 10\nf2 1 0 10.0\n")
@@ -323,6 +365,29 @@ def test_speaker_change_by_hand():
     assert purity == pytest.approx((2 + 2) / 6)  # pieces [0, 2.4) and [2.4, 6)
     assert coverage == pytest.approx((2 + 1.6 + 2) / 6)
 
+
+
+@pytest.mark.parametrize(
+    "truth, prediction",
+    [
+        (series([]), series([("f", 0, 3, "x"), ("f", 3, 6, "y")])),
+        (series([("f", 0, 3, "A"), ("f", 3, 6, "B")]), series([])),
+        (series([]), series([])),
+    ],
+    ids=["empty-truth", "empty-prediction", "both-empty"],
+)
+def test_speaker_change_empty_side(truth, prediction):
+    """Issue 33 #12: an empty side gave IndexError; now the documented zero-division values
+    (1 where there are no boundaries or no overlap), as pyannote.metrics 4.2 gives them."""
+    stats = dia.speaker_change_statistics(truth, prediction)
+    assert (stats[["matches", "coverage", "purity", "intersection"]] == 0).all(axis=None)
+    has_p = len(prediction) > 0
+    has_t = len(truth) > 0
+    assert stats["prediction_boundaries"].sum() == int(has_p)
+    assert stats["truth_boundaries"].sum() == int(has_t)
+    precision, recall, _ = dia.speaker_change_precision_recall(truth, prediction)
+    assert (precision, recall) == (0.0 if has_p else 1.0, 0.0 if has_t else 1.0)
+    assert dia.speaker_change_purity_coverage(truth, prediction) == (1.0, 1.0, 1.0)
 
 # --- statistics tables: same numbers, options checked, shards add up --------------------
 

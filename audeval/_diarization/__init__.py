@@ -16,7 +16,9 @@ How the durations are obtained, for every file at once:
    and, with ``skip_overlap``, regions where two or more truth labels are active
    are taken out of it;
 2. the intervals of each label are merged per file
-   (a label that overlaps itself counts once; ``compat="pyannote"`` counts it twice)
+   (a label that overlaps itself counts once; ``compat="pyannote"`` counts it twice,
+   but for purity and coverage, and with ``skip_overlap`` takes it as overlap,
+   in detection too: pyannote.metrics' rules)
    and cropped to the scored region;
 3. one sort of all boundaries by (file, time) cuts each file into elementary segments;
    a cumulative sum of ``+-2**b`` per boundary gives the bit mask of the labels
@@ -141,7 +143,7 @@ DETECTION_FAMILY = Family(
     name="detection",
     statistics=detection_statistics,
     index=("file",),
-    options=("collar", "collar_convention", "skip_overlap"),
+    options=("collar", "collar_convention", "skip_overlap", "compat"),
     metrics=(detection_error_rate, detection_report),
     report=detection_report,
     pooled=True,

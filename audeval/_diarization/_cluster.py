@@ -6,7 +6,9 @@ speaking times, summed over files:
 
 * purity :math:`= \sum_h \max_r m_{rh} / \sum_h |h|`,
   coverage :math:`= \sum_r \max_h m_{rh} / \sum_r |r|`
-  (overlap-aware: the denominators are speaking times, pyannote.metrics >= 3.3);
+  (overlap-aware: the denominators are speaking times, pyannote.metrics >= 3.3),
+  always on label supports (a label overlapping itself counts once,
+  under ``compat="pyannote"`` too, as in pyannote.metrics);
 * homogeneity :math:`= 1 - \sum_f H_f(R|H) / \sum_f H_f(R)`,
   completeness :math:`= 1 - \sum_f H_f(H|R) / \sum_f H_f(H)`
   with entropies (nats) of the normalised co-occurrence of each file.
@@ -41,8 +43,12 @@ def _group_max(key: np.ndarray, values: np.ndarray) -> np.ndarray:
 def _purity_parts(table: _Table, swap: bool) -> tuple[np.ndarray, np.ndarray]:
     """Per file: sum of the largest co-occurrence of each cluster, and the clusters' time."""
     n, width = table.n_files, max(table.n_labels, 1)
-    c_file, c_truth, c_pred, c_time = table.cooccurrence
-    cluster, side = (c_truth, table.truth) if swap else (c_pred, table.prediction)
+    # label supports: a label overlapping itself counts once (pyannote.metrics' rule too)
+    c_file, c_truth, c_pred, c_time = table.cooccurrence_support()
+    if swap:
+        cluster, side = c_truth, table.speaking("truth")
+    else:
+        cluster, side = c_pred, table.speaking("prediction")
     key = c_file * width + cluster
     largest = _group_max(key, c_time)
     first_file = np.unique(key) // width if len(key) else key
@@ -127,13 +133,17 @@ def diarization_purity_coverage(
     their speaking times in the scored region (overlap-aware),
     and the F-score :math:`(1 + \beta^2) P C / (\beta^2 P + C)`.
     An empty denominator gives 1.
+    Each label is taken on its support (its rows merged: a speaker or cluster
+    overlapping itself counts once) with either ``compat``,
+    so purity and coverage are at most 1;
+    that is pyannote.metrics' rule, which counts such time twice in its DER only.
     Same as pyannote.metrics 4.2's ``DiarizationPurity``, ``DiarizationCoverage``
     and ``f_measure`` (which score the whole annotations:
     pass the same ``files_duration`` extent, no collar, to compare).
 
     Args:
         {args}
-        beta: weight of coverage in the F-score
+        beta: weight of coverage in the F-score (positive; else ``ValueError``)
 
     Returns:
         purity, coverage, F-score
@@ -151,6 +161,7 @@ def diarization_purity_coverage(
         (0.875, 0.875, 0.875)
 
     """
+    beta = opt.check_beta(beta)
     table = _diarization_input(
         truth, prediction, collar, collar_convention, skip_overlap, compat, files_duration, uem
     )

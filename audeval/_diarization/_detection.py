@@ -15,14 +15,31 @@ from audeval._validation import NS_PER_SECOND
 
 from audeval._diarization import _options as opt
 from audeval._diarization._metrics import _rate
-from audeval._diarization._region import _merge_labels, _scored_region, check_uem, with_uem
+from audeval._diarization._region import (
+    _merge_labels,
+    _raw_labels,
+    _scored_region,
+    check_uem,
+    with_uem,
+)
 
 
-def _detection_table(inputs, collar: int, skip_overlap: bool, convention: str, uem) -> dict:
+def _detection_table(
+    inputs, collar: int, skip_overlap: bool, convention: str, uem, compat: str | None = None
+) -> dict:
     n, n_labels = inputs.n_files, inputs.n_labels
     truth_merged = _merge_labels(inputs.truth, n, n_labels)
+    overlap_rows = None
+    if skip_overlap and compat == "pyannote":  # two rows, even of one label, are overlap
+        overlap_rows = _raw_labels(inputs.truth, n, n_labels)
     region = _scored_region(
-        inputs, truth_merged, collar, skip_overlap, collar_convention=convention, uem=uem
+        inputs,
+        truth_merged,
+        collar,
+        skip_overlap,
+        collar_convention=convention,
+        uem=uem,
+        overlap_rows=overlap_rows,
     )
     activity = []
     for side in (inputs.truth, inputs.prediction):
@@ -41,12 +58,13 @@ def _detection_table(inputs, collar: int, skip_overlap: bool, convention: str, u
     }
 
 
-def _detection_options(positive_labels, collar, collar_convention, skip_overlap) -> dict:
+def _detection_options(positive_labels, collar, collar_convention, skip_overlap, compat) -> dict:
     return {
         "positive_labels": positive_labels,
         "collar": collar,
         "collar_convention": collar_convention,
         "skip_overlap": skip_overlap,
+        "compat": compat,
     }
 
 
@@ -66,6 +84,7 @@ def _compute(truth, prediction, options, files_duration, uem) -> pd.DataFrame:
         recorded["skip_overlap"],
         recorded["collar_convention"],
         uem_arrays,
+        recorded["compat"],
     )
     table = pd.DataFrame(columns, index=pd.Index(inputs.files, name="file"))
     return stamp(table, "detection", recorded)
@@ -79,6 +98,7 @@ def detection_statistics(
     collar: float | pd.Timedelta = Default(0.0),
     collar_convention: str = Default("total"),
     skip_overlap: bool = Default(False),
+    compat: str | None = Default(None),
     files_duration: Mapping | pd.Series | None = None,
     uem: pd.Index | pd.Series | None = None,
 ) -> pd.DataFrame:
@@ -107,9 +127,15 @@ def detection_statistics(
             ``"per_side"`` (NIST md-eval, dscore, spy-der): ``collar`` on each side
         skip_overlap: do not score regions where two or more
             truth labels are active
-            (a label that overlaps itself counts once)
+            (a label that overlaps itself counts once; see ``compat``)
+        compat: ``None`` (default): with ``skip_overlap``, overlap is where two or more
+            truth *labels* are active, so a label overlapping itself is scored;
+            ``"pyannote"``: overlap is where two or more truth *rows* are active,
+            a label overlapping itself included (pyannote.metrics 4.2's detection
+            metrics). Without ``skip_overlap`` both give the same table
         files_duration: mapping or Series from file to duration
-        uem: scored intervals per file (segmented index or Series; see :func:`read_uem`)
+        uem: scored intervals per file (segmented index or Series; see :func:`read_uem`);
+            rows past a file's duration are cut there, with a ``UserWarning``
 
     Returns:
         DataFrame indexed by ``file`` with int64 nanosecond columns
@@ -132,7 +158,7 @@ def detection_statistics(
 
     """
     opt.refuse_table(truth, "detection_statistics", "detection")
-    options = _detection_options(positive_labels, collar, collar_convention, skip_overlap)
+    options = _detection_options(positive_labels, collar, collar_convention, skip_overlap, compat)
     return _compute(truth, prediction, options, files_duration, uem)
 
 
@@ -180,6 +206,7 @@ def detection_error_rate(
     collar: float | pd.Timedelta = Default(0.0),
     collar_convention: str = Default("total"),
     skip_overlap: bool = Default(False),
+    compat: str | None = Default(None),
     files_duration: Mapping | pd.Series | None = None,
     uem: pd.Index | pd.Series | None = None,
 ) -> float:
@@ -196,7 +223,10 @@ def detection_error_rate(
     and summed over files.
     If total is 0, the result is 0 without errors and 1 with errors
     (pyannote.metrics' rule).
-    Same as ``pyannote.metrics.detection.DetectionErrorRate``.
+    Same as ``pyannote.metrics.detection.DetectionErrorRate``;
+    with ``skip_overlap`` where a truth label overlaps itself, only with
+    ``compat="pyannote"`` (pyannote.metrics skips such time as overlap,
+    audeval's default scores it).
 
     Args:
         truth: ground truth Series with a segmented index,
@@ -208,6 +238,8 @@ def detection_error_rate(
         collar_convention: ``"total"`` (default, pyannote.metrics: total width,
             half on each side) or ``"per_side"`` (NIST md-eval: on each side)
         skip_overlap: do not score regions with two or more truth labels
+        compat: ``None`` or ``"pyannote"``: what overlap is with ``skip_overlap``
+            (see :func:`detection_statistics`)
         files_duration: mapping or Series from file to duration
         uem: scored intervals per file (see :func:`read_uem`)
 
@@ -228,7 +260,7 @@ def detection_error_rate(
         0.0
 
     """
-    options = _detection_options(positive_labels, collar, collar_convention, skip_overlap)
+    options = _detection_options(positive_labels, collar, collar_convention, skip_overlap, compat)
     stats = _detection_input(truth, prediction, options, files_duration, uem)
     tp, fa, miss = (int(stats[c].sum()) for c in ("true_positive", "false_alarm", "miss"))
     return float(_rate(fa + miss, tp + miss))
@@ -242,6 +274,7 @@ def detection_report(
     collar: float | pd.Timedelta = Default(0.0),
     collar_convention: str = Default("total"),
     skip_overlap: bool = Default(False),
+    compat: str | None = Default(None),
     files_duration: Mapping | pd.Series | None = None,
     uem: pd.Index | pd.Series | None = None,
     beta: float = 1.0,
@@ -263,7 +296,8 @@ def detection_report(
     undefined precision, recall and accuracy are 1
     as in pyannote.metrics
     (``DetectionPrecision``, ``DetectionRecall``, ``DetectionAccuracy``,
-    ``DetectionPrecisionRecallFMeasure``).
+    ``DetectionPrecisionRecallFMeasure``; with ``skip_overlap`` where a truth label
+    overlaps itself, pass ``compat="pyannote"`` for its values).
     The frame's ``attrs["collar_convention"]`` names the collar convention.
 
     Args:
@@ -274,9 +308,11 @@ def detection_report(
         collar_convention: ``"total"`` (default, pyannote.metrics: total width,
             half on each side) or ``"per_side"`` (NIST md-eval: on each side)
         skip_overlap: do not score regions with two or more truth labels
+        compat: ``None`` or ``"pyannote"``: what overlap is with ``skip_overlap``
+            (see :func:`detection_statistics`)
         files_duration: mapping or Series from file to duration
         uem: scored intervals per file (see :func:`read_uem`)
-        beta: weight of recall in the F-score
+        beta: weight of recall in the F-score (positive; else ``ValueError``)
         zero_division: value of an undefined precision, recall or accuracy
 
     Returns:
@@ -301,8 +337,9 @@ def detection_report(
         TOTAL        0.5     0.5       0.5
 
     """
+    beta = opt.check_beta(beta)
     zero_division = check_zero_division(zero_division)
-    options = _detection_options(positive_labels, collar, collar_convention, skip_overlap)
+    options = _detection_options(positive_labels, collar, collar_convention, skip_overlap, compat)
     stats = _detection_input(truth, prediction, options, files_duration, uem)
     stats = stats.groupby(level="file", sort=False).sum() if not stats.index.is_unique else stats
     values = np.stack([stats[c].to_numpy(dtype=np.int64) for c in opt.DETECTION_COLUMNS], axis=1)

@@ -285,7 +285,7 @@ def identification_precision_recall(
     Args:
         truth: ground truth Series, or a table from :func:`diarization_statistics`
         prediction: predicted Series (``None`` with a table)
-        beta: weight of recall in the F-score
+        beta: weight of recall in the F-score (positive; else ``ValueError``)
         zero_division: value of an undefined precision or recall
         {shared}
 
@@ -307,6 +307,7 @@ def identification_precision_recall(
     """
     from audeval._scores import fscore
 
+    beta = opt.check_beta(beta)
     zero_division = check_zero_division(zero_division)
     table = _diarization_input(
         truth, prediction, collar, collar_convention, skip_overlap, compat, files_duration, uem

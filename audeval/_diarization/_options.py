@@ -38,13 +38,16 @@ FILE_COLUMNS = (
 )
 PAIR_COLUMNS = ("duration", "duration_overlap")
 COMPAT_COLUMNS = ("matched", "matched_overlap")
+SUPPORT_COLUMN = "duration_support"
+"""``compat="pyannote"``: ``duration`` on label supports (a label overlapping itself once),
+for pyannote.metrics' purity and coverage."""
 MAPPING_COLUMN = "duration_mapping"
 """Per-side collars (md-eval): co-occurrence before the collars, which the mapping maximises."""
 DIARIZATION_COLUMNS = FILE_COLUMNS + PAIR_COLUMNS
 """Columns of every diarization statistics table (``compat="pyannote"`` adds ``matched*``)."""
 
 DIARIZATION_OPTIONS = ("collar", "collar_convention", "skip_overlap", "compat")
-DETECTION_OPTIONS = ("positive_labels", "collar", "collar_convention", "skip_overlap")
+DETECTION_OPTIONS = ("positive_labels", "collar", "collar_convention", "skip_overlap", "compat")
 
 COLLAR_DOC = """collar: unscored width (seconds or timedelta) around every truth boundary.
             ``collar_convention="total"`` (default, pyannote.metrics):
@@ -96,6 +99,17 @@ def normalise(options: Mapping[str, object]) -> dict:
     if "compat" in options:
         out["compat"] = check_choice(options["compat"], "compat", COMPAT)
     return out
+
+
+def check_beta(beta) -> float:
+    """The F-score weight: a positive, finite real number (``beta <= 0`` has no meaning)."""
+    beta = value_of(beta)
+    real = isinstance(beta, (int, float, np.integer, np.floating))
+    if not real or isinstance(beta, (bool, np.bool_)):
+        raise TypeError(f"beta must be a positive float; got {type(beta).__name__} {beta!r}.")
+    if not np.isfinite(beta) or beta <= 0:
+        raise ValueError(f"beta must be a positive, finite float; got {beta!r}.")
+    return float(beta)
 
 
 def check_positive_labels(positive_labels) -> list | None:

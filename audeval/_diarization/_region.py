@@ -18,7 +18,7 @@ import pandas as pd
 
 from audeval._intervals import expand_ranges, group_keys, group_min_max
 from audeval._options import warn
-from audeval._validation import NAT, Inputs, Segments, _take_apart, seconds_to_ns
+from audeval._validation import MAX_ROWS_SHOWN, NAT, Inputs, Segments, _take_apart, seconds_to_ns
 
 from audeval._diarization._options import collar_sides
 
@@ -223,8 +223,14 @@ def _scored_region(
     *,
     collar_convention: str = "total",
     uem=None,
+    overlap_rows=None,
 ) -> _Region:
-    """Scored intervals per file (merged, sorted) after UEM, collars and overlap."""
+    """Scored intervals per file (merged, sorted) after UEM, collars and overlap.
+
+    Overlap is where two or more intervals of ``truth_merged`` are active
+    (two labels: the NIST rule), or of ``overlap_rows`` if given
+    (``compat="pyannote"``: the rows as they are, so a label overlapping itself is overlap).
+    """
     n = inputs.n_files
     known = None if uem is None else uem.known
     low, high = _scoring_bounds(inputs, known)
@@ -232,7 +238,7 @@ def _scored_region(
     if collar > 0:
         parts.append(_collar_intervals(inputs, truth_merged, collar, collar_convention))
     if skip_overlap:
-        parts.append(_overlap_regions(n, truth_merged))
+        parts.append(_overlap_regions(n, truth_merged if overlap_rows is None else overlap_rows))
     if uem is None and not parts:
         return _Region(_complement(n, low, high, (_EMPTY, _EMPTY, _EMPTY)), low, high)
     if uem is None:
@@ -331,10 +337,27 @@ def with_uem(inputs: Inputs, uem: pd.MultiIndex | None) -> tuple[Inputs, _Uem | 
     file = np.asarray(files.get_indexer(uem.get_level_values("file")), dtype=np.int64)
     start = _level(uem, "start")
     end = _level(uem, "end")
+    end = _crop_to_duration(uem, file, end, inputs.durations)
     file, start, end = _union(n, file, start, end)
     known = np.zeros(n, dtype=bool)
     known[np.asarray(files.get_indexer(uem_files), dtype=np.int64)] = True
     return inputs, _Uem(file, start, end, known)
+
+
+def _crop_to_duration(uem: pd.MultiIndex, file, end, durations) -> np.ndarray:
+    """UEM ends cut to the duration of their file, with the warning rows beyond it get."""
+    duration = durations[file]
+    beyond = (duration != NAT) & (end > duration)
+    if not beyond.any():
+        return end
+    rows = pd.Series(0, index=uem)[beyond]
+    shown = rows.index[:MAX_ROWS_SHOWN].to_frame(index=False).to_string(index=False)
+    more = f"\n... and {len(rows) - MAX_ROWS_SHOWN} more rows" if len(rows) > MAX_ROWS_SHOWN else ""
+    warn(
+        "uem has rows beyond the duration of their file in files_duration "
+        f"(metrics crop them to [0, duration]): {len(rows)} row(s), first:\n{shown}{more}"
+    )
+    return np.where(beyond, duration, end)
 
 
 def _level(index: pd.MultiIndex, name: str) -> np.ndarray:

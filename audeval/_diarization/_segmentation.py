@@ -51,7 +51,8 @@ def _distinct_segments(n, file, start, end):
     by_end = np.argsort(end, kind="stable")  # two stable sorts: by (start key, end)
     order = by_end[np.argsort(start_key[by_end], kind="stable")]
     file, start, end = file[order], start[order], end[order]
-    new = np.r_[True, (file[1:] != file[:-1]) | (start[1:] != start[:-1]) | (end[1:] != end[:-1])]
+    new = np.ones(len(file), dtype=bool)  # no rows (an empty side): nothing to index
+    new[1:] = (file[1:] != file[:-1]) | (start[1:] != start[:-1]) | (end[1:] != end[:-1])
     return file[new], start[new], end[new]
 
 
@@ -246,7 +247,7 @@ def speaker_change_precision_recall(
         gap_tolerance: an option of :func:`speaker_change_statistics` that this metric
             does not use (accepted so that one set of options serves the family;
             checked against a given table)
-        beta: weight of recall in the F-score
+        beta: weight of recall in the F-score (positive; else ``ValueError``)
 
     Returns:
         precision, recall, F-score
@@ -264,6 +265,7 @@ def speaker_change_precision_recall(
         (0.6666666666666666, 1.0, 0.8)
 
     """
+    beta = opt.check_beta(beta)
     table = _table(truth, prediction, tolerance, gap_tolerance)
     matches = table["matches"].sum()
     precision = _ratio(matches, table["prediction_boundaries"].sum())
@@ -302,7 +304,7 @@ def speaker_change_purity_coverage(
             does not use (accepted so that one set of options serves the family;
             checked against a given table)
         gap_tolerance: gaps within a truth label shorter than this are filled
-        beta: weight of coverage in the F-score
+        beta: weight of coverage in the F-score (positive; else ``ValueError``)
 
     Returns:
         purity, coverage, F-score
@@ -320,6 +322,7 @@ def speaker_change_purity_coverage(
         (0.75, 0.75, 0.75)
 
     """
+    beta = opt.check_beta(beta)
     table = _table(truth, prediction, tolerance, gap_tolerance)
     total = table["intersection"].sum()
     purity = _ratio(table["purity"].sum(), total)

@@ -49,6 +49,20 @@ class _Table:
     compat: str | None = None
     # per-side collars (md-eval): the co-occurrence without collars that the mapping maximises
     mapping: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+    # compat="pyannote": the durations on merged label supports, aligned with the rows of
+    # ``truth``, ``prediction`` and ``cooccurrence`` (pyannote.metrics' purity and coverage)
+    support: dict | None = None
+
+    def speaking(self, side: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Speaking times of one side (``"truth"``, ``"prediction"``) on label supports."""
+        file, label, time = getattr(self, side)
+        return file, label, time if self.support is None else self.support[side]
+
+    def cooccurrence_support(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The co-occurrence of label supports (a label overlapping itself counts once)."""
+        file, truth, prediction, time = self.cooccurrence
+        support = self.support
+        return file, truth, prediction, time if support is None else support["cooccurrence"]
 
     @property
     def n_files(self) -> int:
@@ -400,25 +414,74 @@ def _pyannote_arrays(
     n_labels = max(len(truth_labels), len(prediction_labels), 1)
     truth_rows = _raw_labels(inputs.truth, n, n_labels)
     prediction_rows = _raw_labels(inputs.prediction, n, n_labels)
+    truth_merged = _merge_labels(inputs.truth, n, n_labels)
     region = _scored_region(
         inputs,
-        truth_rows if skip_overlap else _merge_labels(inputs.truth, n, n_labels),
+        truth_merged,
         collar,
         skip_overlap,
         collar_convention=collar_convention,
         uem=uem,
+        overlap_rows=truth_rows,  # pyannote.metrics: a label overlapping itself is overlap
     )
     truth = _crop(n, n_labels, truth_rows, region)
     prediction = _crop(n, n_labels, prediction_rows, region)
     per_file, cooccurrence, pair = _sweep(n, n_labels, truth, prediction, multiplicity=True)
+    truth_time = _speaker_time(n, n_labels, truth)
+    prediction_time = _speaker_time(n, n_labels, prediction)
+    # label supports (merged), for purity and coverage
+    prediction_merged = _merge_labels(inputs.prediction, n, n_labels)
+    if len(truth_merged[0]) == len(truth_rows[0]) and len(prediction_merged[0]) == len(
+        prediction_rows[0]
+    ):  # no row merged into another: no label overlaps itself, supports are the rows
+        support = {
+            "truth": truth_time[2],
+            "prediction": prediction_time[2],
+            "cooccurrence": cooccurrence[3],
+        }
+    else:  # one more sweep, on the same region
+        sizes = (n, len(truth_labels), len(prediction_labels))
+        _, support_pairs, _, support_truth, support_prediction = _sweep_rows(
+            sizes,
+            _crop(n, n_labels, truth_merged, region),
+            _crop(n, n_labels, prediction_merged, region),
+            overlap=False,
+        )
+        support = {
+            "truth": _aligned(truth_time, support_truth, n_labels),
+            "prediction": _aligned(prediction_time, support_prediction, n_labels),
+            "cooccurrence": _aligned(cooccurrence, support_pairs, n_labels),
+        }
     return _Table(
         files=inputs.files,
         truth_labels=truth_labels,
         prediction_labels=prediction_labels,
         per_file=per_file,
-        truth=_speaker_time(n, n_labels, truth),
-        prediction=_speaker_time(n, n_labels, prediction),
+        truth=truth_time,
+        prediction=prediction_time,
         cooccurrence=cooccurrence,
         pair=pair,
         compat="pyannote",
+        support=support,
     )
+
+
+def _aligned(rows: tuple, other: tuple, n_labels: int) -> np.ndarray:
+    """The last array of ``other`` on the keys of ``rows`` (the leading code arrays; 0 if absent)."""
+    width = max(n_labels, 1)
+
+    def key(codes):
+        out = codes[0].astype(np.int64)
+        for code in codes[1:]:
+            out = out * width + code
+        return out
+
+    target, source = key(rows[:-1]), key(other[:-1])
+    order = np.argsort(source, kind="stable")
+    source = source[order]
+    position = np.minimum(np.searchsorted(source, target), max(len(source) - 1, 0))
+    out = np.zeros(len(target), dtype=np.int64)
+    if len(source):
+        found = source[position] == target
+        out[found] = other[-1][order][position[found]]
+    return out

@@ -51,6 +51,11 @@ def _to_frame(table: _Table) -> pd.DataFrame:
     columns["duration"] = np.concatenate([np.zeros(n, np.int64), t_time, p_time, c_time])
     for c in pair:
         columns[c] = np.concatenate([np.zeros(n + n_labels, np.int64), pair[c]])
+    if table.support is not None:  # compat="pyannote" (no mapping rows: same pair rows)
+        s = table.support
+        columns[opt.SUPPORT_COLUMN] = np.concatenate(
+            [np.zeros(n, np.int64), s["truth"], s["prediction"], s["cooccurrence"]]
+        )
     order = np.lexsort((pred, truth, file))
     index = pd.MultiIndex(
         levels=[
@@ -80,6 +85,8 @@ def _from_frame(stats: pd.DataFrame, compat: str | None = None) -> _Table:
         )
     extra = opt.COMPAT_COLUMNS if compat == "pyannote" else ()
     columns = list(opt.DIARIZATION_COLUMNS + extra)
+    if compat == "pyannote":
+        columns.append(opt.SUPPORT_COLUMN)
     if opt.MAPPING_COLUMN in stats.columns:  # per-side collars: the mapping's co-occurrence
         columns.append(opt.MAPPING_COLUMN)
     missing = [c for c in columns if c not in stats.columns]
@@ -119,10 +126,18 @@ def _from_frame(stats: pd.DataFrame, compat: str | None = None) -> _Table:
         keep = keep[np.lexsort(tuple(c[keep] for c in reversed(codes)))]
         return keep, tuple(c[keep] for c in codes) + (time[keep],)
 
-    _, truth_rows = rows((truth >= 0) & (pred < 0), file, truth)
-    _, prediction_rows = rows((truth < 0) & (pred >= 0), file, pred)
+    truth_keep, truth_rows = rows((truth >= 0) & (pred < 0), file, truth)
+    prediction_keep, prediction_rows = rows((truth < 0) & (pred >= 0), file, pred)
     keep, pair_rows = rows((truth >= 0) & (pred >= 0), file, truth, pred)
     pair = {c: arrays[c][keep] for c in ("duration_overlap",) + extra}
+    support = None
+    if compat == "pyannote":
+        values = arrays[opt.SUPPORT_COLUMN]
+        support = {
+            "truth": values[truth_keep],
+            "prediction": values[prediction_keep],
+            "cooccurrence": values[keep],
+        }
     mapping = None
     if opt.MAPPING_COLUMN in arrays:
         both = (truth >= 0) & (pred >= 0)
@@ -138,6 +153,7 @@ def _from_frame(stats: pd.DataFrame, compat: str | None = None) -> _Table:
         pair=pair,
         compat=compat,
         mapping=mapping,
+        support=support,
     )
 
 
@@ -233,15 +249,20 @@ def diarization_statistics(
         compat: ``None`` (default): a label overlapping itself is merged (NIST rule);
             ``"pyannote"``: every row counts as it is,
             so a speaker's self-overlapping turns count twice in total,
-            miss and co-occurrence (pyannote.metrics; adds the columns
-            ``matched`` and ``matched_overlap``, the correct time of a pair if mapped).
+            miss and co-occurrence, and with ``skip_overlap`` they are overlap
+            (pyannote.metrics; adds the columns ``matched`` and ``matched_overlap``,
+            the correct time of a pair if mapped, and ``duration_support``,
+            ``duration`` on each label's merged rows).
             This reproduces pyannote.metrics' DER, IER, identification precision/recall
-            and homogeneity/completeness on such input; its JER, purity and coverage,
-            which merge the turns of one side, are not reproduced
+            and homogeneity/completeness on such input, and its purity and coverage,
+            which it takes on label supports (``duration_support``);
+            its JER of such turns is not reproduced
         files_duration: mapping or Series from file to duration
         uem: scored intervals per file (audformat segmented index or a Series with one,
             several intervals per file; see :func:`read_uem`);
-            files without UEM intervals fall back to ``files_duration``
+            files without UEM intervals fall back to ``files_duration``;
+            UEM rows past a file's duration are cut there, with a ``UserWarning``
+            naming them (as for truth and prediction rows)
 
     Returns:
         DataFrame indexed by ``(file, truth, prediction)``
