@@ -9,7 +9,8 @@ import re
 import numpy as np
 import pandas as pd
 
-from audeval._read_events import read_tsv
+from audeval._read_common import _check_path, _file_key, _Rows
+from audeval._read_events import _parse_event_list, read_tsv
 from audeval._validation import seconds_to_ns
 
 THRESHOLD = re.compile(r"(\d+(?:\.\d+)?)(?=\.[^.]+$)")
@@ -92,6 +93,10 @@ def read_operating_points(
     Args:
         paths: a directory of such files, or a list of files
 
+    Times are rounded to nanoseconds in the index;
+    each Series keeps the seconds as written in ``attrs["seconds"]``
+    (start and end arrays), which ``compat="psds_eval"`` compares as psds_eval does.
+
     Returns:
         mapping threshold -> detections, as :func:`psds` takes it
 
@@ -125,5 +130,22 @@ def read_operating_points(
         threshold = float(match.group(1))
         if threshold in out:
             raise ValueError(f"{path}: a second file of threshold {threshold}.")
-        out[threshold] = read_tsv(path)
+        out[threshold] = _read_detections(path)
     return out
+
+
+def _read_detections(path: str) -> pd.Series:
+    """:func:`audeval.read_tsv` of one file, keeping its seconds in ``attrs["seconds"]``.
+
+    Times are rounded to ns in the index; ``compat="psds_eval"`` compares shares
+    on the seconds as written (psds_eval reads them as float64).
+    """
+    if os.path.isdir(path):
+        return read_tsv(path)
+    path = _check_path(path)
+    rows = _Rows()
+    _parse_event_list(path, rows, _file_key(path, None))
+    series = rows.series()
+    series.attrs["seconds"] = (np.asarray(rows.start, dtype=np.float64),
+                               np.asarray(rows.end, dtype=np.float64))
+    return series

@@ -138,7 +138,9 @@ def score_statistics(
             one column per class;
             or operating points, a mapping threshold -> detection Series
             (psds_eval's input; ``criterion="intersection"``)
-        labels: classes to evaluate (columns of ``scores``), in order
+        labels: classes to evaluate (columns of ``scores``), in order;
+            ``None``: all columns of ``scores``, for operating points the sorted union
+            of truth and detection labels (``compat="psds_eval"``: the truth's)
         criterion: ``"intersection"``, ``"collar"``, ``"segment"`` or ``"clip"``
         dtc_threshold: detection tolerance criterion :math:`\rho_{dtc}`
         gtc_threshold: ground truth intersection criterion :math:`\rho_{gtc}`
@@ -152,7 +154,11 @@ def score_statistics(
         compat: ``"sed_scores_eval"`` compares intersections
             in seconds rounded to 6 decimals, as sed_scores_eval does;
             ``"psds_eval"`` (operating points) compares sums of float ratios
-            :math:`\sum_g |d \cap g| / |d|` in seconds, as psds_eval does;
+            :math:`\sum_g |d \cap g| / |d|` in float64 seconds, as psds_eval does
+            (on the seconds as written in the files of
+            :func:`audeval.read_operating_points`, else ``ns / 1e9``),
+            and without ``labels`` evaluates the truth's classes only
+            (detections of other classes are left out);
             ``None``: exact integer nanoseconds
 
     Returns:
