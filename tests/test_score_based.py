@@ -606,3 +606,24 @@ def test_collar_conflicts_brute_force(seed):
         assert (counts["tp"][k], counts["fp"][k]) == _brute_collar(
             truth_rows, values, hop, theta, 0.1, 0.1, 0.5
         )
+
+
+def test_sum_statistics_keeps_the_threshold_order(random_data):
+    """Summed score tables keep their rows from +inf down (issue 33, item 10)."""
+    import audeval
+
+    truth, scores = random_data
+    options = dict(labels=["a", "b", "c"], cttc_threshold=0.3)
+    whole = score_statistics(truth, scores, **options)
+    pd.testing.assert_frame_equal(audeval.sum_statistics([whole]), whole)
+    files = sorted(set(scores.index.get_level_values("file")))
+    shards = [score_statistics(t, s, **options) for t, s in _split(truth, scores, [files[:2], files[2:]])]
+    summed = audeval.sum_statistics(shards)
+    pd.testing.assert_frame_equal(summed, whole)
+    # a cumulative sum over the rows of a (file, label) gives the counts at "score >= threshold"
+    counts = summed.groupby(level=["file", "label"], observed=True)[["tp", "fp"]].cumsum()
+    expected = whole.groupby(level=["file", "label"], observed=True)[["tp", "fp"]].cumsum()
+    pd.testing.assert_frame_equal(counts, expected)
+    first = summed.groupby(level=["file", "label"], observed=True).head(1)
+    assert (first.index.get_level_values("threshold") == np.inf).all()
+    assert (counts.to_numpy() >= 0).all()
