@@ -627,3 +627,39 @@ def test_sum_statistics_keeps_the_threshold_order(random_data):
     first = summed.groupby(level=["file", "label"], observed=True).head(1)
     assert (first.index.get_level_values("threshold") == np.inf).all()
     assert (counts.to_numpy() >= 0).all()
+
+
+def test_read_operating_points_empty_directory(tmp_path):
+    """An empty folder is an error naming it, not ``{}`` (issue 33, item 15)."""
+    from audeval._score_based import read_operating_points
+
+    with pytest.raises(ValueError, match=f"directory {tmp_path} holds no operating points"):
+        read_operating_points(tmp_path)
+    with pytest.raises(ValueError, match="paths is empty"):
+        read_operating_points([])
+
+
+def test_scores_without_suffix_hint_at_suffix(tmp_path):
+    """Score files named by audio id and truth by file name: the error names suffix= (item 15)."""
+    from audeval._score_based import read_sed_scores
+
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.tsv").write_text("onset\toffset\tdog\n0.0\t0.5\t0.9\n0.5\t1.0\t0.2\n")
+    truth = events([("a.wav", 0.0, 0.5, "dog"), ("b.wav", 0.0, 0.5, "dog")])
+    with pytest.raises(ValueError) as info:
+        psds(truth, read_sed_scores(tmp_path))
+    message = str(info.value)
+    assert "no frames for truth files ['a.wav', 'b.wav']" in message
+    assert "names its files like ['a', 'b']" in message
+    assert "read_sed_scores(path, suffix='.wav')" in message
+    assert psds(truth, read_sed_scores(tmp_path, suffix=".wav"), max_efpr=1000.0) == 1.0
+
+
+def test_scores_to_events_unknown_class():
+    """A threshold for a class the scores lack is an error naming it (issue 33, item 14)."""
+    from audeval._score_based import scores_to_events
+
+    scores = frames("f", {"a": [0.9, 0.1], "b": [0.2, 0.8]})
+    with pytest.raises(ValueError, match=r"threshold names classes that scores lacks: \['zz'\]"):
+        scores_to_events(scores, threshold={"a": 0.5, "b": 0.5, "zz": 0.1})
+    assert len(scores_to_events(scores, threshold={"a": 0.5, "b": 0.5})) == 2

@@ -102,7 +102,8 @@ def read_operating_points(
 
     Raises:
         FileNotFoundError: if a path does not exist
-        ValueError: if a file name holds no threshold, or two files the same
+        ValueError: if a file name holds no threshold, or two files the same,
+            or if ``paths`` is an empty directory or list
 
     Examples:
         >>> import tempfile
@@ -119,8 +120,16 @@ def read_operating_points(
         path = os.fspath(paths)
         if os.path.isdir(path):
             paths = [os.path.join(path, n) for n in sorted(os.listdir(path)) if not n.startswith(".")]
+            if not paths:
+                raise ValueError(
+                    f"paths: the directory {path} holds no operating points "
+                    "(detection files named like predictions_th_0.5.tsv)."
+                )
         else:
             paths = [path]
+    paths = list(paths)
+    if not paths:
+        raise ValueError("paths is empty: pass a directory of operating points or a list of files.")
     out: dict[float, pd.Series] = {}
     for path in paths:
         path = os.fspath(path)
