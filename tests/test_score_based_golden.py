@@ -322,3 +322,35 @@ def test_psds_eval_cross_trigger_at_the_cttc():
     changed = {0.5: ops[0.5].sort_index()}
     assert changed[0.5].attrs["seconds"][0][0] != changed[0.5].index[0][1].total_seconds()
     assert score_statistics(truth, changed, compat="psds_eval", **options)["ct_Speech"].sum() == 0
+
+
+SKLEARN = os.path.join(os.path.dirname(__file__), "assets", "scores_sklearn")
+
+
+def test_auroc_ties_half_is_sklearn():
+    """``ties="half"`` is sklearn's roc_auc_score; the default staircase counts ties after (item 22)."""
+    import audformat
+
+    frames = pd.read_csv(os.path.join(SKLEARN, "frames.csv"))
+    index = audformat.segmented_index(frames["file"], frames["start"], frames["end"])
+    scores = pd.DataFrame(frames[["bird", "car"]].to_numpy(), index=index, columns=["bird", "car"])
+    rows = pd.read_csv(os.path.join(SKLEARN, "truth.csv"))
+    truth = pd.Series(rows["label"].to_numpy(),
+                      index=audformat.segmented_index(rows["file"], rows["start"], rows["end"]))
+    with open(os.path.join(SKLEARN, "golden.json")) as fp:
+        golden = json.load(fp)
+    full = auroc(truth, scores, average=None, ties="half")
+    staircase = auroc(truth, scores, average=None)
+    for label, expected in golden["auroc"].items():
+        assert full[label] == pytest.approx(expected["full"], abs=1e-12)
+        assert staircase[label] < full[label]  # ties counted after the false positives
+        for m in (0.1, 0.3):
+            value = auroc(truth, scores, [label], max_fpr=m, mcclish=True, ties="half")
+            assert value == pytest.approx(expected[str(m)], abs=1e-12)
+    # one tied pair (a positive and a negative segment with one score): 0.0 and sklearn's 0.5
+    one = pd.DataFrame({"a": [0.5, 0.5]}, index=audformat.segmented_index(["f", "f"], [0, 1], [1, 2]))
+    truth_one = pd.Series(["a"], index=audformat.segmented_index(["f"], [0], [1]))
+    assert auroc(truth_one, one) == 0.0
+    assert auroc(truth_one, one, ties="half") == golden["one_tied_pair"] == 0.5
+    with pytest.raises(ValueError, match="ties must be 'after' or 'half'"):
+        auroc(truth_one, one, ties="sklearn")

@@ -116,18 +116,19 @@ def score_statistics(
     ``criterion="collar"`` counts detections matched one-to-one (maximum matching)
     to truth events with onsets within ``onset_tolerance``
     and offsets within :math:`\max(` ``offset_tolerance``, ``duration_tolerance`` :math:`|g|)`
-    (``tp``) and the other detections (``fp``; module :mod:`audeval._score_based.collar`).
+    (``tp``) and the other detections (``fp``).
     ``criterion="segment"`` counts segments of ``segment_length``
     whose largest frame score is :math:`\ge \theta`
     and that a truth event of the label overlaps (``tp``) or not (``fp``);
-    ``criterion="clip"`` does the same with whole files
-    (module :mod:`audeval._score_based.items`);
+    ``criterion="clip"`` does the same with whole files;
     their tables have ``n_items`` (segments or clips) and ``n_truth`` (positive items).
     The table holds the *changes* of these counts per
     ``(file, label, threshold)``, the change points of Ebbers et al. (ICASSP 2022);
     summed over files and accumulated from the highest threshold down
-    they give the counts at every threshold (module docstring of
-    ``audeval._score_based.statistics`` for the layout).
+    they give the counts at every threshold.
+    Every ``(file, label)`` has a first row at ``threshold=inf`` with the totals
+    ``n_truth``, ``truth_duration`` and ``duration`` (ns), the other rows hold 0 there;
+    tables of disjoint files add up (:func:`audeval.sum_statistics`).
     The cost is linear in frames, truth events and the overlapping pairs
     (relevant detection, truth event).
 
