@@ -320,7 +320,10 @@ def test_psds_eval_cross_trigger_at_the_cttc():
         assert value == pytest.approx(expected["psds"], abs=1e-12)
     # a Series changed after reading (its kept seconds no longer match) falls back to ns / 1e9
     changed = {0.5: ops[0.5].sort_index()}
-    assert changed[0.5].attrs["seconds"][0][0] != changed[0.5].index[0][1].total_seconds()
+    assert changed[0.5].attrs["seconds"].start[0] != changed[0.5].index[0][1].total_seconds()
+    # the kept seconds do not keep pandas from concatenating such Series
+    both = pd.concat([ops[0.5], read_operating_points([os.path.join(PEERS, "readme_th_0.5.det")])[0.5]])
+    assert len(both) == 2 * len(ops[0.5])
     assert score_statistics(truth, changed, compat="psds_eval", **options)["ct_Speech"].sum() == 0
 
 

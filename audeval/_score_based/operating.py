@@ -52,6 +52,31 @@ def truth_classes(truth) -> list | None:
         return list(values)
 
 
+class FileSeconds:
+    """Start and end times of a detection Series in seconds as its file wrote them.
+
+    Kept in ``attrs["seconds"]``; compares by identity,
+    so pandas can compare the attrs of Series (``pd.concat``) without comparing arrays.
+    """
+
+    __slots__ = ("start", "end")
+
+    def __init__(self, start: np.ndarray, end: np.ndarray) -> None:
+        self.start = np.asarray(start, dtype=np.float64)
+        self.end = np.asarray(end, dtype=np.float64)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    __hash__ = object.__hash__
+
+    def __len__(self) -> int:
+        return len(self.start)
+
+    def __repr__(self) -> str:
+        return f"FileSeconds({len(self)} rows)"
+
+
 def file_seconds(detections: pd.Series) -> tuple[np.ndarray, np.ndarray]:
     """Start and end of every row in seconds as the file gave them.
 
@@ -65,9 +90,8 @@ def file_seconds(detections: pd.Series) -> tuple[np.ndarray, np.ndarray]:
           for level in ("start", "end")]
     out = [v / NS for v in ns]
     kept = detections.attrs.get("seconds")
-    if isinstance(kept, tuple) and len(kept) == 2 and all(len(k) == len(detections) for k in kept):
-        for i, k in enumerate(kept):
-            k = np.asarray(k, dtype=np.float64)
+    if isinstance(kept, FileSeconds) and len(kept) == len(detections):
+        for i, k in enumerate((kept.start, kept.end)):
             same = seconds_to_ns(np.nan_to_num(k)) == ns[i]
             out[i] = np.where(same, k, out[i])
     return out[0], out[1]

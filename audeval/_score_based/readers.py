@@ -11,6 +11,7 @@ import pandas as pd
 
 from audeval._read_common import _check_path, _file_key, _Rows
 from audeval._read_events import _parse_event_list, read_tsv
+from audeval._score_based.operating import FileSeconds
 from audeval._validation import seconds_to_ns
 
 THRESHOLD = re.compile(r"(\d+(?:\.\d+)?)(?=\.[^.]+$)")
@@ -95,7 +96,7 @@ def read_operating_points(
 
     Times are rounded to nanoseconds in the index;
     each Series keeps the seconds as written in ``attrs["seconds"]``
-    (start and end arrays), which ``compat="psds_eval"`` compares as psds_eval does.
+    (its ``start`` and ``end`` arrays), which ``compat="psds_eval"`` compares as psds_eval does.
 
     Returns:
         mapping threshold -> detections, as :func:`psds` takes it
@@ -155,6 +156,5 @@ def _read_detections(path: str) -> pd.Series:
     rows = _Rows()
     _parse_event_list(path, rows, _file_key(path, None))
     series = rows.series()
-    series.attrs["seconds"] = (np.asarray(rows.start, dtype=np.float64),
-                               np.asarray(rows.end, dtype=np.float64))
+    series.attrs["seconds"] = FileSeconds(rows.start, rows.end)
     return series
