@@ -202,3 +202,46 @@ def test_audio_ids_with_dots(capsys, tmp_path):
     code, out, err = run(capsys, "scores", tmp_path / "truth.tsv", tmp_path / "scores", "--psds", "none")
     assert code == 0, err
     assert out.startswith("Score-based metrics: 1 files, 2 labels")
+
+
+def test_every_long_phase_moves(capsys, monkeypatch, tmp_path):
+    """Reading counts files; scoring shows its elapsed time (issue 33, item 18)."""
+    monkeypatch.setattr(_cli, "_progress_wanted", lambda args: True)
+    (tmp_path / "scores").mkdir()
+    with open(os.path.join(SCORES, "a.tsv")) as fp:
+        text = fp.read()
+    lines = ["filename\tonset\toffset\tevent_label"]
+    for i in range(12):
+        (tmp_path / "scores" / f"clip{i:02d}.tsv").write_text(text)
+        lines.append(f"clip{i:02d}.wav\t0.5\t2.0\tdog")
+    (tmp_path / "truth.tsv").write_text("\n".join(lines) + "\n")
+    from audeval._score_based import readers
+
+    steps = []
+
+    def progress(items, verbose, desc):
+        steps.append((len(items), verbose, desc))
+        return items
+
+    monkeypatch.setattr(readers, "_progress", progress)
+    code, out, err = run(capsys, "scores", tmp_path / "truth.tsv", tmp_path / "scores", "--psds", "psds1")
+    assert code == 0, err
+    assert steps == [(12, True, "Reading scores")]  # a bar with one step per file
+    assert "Scoring (intersection): working, 00:00 elapsed" in err  # not a frozen 0 % bar
+    assert "Scoring (segment): working, 00:00 elapsed" in err
+
+
+def test_working_shows_the_elapsed_time(capsys, monkeypatch):
+    import time
+
+    from audeval._cli.scores import working
+
+    monkeypatch.setattr(_cli, "_progress_wanted", lambda args: True)
+    with working(None, "Scoring", True):
+        time.sleep(1.2)
+    err = capsys.readouterr().err
+    assert "Scoring: working, 00:00 elapsed" in err
+    assert "Scoring: working, 00:01 elapsed" in err  # refreshed while the step runs
+    with working(None, "Scoring", False):  # few files: no bar
+        pass
+    assert capsys.readouterr().err == ""

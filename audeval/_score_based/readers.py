@@ -9,7 +9,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from audeval._read_common import _check_path, _file_key, _Rows
+from audeval._read_common import _check_path, _file_key, _progress, _Rows
 from audeval._read_events import _parse_event_list, read_tsv
 from audeval._score_based.operating import FileSeconds
 from audeval._validation import seconds_to_ns
@@ -17,7 +17,7 @@ from audeval._validation import seconds_to_ns
 THRESHOLD = re.compile(r"(\d+(?:\.\d+)?)(?=\.[^.]+$)")
 
 
-def read_sed_scores(path: str | os.PathLike, *, suffix: str = "") -> pd.DataFrame:
+def read_sed_scores(path: str | os.PathLike, *, suffix: str = "", verbose: bool = False) -> pd.DataFrame:
     r"""Read a sed_scores_eval score directory into a score table.
 
     One tab-separated file per audio file, named ``<audio id>.tsv``,
@@ -28,6 +28,7 @@ def read_sed_scores(path: str | os.PathLike, *, suffix: str = "") -> pd.DataFram
         path: directory of ``.tsv`` score files
         suffix: appended to every audio id to give the file name of the index
             (e.g. ``".wav"`` where the truth names files ``<id>.wav``)
+        verbose: show a progress bar over the files (when there are many)
 
     Returns:
         score table: segmented index (``file``, ``start``, ``end``), a column per class
@@ -52,7 +53,7 @@ def read_sed_scores(path: str | os.PathLike, *, suffix: str = "") -> pd.DataFram
         raise FileNotFoundError(f"path must be a directory of score files; got {path!r}.")
     names = sorted(n for n in os.listdir(path) if n.endswith(".tsv"))
     frames, classes = [], None
-    for name in names:  # one read per file
+    for name in _progress(names, verbose, "Reading scores"):  # one read per file
         frame = pd.read_csv(os.path.join(path, name), sep="\t")
         if list(frame.columns[:2]) != ["onset", "offset"]:
             raise ValueError(
@@ -83,6 +84,8 @@ def read_sed_scores(path: str | os.PathLike, *, suffix: str = "") -> pd.DataFram
 
 def read_operating_points(
     paths: str | os.PathLike | Sequence[str | os.PathLike],
+    *,
+    verbose: bool = False,
 ) -> dict[float, pd.Series]:
     r"""Read psds_eval operating points: detection files whose names end in their threshold.
 
@@ -93,6 +96,7 @@ def read_operating_points(
 
     Args:
         paths: a directory of such files, or a list of files
+        verbose: show a progress bar over the files (when there are many)
 
     Times are rounded to nanoseconds in the index;
     each Series keeps the seconds as written in ``attrs["seconds"]``
@@ -132,7 +136,7 @@ def read_operating_points(
     if not paths:
         raise ValueError("paths is empty: pass a directory of operating points or a list of files.")
     out: dict[float, pd.Series] = {}
-    for path in paths:
+    for path in _progress(paths, verbose, "Reading operating points"):
         path = os.fspath(path)
         match = THRESHOLD.search(os.path.basename(path))
         if match is None:
