@@ -78,23 +78,25 @@ class FileSeconds:
 
 
 def file_seconds(detections: pd.Series) -> tuple[np.ndarray, np.ndarray]:
-    """Start and end of every row in seconds as the file gave them.
+    """Start and end of every row in seconds as the file wrote them (NaN: not known).
 
     :func:`audeval.read_operating_points` keeps the seconds of its files
-    in ``attrs["seconds"]``; a row whose kept seconds do not round
-    to its index's nanoseconds (the Series was changed) takes ``ns / 1e9``,
-    the same float as the decimal for times of up to 9 decimals.
+    in ``attrs["seconds"]`` (:class:`FileSeconds`).
     """
-    index = detections.index
-    ns = [np.asarray(pd.to_timedelta(index.get_level_values(level)).as_unit("ns").asi8)
-          for level in ("start", "end")]
-    out = [v / NS for v in ns]
     kept = detections.attrs.get("seconds")
     if isinstance(kept, FileSeconds) and len(kept) == len(detections):
-        for i, k in enumerate((kept.start, kept.end)):
-            same = seconds_to_ns(np.nan_to_num(k)) == ns[i]
-            out[i] = np.where(same, k, out[i])
-    return out[0], out[1]
+        return kept.start, kept.end
+    return np.full(len(detections), np.nan), np.full(len(detections), np.nan)
+
+
+def _seconds(kept: np.ndarray, ns: np.ndarray) -> np.ndarray:
+    """The kept seconds where they round to the gate's ns, else ``ns / 1e9``.
+
+    A Series changed after reading keeps stale seconds: those rows take ``ns / 1e9``,
+    the same float as the file's decimal for times of up to 9 decimals.
+    """
+    same = np.isfinite(kept) & (seconds_to_ns(np.nan_to_num(kept)) == ns)
+    return np.where(same, kept, ns / NS)
 
 
 def operating_point_inputs(truth, operating_points, labels, files_duration, *, float_ratios=False):
@@ -147,8 +149,8 @@ def operating_point_inputs(truth, operating_points, labels, files_duration, *, f
                   inputs.prediction.end, inputs.prediction.label, op)
     if float_ratios:
         seconds = [file_seconds(s) for s in series]
-        detections += tuple(np.concatenate([s[i] for s in seconds])[inputs.prediction.position]
-                            for i in (0, 1))
+        kept = [np.concatenate([s[i] for s in seconds])[inputs.prediction.position] for i in (0, 1)]
+        detections += (_seconds(kept[0], inputs.prediction.start), _seconds(kept[1], inputs.prediction.end))
     return score_inputs, thresholds, detections
 
 
