@@ -663,3 +663,33 @@ def test_scores_to_events_unknown_class():
     with pytest.raises(ValueError, match=r"threshold names classes that scores lacks: \['zz'\]"):
         scores_to_events(scores, threshold={"a": 0.5, "b": 0.5, "zz": 0.1})
     assert len(scores_to_events(scores, threshold={"a": 0.5, "b": 0.5})) == 2
+
+
+def test_read_sed_scores_one_parse_equals_pandas_per_file(tmp_path):
+    """Files are parsed at once: CRLF, a BOM, blank lines and a missing last newline read as pandas."""
+    from audeval._score_based import read_sed_scores
+
+    texts = {
+        "a": "onset\toffset\tdog\tcat\n0.0\t0.5\t0.9\t0.1\n0.5\t1.0\t0.2\t0.3\n",
+        "b": "\ufeffonset\toffset\tdog\tcat\r\n0.0\t0.25\t0.4\t0.6\r\n\r\n0.25\t0.5\t1e-3\t1\r\n",
+        "c": "onset\toffset\tdog\tcat\n0\t1\t0.5\t0.5",
+        "d": "onset\toffset\tdog\tcat\n",
+    }
+    for name, text in texts.items():
+        (tmp_path / f"{name}.tsv").write_bytes(text.encode())
+    read = read_sed_scores(tmp_path, suffix=".wav")
+    expected = []
+    for name in sorted(texts):
+        frame = pd.read_csv(tmp_path / f"{name}.tsv", sep="\t", encoding="utf-8-sig")
+        expected += [(f"{name}.wav", *row) for row in frame.itertuples(index=False)]
+    files, onset, offset, dog, cat = zip(*expected)
+    assert read.index.get_level_values("file").tolist() == list(files)
+    assert read.index.get_level_values("start").total_seconds().tolist() == list(onset)
+    assert read.index.get_level_values("end").total_seconds().tolist() == list(offset)
+    assert read["dog"].tolist() == list(dog) and read["cat"].tolist() == list(cat)
+    (tmp_path / "e.tsv").write_text("onset\toffset\tdog\tcat\n0\t1\tx\t0.5\n")
+    with pytest.raises(ValueError, match=r"e\.tsv: could not convert"):
+        read_sed_scores(tmp_path)
+    (tmp_path / "e.tsv").write_text("onset\toffset\tdog\tdog\n0\t1\t0.5\t0.5\n")
+    with pytest.raises(ValueError, match=r"e\.tsv has the classes \['dog', 'dog'\]"):
+        read_sed_scores(tmp_path)

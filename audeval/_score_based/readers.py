@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+import csv
+import io
 import os
 import re
 
@@ -30,12 +32,15 @@ def read_sed_scores(path: str | os.PathLike, *, suffix: str = "", verbose: bool 
             (e.g. ``".wav"`` where the truth names files ``<id>.wav``)
         verbose: show a progress bar over the files (when there are many)
 
+    The files are read one by one and parsed at once (blank lines skipped).
+
     Returns:
         score table: segmented index (``file``, ``start``, ``end``), a column per class
 
     Raises:
         FileNotFoundError: if ``path`` is not a directory
-        ValueError: if a file lacks ``onset``/``offset`` or the files differ in classes
+        ValueError: if a file lacks ``onset``/``offset``, the files differ in classes,
+            or a value is not a number (naming the file)
 
     Examples:
         >>> import tempfile
@@ -52,25 +57,29 @@ def read_sed_scores(path: str | os.PathLike, *, suffix: str = "", verbose: bool 
     if not os.path.isdir(path):
         raise FileNotFoundError(f"path must be a directory of score files; got {path!r}.")
     names = sorted(n for n in os.listdir(path) if n.endswith(".tsv"))
-    frames, classes = [], None
-    for name in _progress(names, verbose, "Reading scores"):  # one read per file
-        frame = pd.read_csv(os.path.join(path, name), sep="\t")
-        if list(frame.columns[:2]) != ["onset", "offset"]:
+    bodies, sizes, files, classes = [], [], [], None
+    for name in _progress(names, verbose, "Reading scores"):  # one read per file, one parse
+        where = os.path.join(path, name)
+        with open(where, encoding="utf-8-sig") as fp:
+            lines = [line for line in fp.read().splitlines() if line.strip()]
+        columns = next(csv.reader(lines[:1], delimiter="\t"), [])
+        if columns[:2] != ["onset", "offset"]:
             raise ValueError(
-                f"{os.path.join(path, name)}: the first columns must be 'onset' and 'offset'; "
-                f"got {list(frame.columns[:2])}."
+                f"{where}: the first columns must be 'onset' and 'offset'; got {columns[:2]}."
             )
         if classes is None:
-            classes = list(frame.columns[2:])
-        elif list(frame.columns[2:]) != classes:
-            raise ValueError(
-                f"{os.path.join(path, name)} has the classes {list(frame.columns[2:])}, "
-                f"the files before {classes}."
-            )
-        frames.append(frame.assign(file=name[: -len(".tsv")] + suffix))
-    if not frames:
+            classes = columns[2:]
+            if len(set(classes)) != len(classes):
+                raise ValueError(f"{where} names a class twice: {classes}.")
+        elif columns[2:] != classes:
+            raise ValueError(f"{where} has the classes {columns[2:]}, the files before {classes}.")
+        bodies.append("\n".join(lines[1:]))
+        sizes.append(len(lines) - 1)
+        files.append(name[: -len(".tsv")] + suffix)
+    if classes is None:
         raise ValueError(f"{path} holds no .tsv score files.")
-    frame = pd.concat(frames, ignore_index=True)
+    frame = _parse_scores(bodies, ["onset", "offset", *classes], [os.path.join(path, n) for n in names])
+    frame["file"] = np.repeat(np.asarray(files, dtype=object), sizes)
     index = pd.MultiIndex.from_arrays(
         [
             frame["file"].to_numpy(dtype=object),
@@ -80,6 +89,23 @@ def read_sed_scores(path: str | os.PathLike, *, suffix: str = "", verbose: bool 
         names=["file", "start", "end"],
     )
     return pd.DataFrame(frame[classes].to_numpy(dtype=np.float64), index=index, columns=classes)
+
+
+def _parse_scores(bodies: list[str], columns: list[str], where: list[str]) -> pd.DataFrame:
+    """The rows of all score files (without their headers) in one parse, as float64."""
+    text = "\n".join(body for body in bodies if body)
+    if not text:
+        return pd.DataFrame({c: np.zeros(0) for c in columns})
+    try:
+        return pd.read_csv(io.StringIO(text), sep="\t", header=None, names=columns,
+                           dtype=np.float64)
+    except (ValueError, pd.errors.ParserError):
+        for body, name in zip(bodies, where):  # the file at fault, for the message
+            try:
+                pd.read_csv(io.StringIO(body), sep="\t", header=None, names=columns, dtype=np.float64)
+            except (ValueError, pd.errors.ParserError) as error:
+                raise ValueError(f"{name}: {error}") from None
+        raise
 
 
 def read_operating_points(
