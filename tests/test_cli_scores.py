@@ -245,3 +245,22 @@ def test_working_shows_the_elapsed_time(capsys, monkeypatch):
     with working(None, "Scoring", False):  # few files: no bar
         pass
     assert capsys.readouterr().err == ""
+
+
+def test_psds_eval_compat_uses_the_files_seconds(capsys, tmp_path):
+    """The CLI reads operating points with their seconds: a cross trigger at the CTTC counts (item 9)."""
+    peers = os.path.join(os.path.dirname(__file__), "assets", "scores_psds_eval")
+    with open(os.path.join(peers, "golden.json")) as fp:
+        expected = json.load(fp)["readme"][0]  # alpha_ct 1, alpha_st 0, max eFPR 5000
+    (tmp_path / "ops").mkdir()
+    with open(os.path.join(peers, "readme_th_0.5.det")) as fp:
+        (tmp_path / "ops" / "predictions_th_0.5.tsv").write_text(fp.read())
+    options = ["--psds", "psds2", "--dtc-threshold", "0.5", "--gtc-threshold", "0.5",
+               "--alpha-ct", "1", "--alpha-st", "0", "--max-efpr", "5000"]
+    got = run_csv(capsys, os.path.join(peers, "readme.gt"), tmp_path / "ops",
+                  "--files-duration", os.path.join(peers, "readme.metadata"), "--compat", "psds_eval",
+                  *options)
+    assert got.loc["macro", "psds"] == pytest.approx(expected["psds"], abs=1e-6)  # 0.78736
+    exact = run_csv(capsys, os.path.join(peers, "readme.gt"), tmp_path / "ops",
+                    "--files-duration", os.path.join(peers, "readme.metadata"), *options)
+    assert exact.loc["macro", "psds"] == pytest.approx(0.964, abs=1e-6)  # no cross trigger in ns
