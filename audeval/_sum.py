@@ -18,6 +18,10 @@ from audeval._registry import family_named
 from audeval._tables import label_index
 
 
+DESCENDING = ("threshold",)
+"""Index levels whose rows run from the highest value down (score tables: ``+inf`` first)."""
+
+
 def _sortable_union(lists: list[list], *, sort: bool) -> list:
     """Union in first-seen order, sorted if ``sort`` and the values can be ordered."""
     seen: dict = {}
@@ -81,7 +85,9 @@ def sum_statistics(tables: Iterable[pd.DataFrame]) -> pd.DataFrame:
     and integer columns stay integer.
     Files are sorted where they can be ordered;
     labels keep their order when all tables share it,
-    else the sorted union (the order of ``labels=None``).
+    else the sorted union (the order of ``labels=None``);
+    a ``threshold`` level (score tables) runs from the highest value down,
+    as the tables of :func:`audeval.score_statistics` do.
     Columns named after labels
     (like ``substituted_by_<label>``)
     are filled with 0 where a table lacks them.
@@ -245,6 +251,8 @@ def _row_keys(tables, names, levels, shape, shift, dense) -> list[np.ndarray]:
         key = np.zeros(len(table), dtype=np.int64)
         for i, n in enumerate(shape):
             codes = _codes_into(table.index, i, targets[i])
+            if names[i] in DESCENDING:  # the highest value first
+                codes = np.where(codes >= 0, len(targets[i]) - 1 - codes, codes)
             if dense and (codes < 0).any():
                 raise ValueError("statistics tables must not have missing file or label values.")
             key = key * n + codes + shift
@@ -278,6 +286,8 @@ def _sums(tables, keys, columns, inverse, n_out) -> tuple[dict, dict]:
 def _summed_index(tables, names, levels, categorical, out_keys, shape, shift) -> pd.Index:
     if len(out_keys):
         codes = [c - shift for c in np.unravel_index(out_keys, shape)]
+        codes = [np.where(c >= 0, len(levels[name]) - 1 - c, c) if name in DESCENDING else c
+                 for name, c in zip(names, codes)]
     else:
         codes = [np.zeros(0, dtype=np.int64) for _ in names]
     index_levels = []

@@ -202,3 +202,65 @@ def test_audio_ids_with_dots(capsys, tmp_path):
     code, out, err = run(capsys, "scores", tmp_path / "truth.tsv", tmp_path / "scores", "--psds", "none")
     assert code == 0, err
     assert out.startswith("Score-based metrics: 1 files, 2 labels")
+
+
+def test_every_long_phase_moves(capsys, monkeypatch, tmp_path):
+    """Reading counts files; scoring shows its elapsed time (issue 33, item 18)."""
+    monkeypatch.setattr(_cli, "_progress_wanted", lambda args: True)
+    (tmp_path / "scores").mkdir()
+    with open(os.path.join(SCORES, "a.tsv")) as fp:
+        text = fp.read()
+    lines = ["filename\tonset\toffset\tevent_label"]
+    for i in range(12):
+        (tmp_path / "scores" / f"clip{i:02d}.tsv").write_text(text)
+        lines.append(f"clip{i:02d}.wav\t0.5\t2.0\tdog")
+    (tmp_path / "truth.tsv").write_text("\n".join(lines) + "\n")
+    from audeval._score_based import readers
+
+    steps = []
+
+    def progress(items, verbose, desc):
+        steps.append((len(items), verbose, desc))
+        return items
+
+    monkeypatch.setattr(readers, "_progress", progress)
+    code, out, err = run(capsys, "scores", tmp_path / "truth.tsv", tmp_path / "scores", "--psds", "psds1")
+    assert code == 0, err
+    assert steps == [(12, True, "Reading scores")]  # a bar with one step per file
+    assert "Scoring (intersection): working, 00:00 elapsed" in err  # not a frozen 0 % bar
+    assert "Scoring (segment): working, 00:00 elapsed" in err
+
+
+def test_working_shows_the_elapsed_time(capsys, monkeypatch):
+    import time
+
+    from audeval._cli.scores import working
+
+    monkeypatch.setattr(_cli, "_progress_wanted", lambda args: True)
+    with working(None, "Scoring", True):
+        time.sleep(1.2)
+    err = capsys.readouterr().err
+    assert "Scoring: working, 00:00 elapsed" in err
+    assert "Scoring: working, 00:01 elapsed" in err  # refreshed while the step runs
+    with working(None, "Scoring", False):  # few files: no bar
+        pass
+    assert capsys.readouterr().err == ""
+
+
+def test_psds_eval_compat_uses_the_files_seconds(capsys, tmp_path):
+    """The CLI reads operating points with their seconds: a cross trigger at the CTTC counts (item 9)."""
+    peers = os.path.join(os.path.dirname(__file__), "assets", "scores_psds_eval")
+    with open(os.path.join(peers, "golden.json")) as fp:
+        expected = json.load(fp)["readme"][0]  # alpha_ct 1, alpha_st 0, max eFPR 5000
+    (tmp_path / "ops").mkdir()
+    with open(os.path.join(peers, "readme_th_0.5.det")) as fp:
+        (tmp_path / "ops" / "predictions_th_0.5.tsv").write_text(fp.read())
+    options = ["--psds", "psds2", "--dtc-threshold", "0.5", "--gtc-threshold", "0.5",
+               "--alpha-ct", "1", "--alpha-st", "0", "--max-efpr", "5000"]
+    got = run_csv(capsys, os.path.join(peers, "readme.gt"), tmp_path / "ops",
+                  "--files-duration", os.path.join(peers, "readme.metadata"), "--compat", "psds_eval",
+                  *options)
+    assert got.loc["macro", "psds"] == pytest.approx(expected["psds"], abs=1e-6)  # 0.78736
+    exact = run_csv(capsys, os.path.join(peers, "readme.gt"), tmp_path / "ops",
+                    "--files-duration", os.path.join(peers, "readme.metadata"), *options)
+    assert exact.loc["macro", "psds"] == pytest.approx(0.964, abs=1e-6)  # no cross trigger in ns

@@ -134,3 +134,52 @@ def test_precision_recall_from_curve():
     np.testing.assert_array_equal(line(ax, "pr:a").get_xdata(), [0.0, 0.5, 1.0])
     with pytest.raises(ValueError, match="not in the curve"):
         audeval.plot.precision_recall(curve, labels=["c"])
+
+
+# -------------------------------------------------------------------------
+# Legends outside the axes, titles that name the scenario (issue 33, item 19)
+# -------------------------------------------------------------------------
+
+
+def _legend_outside(ax) -> bool:
+    ax.figure.canvas.draw()
+    box = ax.get_legend().get_window_extent()
+    axes = ax.get_window_extent()
+    return box.x0 >= axes.x1
+
+
+def test_psd_roc_title_names_the_scenario_and_legend_is_outside(data):
+    truth, scores, durations = data
+    ax = audeval.plot.psd_roc(truth, scores, files_duration=durations, **audeval.PSDS2)
+    assert ax.get_title() == (
+        "PSD-ROC: DTC 0.1, GTC 0.1, CTTC 0.3, alpha_ct 0.5, alpha_st 1, max eFPR 100/h"
+    )
+    assert _legend_outside(ax)
+    ax = audeval.plot.psd_roc(truth, scores, files_duration=durations, max_efpr=500.0)
+    assert ax.get_title() == "PSD-ROC: DTC 0.7, GTC 0.7, alpha_st 1, max eFPR 500/h"
+    # a table: the criteria it was made with
+    table = audeval.score_statistics(truth, scores, files_duration=durations,
+                                     dtc_threshold=0.1, gtc_threshold=0.1, cttc_threshold=0.3)
+    ax = audeval.plot.psd_roc(table, alpha_ct=0.5)
+    assert ax.get_title() == (
+        "PSD-ROC: DTC 0.1, GTC 0.1, CTTC 0.3, alpha_ct 0.5, alpha_st 1, max eFPR 100/h"
+    )
+    roc = audeval.psd_roc(truth, scores, files_duration=durations)
+    assert audeval.plot.psd_roc(roc).get_title() == "PSD-ROC: max eFPR 100/h"
+
+
+def test_precision_recall_legend_outside_and_recall_order(data):
+    truth, scores, durations = data
+    ax = audeval.plot.precision_recall(truth, scores, files_duration=durations,
+                                       dtc_threshold=0.5, gtc_threshold=0.5)
+    assert ax.get_title() == "precision-recall: intersection (DTC 0.5, GTC 0.5) (dot: best F)"
+    assert _legend_outside(ax)
+    curve = audeval.precision_recall_curve(truth, scores, files_duration=durations,
+                                           dtc_threshold=0.5, gtc_threshold=0.5)
+    for label in ("cat", "dog"):
+        # drawn in recall order (a staircase), whatever the order of the thresholds
+        x = np.asarray(line(ax, f"pr:{label}").get_xdata())
+        assert np.all(np.diff(x) > 0)
+        assert set(x) == set(curve.xs(label, level="label")["recall"])
+    ax = audeval.plot.precision_recall(truth, scores, files_duration=durations, criterion="segment")
+    assert ax.get_title() == "precision-recall: segment (dot: best F)"

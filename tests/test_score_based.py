@@ -606,3 +606,90 @@ def test_collar_conflicts_brute_force(seed):
         assert (counts["tp"][k], counts["fp"][k]) == _brute_collar(
             truth_rows, values, hop, theta, 0.1, 0.1, 0.5
         )
+
+
+def test_sum_statistics_keeps_the_threshold_order(random_data):
+    """Summed score tables keep their rows from +inf down (issue 33, item 10)."""
+    import audeval
+
+    truth, scores = random_data
+    options = dict(labels=["a", "b", "c"], cttc_threshold=0.3)
+    whole = score_statistics(truth, scores, **options)
+    pd.testing.assert_frame_equal(audeval.sum_statistics([whole]), whole)
+    files = sorted(set(scores.index.get_level_values("file")))
+    shards = [score_statistics(t, s, **options) for t, s in _split(truth, scores, [files[:2], files[2:]])]
+    summed = audeval.sum_statistics(shards)
+    pd.testing.assert_frame_equal(summed, whole)
+    # a cumulative sum over the rows of a (file, label) gives the counts at "score >= threshold"
+    counts = summed.groupby(level=["file", "label"], observed=True)[["tp", "fp"]].cumsum()
+    expected = whole.groupby(level=["file", "label"], observed=True)[["tp", "fp"]].cumsum()
+    pd.testing.assert_frame_equal(counts, expected)
+    first = summed.groupby(level=["file", "label"], observed=True).head(1)
+    assert (first.index.get_level_values("threshold") == np.inf).all()
+    assert (counts.to_numpy() >= 0).all()
+
+
+def test_read_operating_points_empty_directory(tmp_path):
+    """An empty folder is an error naming it, not ``{}`` (issue 33, item 15)."""
+    from audeval._score_based import read_operating_points
+
+    with pytest.raises(ValueError, match=f"directory {tmp_path} holds no operating points"):
+        read_operating_points(tmp_path)
+    with pytest.raises(ValueError, match="paths is empty"):
+        read_operating_points([])
+
+
+def test_scores_without_suffix_hint_at_suffix(tmp_path):
+    """Score files named by audio id and truth by file name: the error names suffix= (item 15)."""
+    from audeval._score_based import read_sed_scores
+
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.tsv").write_text("onset\toffset\tdog\n0.0\t0.5\t0.9\n0.5\t1.0\t0.2\n")
+    truth = events([("a.wav", 0.0, 0.5, "dog"), ("b.wav", 0.0, 0.5, "dog")])
+    with pytest.raises(ValueError) as info:
+        psds(truth, read_sed_scores(tmp_path))
+    message = str(info.value)
+    assert "no frames for truth files ['a.wav', 'b.wav']" in message
+    assert "names its files like ['a', 'b']" in message
+    assert "read_sed_scores(path, suffix='.wav')" in message
+    assert psds(truth, read_sed_scores(tmp_path, suffix=".wav"), max_efpr=1000.0) == 1.0
+
+
+def test_scores_to_events_unknown_class():
+    """A threshold for a class the scores lack is an error naming it (issue 33, item 14)."""
+    from audeval._score_based import scores_to_events
+
+    scores = frames("f", {"a": [0.9, 0.1], "b": [0.2, 0.8]})
+    with pytest.raises(ValueError, match=r"threshold names classes that scores lacks: \['zz'\]"):
+        scores_to_events(scores, threshold={"a": 0.5, "b": 0.5, "zz": 0.1})
+    assert len(scores_to_events(scores, threshold={"a": 0.5, "b": 0.5})) == 2
+
+
+def test_read_sed_scores_one_parse_equals_pandas_per_file(tmp_path):
+    """Files are parsed at once: CRLF, a BOM, blank lines and a missing last newline read as pandas."""
+    from audeval._score_based import read_sed_scores
+
+    texts = {
+        "a": "onset\toffset\tdog\tcat\n0.0\t0.5\t0.9\t0.1\n0.5\t1.0\t0.2\t0.3\n",
+        "b": "\ufeffonset\toffset\tdog\tcat\r\n0.0\t0.25\t0.4\t0.6\r\n\r\n0.25\t0.5\t1e-3\t1\r\n",
+        "c": "onset\toffset\tdog\tcat\n0\t1\t0.5\t0.5",
+        "d": "onset\toffset\tdog\tcat\n",
+    }
+    for name, text in texts.items():
+        (tmp_path / f"{name}.tsv").write_bytes(text.encode())
+    read = read_sed_scores(tmp_path, suffix=".wav")
+    expected = []
+    for name in sorted(texts):
+        frame = pd.read_csv(tmp_path / f"{name}.tsv", sep="\t", encoding="utf-8-sig")
+        expected += [(f"{name}.wav", *row) for row in frame.itertuples(index=False)]
+    files, onset, offset, dog, cat = zip(*expected)
+    assert read.index.get_level_values("file").tolist() == list(files)
+    assert read.index.get_level_values("start").total_seconds().tolist() == list(onset)
+    assert read.index.get_level_values("end").total_seconds().tolist() == list(offset)
+    assert read["dog"].tolist() == list(dog) and read["cat"].tolist() == list(cat)
+    (tmp_path / "e.tsv").write_text("onset\toffset\tdog\tcat\n0\t1\tx\t0.5\n")
+    with pytest.raises(ValueError, match=r"e\.tsv: could not convert"):
+        read_sed_scores(tmp_path)
+    (tmp_path / "e.tsv").write_text("onset\toffset\tdog\tdog\n0\t1\t0.5\t0.5\n")
+    with pytest.raises(ValueError, match=r"e\.tsv has the classes \['dog', 'dog'\]"):
+        read_sed_scores(tmp_path)

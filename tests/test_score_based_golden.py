@@ -254,3 +254,106 @@ def test_collar(data, case):
         assert at.loc[row, "fscore"] == pytest.approx(expected["at_0.5"]["f"][cls], abs=1e-12)
         if row == cls:
             assert best.loc[row, "threshold"] == pytest.approx(expected["best"]["threshold"][cls], abs=1e-12)
+
+
+# psds_eval's own test data (issue 33, items 8 and 9; tests/assets/scores_psds_eval/make_golden.py)
+PEERS = os.path.join(os.path.dirname(__file__), "assets", "scores_psds_eval")
+
+
+def _peer_golden():
+    with open(os.path.join(PEERS, "golden.json")) as fp:
+        return json.load(fp)
+
+
+def _peer_classes_case():
+    from audeval import read_tsv
+
+    truth = read_tsv(os.path.join(PEERS, "test_1.gt"))
+    meta = pd.read_csv(os.path.join(PEERS, "test.metadata"), sep="\t")
+    durations = meta.set_index("filename")["duration"]
+    z4 = pd.read_csv(os.path.join(PEERS, "test_4.det"), sep="\t")
+    z4 = z4[(z4.event_label == "z4") & (z4.offset <= 50)].assign(filename="test.wav")
+    ops = {0.5: read_tsv(os.path.join(PEERS, "test_1.det")),
+           0.7: read_tsv(os.path.join(PEERS, "test_1a.det"))}
+    ops[0.3] = pd.concat([ops[0.5], _events(z4)])
+    return truth, ops, durations
+
+
+def test_psds_eval_classes_are_the_truths():
+    """psds_eval evaluates the truth's classes; audeval's default is the union (SPEC section 1)."""
+    truth, ops, durations = _peer_classes_case()
+    for expected in _peer_golden()["classes"]:
+        options = dict(
+            files_duration=durations, dtc_threshold=expected["dtc"], gtc_threshold=expected["gtc"],
+            cttc_threshold=expected["cttc"], alpha_ct=expected["alpha_ct"],
+            alpha_st=expected["alpha_st"], max_efpr=expected["max_efpr"],
+        )
+        assert psds(truth, ops, compat="psds_eval", **options) == pytest.approx(expected["psds"], abs=1e-12)
+        # the default evaluates z4 too (TPR 0: no truth); labels= gives psds_eval's classes
+        assert psds(truth, ops, ["c1", "c2", "c3"], **options) == pytest.approx(expected["psds"], abs=1e-12)
+    # alpha_st=0: the mean TPR over 4 classes instead of 3
+    first = _peer_golden()["classes"][0]
+    union = psds(truth, ops, files_duration=durations, dtc_threshold=0.5, gtc_threshold=0.5,
+                 alpha_st=0.0)
+    assert first["psds"] == pytest.approx(0.9142857142857141, abs=1e-12)
+    assert union == pytest.approx(first["psds"] * 3 / 4, abs=1e-12)  # 0.6857
+    table = score_statistics(truth, ops, files_duration=durations, dtc_threshold=0.5,
+                             gtc_threshold=0.5, compat="psds_eval")
+    assert list(table.index.get_level_values("label").categories) == ["c1", "c2", "c3"]
+
+
+def test_psds_eval_cross_trigger_at_the_cttc():
+    """A share of exactly 0.3 in float64 on the file's seconds is a cross trigger in psds_eval."""
+    from audeval import read_operating_points, read_tsv
+
+    truth = read_tsv(os.path.join(PEERS, "readme.gt"))
+    ops = read_operating_points([os.path.join(PEERS, "readme_th_0.5.det")])
+    durations = {"Y23R6_ppquxs_247.000_257.000.wav": 10.0}
+    options = dict(files_duration=durations, dtc_threshold=0.5, gtc_threshold=0.5, cttc_threshold=0.3)
+    table = score_statistics(truth, ops, compat="psds_eval", **options)
+    assert table["ct_Speech"].sum() == 1  # the Frying detection [2.2247619047619045, 2.5955555555555554)
+    # exact ns (the default): the times rounded to ns give the share 0.29999999919
+    assert score_statistics(truth, ops, **options)["ct_Speech"].sum() == 0
+    for expected in _peer_golden()["readme"]:
+        value = psds(truth, ops, compat="psds_eval", alpha_ct=expected["alpha_ct"],
+                     alpha_st=expected["alpha_st"], max_efpr=expected["max_efpr"], **options)
+        assert value == pytest.approx(expected["psds"], abs=1e-12)
+    # a Series changed after reading (its kept seconds no longer match) falls back to ns / 1e9
+    changed = {0.5: ops[0.5].sort_index()}
+    assert changed[0.5].attrs["seconds"].start[0] != changed[0.5].index[0][1].total_seconds()
+    # the kept seconds do not keep pandas from concatenating such Series
+    both = pd.concat([ops[0.5], read_operating_points([os.path.join(PEERS, "readme_th_0.5.det")])[0.5]])
+    assert len(both) == 2 * len(ops[0.5])
+    assert score_statistics(truth, changed, compat="psds_eval", **options)["ct_Speech"].sum() == 0
+
+
+SKLEARN = os.path.join(os.path.dirname(__file__), "assets", "scores_sklearn")
+
+
+def test_auroc_ties_half_is_sklearn():
+    """``ties="half"`` is sklearn's roc_auc_score; the default staircase counts ties after (item 22)."""
+    import audformat
+
+    frames = pd.read_csv(os.path.join(SKLEARN, "frames.csv"))
+    index = audformat.segmented_index(frames["file"], frames["start"], frames["end"])
+    scores = pd.DataFrame(frames[["bird", "car"]].to_numpy(), index=index, columns=["bird", "car"])
+    rows = pd.read_csv(os.path.join(SKLEARN, "truth.csv"))
+    truth = pd.Series(rows["label"].to_numpy(),
+                      index=audformat.segmented_index(rows["file"], rows["start"], rows["end"]))
+    with open(os.path.join(SKLEARN, "golden.json")) as fp:
+        golden = json.load(fp)
+    full = auroc(truth, scores, average=None, ties="half")
+    staircase = auroc(truth, scores, average=None)
+    for label, expected in golden["auroc"].items():
+        assert full[label] == pytest.approx(expected["full"], abs=1e-12)
+        assert staircase[label] < full[label]  # ties counted after the false positives
+        for m in (0.1, 0.3):
+            value = auroc(truth, scores, [label], max_fpr=m, mcclish=True, ties="half")
+            assert value == pytest.approx(expected[str(m)], abs=1e-12)
+    # one tied pair (a positive and a negative segment with one score): 0.0 and sklearn's 0.5
+    one = pd.DataFrame({"a": [0.5, 0.5]}, index=audformat.segmented_index(["f", "f"], [0, 1], [1, 2]))
+    truth_one = pd.Series(["a"], index=audformat.segmented_index(["f"], [0], [1]))
+    assert auroc(truth_one, one) == 0.0
+    assert auroc(truth_one, one, ties="half") == golden["one_tied_pair"] == 0.5
+    with pytest.raises(ValueError, match="ties must be 'after' or 'half'"):
+        auroc(truth_one, one, ties="sklearn")

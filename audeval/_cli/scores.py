@@ -10,6 +10,7 @@ so the numbers are those of :func:`audeval.psds`, :func:`audeval.best_fscore`,
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 
 import numpy as np
@@ -18,7 +19,7 @@ import pandas as pd
 import audeval
 
 from audeval._cli.inputs import read_durations, read_side, rename_files
-from audeval._cli.messages import PROGRESS_MIN_FILES, UsageError, phase
+from audeval._cli.messages import PROGRESS_MIN_FILES, UsageError, progress_wanted
 from audeval._cli.render import Result
 
 
@@ -82,13 +83,12 @@ def load_scores(args: argparse.Namespace) -> ScoreData:
     many = len(os.listdir(args.scores)) > PROGRESS_MIN_FILES
     truth = read_side(args, "truth")
     files_duration = read_durations(args.files_duration, args.match_files)
+    verbose = many and progress_wanted(args)  # a bar that moves per file
     if kind == "scores":
-        with phase(args, "Reading scores", many):
-            # audio ids: the file names without .tsv (already stems: "a_1.000" is not cut)
-            scores = audeval.read_sed_scores(args.scores)
+        # audio ids: the file names without .tsv (already stems: "a_1.000" is not cut)
+        scores = audeval.read_sed_scores(args.scores, verbose=verbose)
     else:
-        with phase(args, "Reading operating points", many):
-            scores = audeval.read_operating_points(args.scores)
+        scores = audeval.read_operating_points(args.scores, verbose=verbose)
         if args.match_files == "stem":
             scores = {t: rename_files(s, f"operating point {t:g}") for t, s in scores.items()}
     if args.match_files == "stem":
@@ -111,6 +111,36 @@ def scenarios(args: argparse.Namespace) -> list[tuple[str, dict]]:
     return [("psds", {**PRESETS[args.psds[0]], **given})]
 
 
+@contextlib.contextmanager
+def working(args: argparse.Namespace, desc: str, many: bool):
+    """A step with no loop to count (one vectorised call): its elapsed time, refreshed every 0.5 s.
+
+    Shown when progress bars are wanted and the step is ``many`` files long.
+    """
+    if not many or not progress_wanted(args):
+        yield
+        return
+    import threading
+
+    from tqdm import tqdm
+
+    bar = tqdm(total=1, desc=desc, bar_format="{desc}: working, {elapsed} elapsed", leave=False)
+    done = threading.Event()
+
+    def tick() -> None:
+        while not done.wait(0.5):
+            bar.refresh()
+
+    thread = threading.Thread(target=tick, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+        bar.close()  # the line is cleared, as the other bars
+
+
 class Tables:
     """Statistics tables of one input, each made once per set of criteria."""
 
@@ -124,7 +154,7 @@ class Tables:
         if key not in self.cache:
             data = self.data
             many = data.n_files() > PROGRESS_MIN_FILES
-            with phase(self.args, f"Scoring ({options['criterion']})", many):
+            with working(self.args, f"Scoring ({options['criterion']})", many):
                 self.cache[key] = audeval.score_statistics(
                     data.truth, data.scores, self.args.labels,
                     files_duration=data.files_duration, compat=self.args.compat, **options,

@@ -17,6 +17,11 @@ def _thresholds(threshold, classes: list) -> np.ndarray:
         missing = [c for c in classes if c not in threshold]
         if missing:
             raise ValueError(f"threshold has no value for classes {missing}.")
+        unknown = [c for c in threshold if c not in classes]
+        if unknown:
+            raise ValueError(
+                f"threshold names classes that scores lacks: {unknown}; scores has {classes}."
+            )
         values = [threshold[c] for c in classes]
     else:
         values = [threshold] * len(classes)
@@ -82,6 +87,7 @@ def scores_to_events(
 
     Raises:
         TypeError, ValueError: invalid scores or options
+            (a ``threshold`` mapping must name every class of ``scores`` and no other)
 
     Examples:
         >>> import audformat

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 import dataclasses
+import os
 
 import numpy as np
 import pandas as pd
@@ -51,6 +52,24 @@ class ScoreInputs:
     def n_labels(self) -> int:
         return len(self.labels)
 
+
+def _name_hint(missing: pd.Index, score_files: pd.Index, name: str) -> str:
+    """How the file names of both sides look, and ``suffix=`` where only extensions differ."""
+    shown = list(score_files[:MAX_ROWS_SHOWN])
+    text = f"; {name} names its files like {shown}{' ...' if len(score_files) > MAX_ROWS_SHOWN else ''}"
+    names = [m for m in missing if isinstance(m, str)]
+    stems = {os.path.splitext(m)[0]: os.path.splitext(m)[1] for m in names}
+    known = set(score_files)
+    matched = {stem: ext for stem, ext in stems.items() if ext and stem in known}
+    if matched:
+        ext = sorted(set(matched.values()))[0]
+        text += (
+            f" (without the extension: {len(matched)} of the {len(missing)} truth files, "
+            f"like {next(iter(matched))!r} for {next(iter(matched)) + matched[next(iter(matched))]!r}); "
+            f"read the scores with read_sed_scores(path, suffix={ext!r}) "
+            "or name the truth's files without it"
+        )
+    return text
 
 def _show_rows(frame: pd.DataFrame, mask: np.ndarray) -> str:
     n = int(np.count_nonzero(mask))
@@ -198,7 +217,8 @@ def check_scores(
     if len(missing):
         raise ValueError(
             f"{name} has no frames for truth files {list(missing[:MAX_ROWS_SHOWN])}"
-            f"{' ...' if len(missing) > MAX_ROWS_SHOWN else ''}."
+            f"{' ...' if len(missing) > MAX_ROWS_SHOWN else ''}"
+            f"{_name_hint(missing, score_files, name)}."
         )
     frame_file = files.get_indexer(level_files).astype(np.int64)[codes]
     if len(frame_file) > 1 and (np.diff(frame_file) < 0).any():  # files in another order

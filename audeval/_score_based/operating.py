@@ -20,7 +20,7 @@ import pandas as pd
 
 from audeval._score_based.inputs import ScoreInputs
 from audeval._score_based.intersection import NS, Truth, meets
-from audeval._validation import NAT, _durations_ns, check_inputs
+from audeval._validation import NAT, _durations_ns, check_inputs, seconds_to_ns
 
 
 def check_operating_points(operating_points: Mapping) -> tuple[list[float], list[pd.Series]]:
@@ -41,8 +41,71 @@ def check_operating_points(operating_points: Mapping) -> tuple[list[float], list
     return thresholds, [by_value[t] for t in thresholds]
 
 
+def truth_classes(truth) -> list | None:
+    """psds_eval's classes: the labels of the truth, sorted where they can be ordered."""
+    if not isinstance(truth, pd.Series):
+        return None  # the gate reports what is wrong with it
+    values = pd.unique(truth.dropna().to_numpy(dtype=object))
+    try:
+        return sorted(values)
+    except TypeError:
+        return list(values)
+
+
+class FileSeconds:
+    """Start and end times of a detection Series in seconds as its file wrote them.
+
+    Kept in ``attrs["seconds"]``; compares by identity,
+    so pandas can compare the attrs of Series (``pd.concat``) without comparing arrays.
+    """
+
+    __slots__ = ("start", "end")
+
+    def __init__(self, start: np.ndarray, end: np.ndarray) -> None:
+        self.start = np.asarray(start, dtype=np.float64)
+        self.end = np.asarray(end, dtype=np.float64)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    __hash__ = object.__hash__
+
+    def __len__(self) -> int:
+        return len(self.start)
+
+    def __repr__(self) -> str:
+        return f"FileSeconds({len(self)} rows)"
+
+
+def file_seconds(detections: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end of every row in seconds as the file wrote them (NaN: not known).
+
+    :func:`audeval.read_operating_points` keeps the seconds of its files
+    in ``attrs["seconds"]`` (:class:`FileSeconds`).
+    """
+    kept = detections.attrs.get("seconds")
+    if isinstance(kept, FileSeconds) and len(kept) == len(detections):
+        return kept.start, kept.end
+    return np.full(len(detections), np.nan), np.full(len(detections), np.nan)
+
+
+def _seconds(kept: np.ndarray, ns: np.ndarray) -> np.ndarray:
+    """The kept seconds where they round to the gate's ns, else ``ns / 1e9``.
+
+    A Series changed after reading keeps stale seconds: those rows take ``ns / 1e9``,
+    the same float as the file's decimal for times of up to 9 decimals.
+    """
+    same = np.isfinite(kept) & (seconds_to_ns(np.nan_to_num(kept)) == ns)
+    return np.where(same, kept, ns / NS)
+
+
 def operating_point_inputs(truth, operating_points, labels, files_duration, *, float_ratios=False):
-    """Shared files and labels, truth arrays and all detections with their operating point."""
+    """Shared files and labels, truth arrays and all detections with their operating point.
+
+    ``float_ratios`` (``compat="psds_eval"``): without ``labels`` the classes are the truth's
+    (:func:`truth_classes`, psds_eval's rule; detections of other classes are left out),
+    and the detections carry their seconds as the files gave them (:func:`file_seconds`).
+    """
     thresholds, series = check_operating_points(operating_points)
     for threshold, detections in zip(thresholds, series):
         if not isinstance(detections, pd.Series):
@@ -50,6 +113,8 @@ def operating_point_inputs(truth, operating_points, labels, files_duration, *, f
                 f"operating_points[{threshold}] must be a detection Series; "
                 f"got {type(detections).__name__}."
             )
+    if float_ratios and labels is None:
+        labels = truth_classes(truth) or None
     sizes = np.array([len(s) for s in series], dtype=np.int64)
     everything = pd.concat(series) if sizes.sum() else series[0]
     inputs = check_inputs(truth, everything, labels=labels, files_duration=files_duration,
@@ -82,6 +147,10 @@ def operating_point_inputs(truth, operating_points, labels, files_duration, *, f
     )
     detections = (position[inputs.prediction.file], inputs.prediction.start,
                   inputs.prediction.end, inputs.prediction.label, op)
+    if float_ratios:
+        seconds = [file_seconds(s) for s in series]
+        kept = [np.concatenate([s[i] for s in seconds])[inputs.prediction.position] for i in (0, 1)]
+        detections += (_seconds(kept[0], inputs.prediction.start), _seconds(kept[1], inputs.prediction.end))
     return score_inputs, thresholds, detections
 
 
@@ -96,23 +165,25 @@ def operating_point_counts(
     and counts false positives only where a detection starts before the file's end;
     else events are cropped to the file's duration.
     """
-    file, start, end, label, op = detections
+    file, start, end, label, op = detections[:5]
     duration = inputs.durations[file]
     if float_ratios:  # psds_eval: false positives only where a detection overlaps the file
         inside = start < duration
+        start_s, end_s = detections[5:] if len(detections) == 7 else (start / NS, end / NS)
     else:  # crop to [0, duration] as the validation gate announces
         end = np.minimum(end, duration)
         inside = np.ones(len(end), dtype=bool)
+        start_s = end_s = np.zeros(len(end))
     keep = end > start
     file, start, end, label, op = file[keep], start[keep], end[keep], label[keep], op[keep]
-    inside = inside[keep]
+    inside, start_s, end_s = inside[keep], start_s[keep], end_s[keep]
     n_groups = inputs.n_labels * inputs.n_files
     truth = Truth(inputs)
     truth.check_disjoint(inputs)
     group = label * inputs.n_files + file
     length = end - start
     if float_ratios:
-        relevant = _float_criterion(truth, group, start, end, dtc)
+        relevant = _float_criterion(truth, group, start, end, dtc, start_s, end_s)
     else:
         inter = truth.covered(group, end) - truth.covered(group, start)
         relevant = meets(inter, dtc, length, None)
@@ -127,7 +198,7 @@ def operating_point_counts(
     keys, inverse = np.unique(op[det] * n_truth + item, return_inverse=True)
     event = keys % n_truth
     if float_ratios:
-        ratio = _seconds_overlap(start[det], end[det], truth.start[item], truth.end[item]) / (
+        ratio = _seconds_overlap(start_s[det], end_s[det], truth.start[item], truth.end[item]) / (
             truth.end[item] / NS - truth.start[item] / NS)
         covered = np.zeros(len(keys))
         np.add.at(covered, inverse.ravel(), ratio)
@@ -145,7 +216,7 @@ def operating_point_counts(
             f = false[mask]
             og = other_group[mask]
             if float_ratios:
-                ct = f[_float_criterion(truth, og, start[f], end[f], cttc)]
+                ct = f[_float_criterion(truth, og, start[f], end[f], cttc, start_s[f], end_s[f])]
             else:
                 inter_o = truth.covered(og, end[f]) - truth.covered(og, start[f])
                 ct = f[meets(inter_o, cttc, length[f], None)]
@@ -153,15 +224,20 @@ def operating_point_counts(
     return counts
 
 
-def _seconds_overlap(a_start, a_end, b_start, b_end) -> np.ndarray:
-    return np.minimum(a_end / NS, b_end / NS) - np.maximum(a_start / NS, b_start / NS)
+def _seconds_overlap(a_start_s, a_end_s, b_start, b_end) -> np.ndarray:
+    """Overlap in float seconds of detections (seconds) and truth events (ns)."""
+    return np.minimum(a_end_s, b_end / NS) - np.maximum(a_start_s, b_start / NS)
 
 
-def _float_criterion(truth: Truth, group, start, end, ratio: float) -> np.ndarray:
-    """psds_eval's float rule: the sum over truth events of overlap / detection length >= ratio."""
+def _float_criterion(truth: Truth, group, start, end, ratio: float, start_s, end_s) -> np.ndarray:
+    """psds_eval's float rule: the sum over truth events of overlap / detection length >= ratio.
+
+    The pairs that overlap are found in ns (``start``, ``end``),
+    the shares are float64 on the detections' seconds ``start_s``, ``end_s``.
+    """
     query, item = truth.overlapping(group, start, end)
-    part = _seconds_overlap(start[query], end[query], truth.start[item], truth.end[item]) / (
-        end[query] / NS - start[query] / NS)
+    part = _seconds_overlap(start_s[query], end_s[query], truth.start[item], truth.end[item]) / (
+        end_s[query] - start_s[query])
     total = np.zeros(len(group))
     np.add.at(total, query, part)
     has = np.zeros(len(group), dtype=bool)

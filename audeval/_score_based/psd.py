@@ -182,12 +182,16 @@ def psd_roc(
     the curve is :math:`\max(0, \mu_c \text{TPR}_c - \alpha_{st} \sigma_c \text{TPR}_c)`
     over the union of eFPR values, up to ``max_efpr``.
     From a score table only the thresholds whose eFPR can be within ``max_efpr``
-    are computed (module :mod:`audeval._score_based.prune`; the same curve).
+    are computed (the same curve).
 
     Args:
         truth: truth events, or a table of :func:`score_statistics`
         scores: score table (``None`` with a table)
-        labels: classes to evaluate
+        labels: classes to evaluate; ``None``: the columns of a score table,
+            for operating points the sorted union of the truth's and the detections' labels
+            (as every audeval metric: a class only in the detections
+            has TPR 0 and lowers the score);
+            with ``compat="psds_eval"`` the truth's classes, as psds_eval
         dtc_threshold: detection tolerance criterion
         gtc_threshold: ground truth intersection criterion
         cttc_threshold: cross-trigger tolerance criterion (used if ``alpha_ct != 0``)
@@ -195,7 +199,9 @@ def psd_roc(
         alpha_st: weight of the standard deviation over classes
         max_efpr: largest eFPR per hour
         files_duration: duration per file (else the end of its last frame)
-        compat: ``"sed_scores_eval"``: its 6-decimal rounding of times
+        compat: ``"sed_scores_eval"``: its 6-decimal rounding of times;
+            ``"psds_eval"`` (operating points): its float64 shares on the files' seconds
+            and its classes (:func:`score_statistics`)
         per_class: the staircase of every label instead
             (columns ``label``, ``efpr``, ``tpr``, ``threshold``)
 
@@ -261,12 +267,18 @@ def psds(
     (:data:`PSDS1`; PSDS2: ``dtc_threshold=0.1, gtc_threshold=0.1,
     cttc_threshold=0.3, alpha_ct=0.5``).
     ``compat="sed_scores_eval"`` reproduces sed_scores_eval's
-    ``intersection_based.psds`` (its 6-decimal rounding of times).
+    ``intersection_based.psds`` (its 6-decimal rounding of times);
+    ``compat="psds_eval"`` reproduces psds_eval's ``PSDSEval.psds``
+    on operating points (:func:`audeval.read_operating_points`).
 
     Args:
         truth: truth events, or a table of :func:`score_statistics`
         scores: score table (``None`` with a table)
-        labels: classes to evaluate
+        labels: classes to evaluate; ``None``: the columns of a score table,
+            for operating points the sorted union of the truth's and the detections' labels
+            (as every audeval metric: a class only in the detections
+            has TPR 0 and lowers the score);
+            with ``compat="psds_eval"`` the truth's classes, as psds_eval
         dtc_threshold: detection tolerance criterion
         gtc_threshold: ground truth intersection criterion
         cttc_threshold: cross-trigger tolerance criterion (used if ``alpha_ct != 0``)
@@ -274,7 +286,9 @@ def psds(
         alpha_st: weight of the standard deviation over classes
         max_efpr: largest eFPR per hour
         files_duration: duration per file (else the end of its last frame)
-        compat: ``"sed_scores_eval"``: its 6-decimal rounding of times
+        compat: ``"sed_scores_eval"``: its 6-decimal rounding of times;
+            ``"psds_eval"`` (operating points): its float64 shares on the files' seconds
+            and its classes (:func:`score_statistics`)
 
     Returns:
         PSDS in [0, 1]

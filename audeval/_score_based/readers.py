@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+import csv
+import io
 import os
 import re
 
 import numpy as np
 import pandas as pd
 
-from audeval._read_events import read_tsv
+from audeval._read_common import _check_path, _file_key, _progress, _Rows
+from audeval._read_events import _parse_event_list, read_tsv
+from audeval._score_based.operating import FileSeconds
 from audeval._validation import seconds_to_ns
 
 THRESHOLD = re.compile(r"(\d+(?:\.\d+)?)(?=\.[^.]+$)")
 
 
-def read_sed_scores(path: str | os.PathLike, *, suffix: str = "") -> pd.DataFrame:
+def read_sed_scores(path: str | os.PathLike, *, suffix: str = "", verbose: bool = False) -> pd.DataFrame:
     r"""Read a sed_scores_eval score directory into a score table.
 
     One tab-separated file per audio file, named ``<audio id>.tsv``,
@@ -26,13 +30,17 @@ def read_sed_scores(path: str | os.PathLike, *, suffix: str = "") -> pd.DataFram
         path: directory of ``.tsv`` score files
         suffix: appended to every audio id to give the file name of the index
             (e.g. ``".wav"`` where the truth names files ``<id>.wav``)
+        verbose: show a progress bar over the files (when there are many)
+
+    The files are read one by one and parsed at once (blank lines skipped).
 
     Returns:
         score table: segmented index (``file``, ``start``, ``end``), a column per class
 
     Raises:
         FileNotFoundError: if ``path`` is not a directory
-        ValueError: if a file lacks ``onset``/``offset`` or the files differ in classes
+        ValueError: if a file lacks ``onset``/``offset``, the files differ in classes,
+            or a value is not a number (naming the file)
 
     Examples:
         >>> import tempfile
@@ -49,25 +57,29 @@ def read_sed_scores(path: str | os.PathLike, *, suffix: str = "") -> pd.DataFram
     if not os.path.isdir(path):
         raise FileNotFoundError(f"path must be a directory of score files; got {path!r}.")
     names = sorted(n for n in os.listdir(path) if n.endswith(".tsv"))
-    frames, classes = [], None
-    for name in names:  # one read per file
-        frame = pd.read_csv(os.path.join(path, name), sep="\t")
-        if list(frame.columns[:2]) != ["onset", "offset"]:
+    bodies, sizes, files, classes = [], [], [], None
+    for name in _progress(names, verbose, "Reading scores"):  # one read per file, one parse
+        where = os.path.join(path, name)
+        with open(where, encoding="utf-8-sig") as fp:
+            lines = [line for line in fp.read().splitlines() if line.strip()]
+        columns = next(csv.reader(lines[:1], delimiter="\t"), [])
+        if columns[:2] != ["onset", "offset"]:
             raise ValueError(
-                f"{os.path.join(path, name)}: the first columns must be 'onset' and 'offset'; "
-                f"got {list(frame.columns[:2])}."
+                f"{where}: the first columns must be 'onset' and 'offset'; got {columns[:2]}."
             )
         if classes is None:
-            classes = list(frame.columns[2:])
-        elif list(frame.columns[2:]) != classes:
-            raise ValueError(
-                f"{os.path.join(path, name)} has the classes {list(frame.columns[2:])}, "
-                f"the files before {classes}."
-            )
-        frames.append(frame.assign(file=name[: -len(".tsv")] + suffix))
-    if not frames:
+            classes = columns[2:]
+            if len(set(classes)) != len(classes):
+                raise ValueError(f"{where} names a class twice: {classes}.")
+        elif columns[2:] != classes:
+            raise ValueError(f"{where} has the classes {columns[2:]}, the files before {classes}.")
+        bodies.append("\n".join(lines[1:]))
+        sizes.append(len(lines) - 1)
+        files.append(name[: -len(".tsv")] + suffix)
+    if classes is None:
         raise ValueError(f"{path} holds no .tsv score files.")
-    frame = pd.concat(frames, ignore_index=True)
+    frame = _parse_scores(bodies, ["onset", "offset", *classes], [os.path.join(path, n) for n in names])
+    frame["file"] = np.repeat(np.asarray(files, dtype=object), sizes)
     index = pd.MultiIndex.from_arrays(
         [
             frame["file"].to_numpy(dtype=object),
@@ -79,8 +91,27 @@ def read_sed_scores(path: str | os.PathLike, *, suffix: str = "") -> pd.DataFram
     return pd.DataFrame(frame[classes].to_numpy(dtype=np.float64), index=index, columns=classes)
 
 
+def _parse_scores(bodies: list[str], columns: list[str], where: list[str]) -> pd.DataFrame:
+    """The rows of all score files (without their headers) in one parse, as float64."""
+    text = "\n".join(body for body in bodies if body)
+    if not text:
+        return pd.DataFrame({c: np.zeros(0) for c in columns})
+    try:
+        return pd.read_csv(io.StringIO(text), sep="\t", header=None, names=columns,
+                           dtype=np.float64)
+    except (ValueError, pd.errors.ParserError):
+        for body, name in zip(bodies, where):  # the file at fault, for the message
+            try:
+                pd.read_csv(io.StringIO(body), sep="\t", header=None, names=columns, dtype=np.float64)
+            except (ValueError, pd.errors.ParserError) as error:
+                raise ValueError(f"{name}: {error}") from None
+        raise
+
+
 def read_operating_points(
     paths: str | os.PathLike | Sequence[str | os.PathLike],
+    *,
+    verbose: bool = False,
 ) -> dict[float, pd.Series]:
     r"""Read psds_eval operating points: detection files whose names end in their threshold.
 
@@ -91,13 +122,19 @@ def read_operating_points(
 
     Args:
         paths: a directory of such files, or a list of files
+        verbose: show a progress bar over the files (when there are many)
+
+    Times are rounded to nanoseconds in the index;
+    each Series keeps the seconds as written in ``attrs["seconds"]``
+    (its ``start`` and ``end`` arrays), which ``compat="psds_eval"`` compares as psds_eval does.
 
     Returns:
         mapping threshold -> detections, as :func:`psds` takes it
 
     Raises:
         FileNotFoundError: if a path does not exist
-        ValueError: if a file name holds no threshold, or two files the same
+        ValueError: if a file name holds no threshold, or two files the same,
+            or if ``paths`` is an empty directory or list
 
     Examples:
         >>> import tempfile
@@ -114,10 +151,18 @@ def read_operating_points(
         path = os.fspath(paths)
         if os.path.isdir(path):
             paths = [os.path.join(path, n) for n in sorted(os.listdir(path)) if not n.startswith(".")]
+            if not paths:
+                raise ValueError(
+                    f"paths: the directory {path} holds no operating points "
+                    "(detection files named like predictions_th_0.5.tsv)."
+                )
         else:
             paths = [path]
+    paths = list(paths)
+    if not paths:
+        raise ValueError("paths is empty: pass a directory of operating points or a list of files.")
     out: dict[float, pd.Series] = {}
-    for path in paths:
+    for path in _progress(paths, verbose, "Reading operating points"):
         path = os.fspath(path)
         match = THRESHOLD.search(os.path.basename(path))
         if match is None:
@@ -125,5 +170,21 @@ def read_operating_points(
         threshold = float(match.group(1))
         if threshold in out:
             raise ValueError(f"{path}: a second file of threshold {threshold}.")
-        out[threshold] = read_tsv(path)
+        out[threshold] = _read_detections(path)
     return out
+
+
+def _read_detections(path: str) -> pd.Series:
+    """:func:`audeval.read_tsv` of one file, keeping its seconds in ``attrs["seconds"]``.
+
+    Times are rounded to ns in the index; ``compat="psds_eval"`` compares shares
+    on the seconds as written (psds_eval reads them as float64).
+    """
+    if os.path.isdir(path):
+        return read_tsv(path)
+    path = _check_path(path)
+    rows = _Rows()
+    _parse_event_list(path, rows, _file_key(path, None))
+    series = rows.series()
+    series.attrs["seconds"] = FileSeconds(rows.start, rows.end)
+    return series

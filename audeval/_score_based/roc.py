@@ -105,21 +105,32 @@ def auroc(
     max_fpr: float | None = None,
     mcclish: bool = False,
     average: str | None = "macro",
+    ties: str = "after",
 ) -> float | pd.Series:
     r"""Area under the ROC curve, or the partial area up to ``max_fpr``.
 
     The ROC of :func:`roc_curve` as a staircase
     (points ordered by FPR, then TPR; the TPR of a point holds until the next FPR),
-    the definition of sed_scores_eval, so that tied scores of positive and negative items
-    count as detected before the false positives:
+    the definition of sed_scores_eval:
 
     .. math::
 
         A = \frac{1}{m} \int_0^{m} \text{TPR}(f)\, df, \quad m = \text{max\_fpr}
 
+    Where a positive and a negative item have the same score,
+    the threshold that takes one takes both:
+    the ROC moves up and right in one step, and the staircase
+    counts the positive item *after* the false positive
+    (``ties="after"``: one tied pair gives 0.0).
+    ``ties="half"`` joins the points by straight lines (the trapezoid rule),
+    which counts half of every tied pair (0.5 for one tied pair),
+    as sklearn's ``roc_auc_score`` does;
+    without ties both give the same area.
+
     With ``mcclish=True`` the partial area :math:`a = m A` is standardised
     as McClish (1989) and sklearn do:
-    :math:`\frac{1}{2}\left(1 + \frac{a - m^2 / 2}{m - m^2 / 2}\right)`.
+    :math:`\frac{1}{2}\left(1 + \frac{a - m^2 / 2}{m - m^2 / 2}\right)`
+    (sklearn's ``roc_auc_score(max_fpr=m)`` is ``ties="half", mcclish=True``).
     DCASE 2024 task 4 ranks on the mean partial AUROC
     of 1 s segments with ``max_fpr=0.1`` (the defaults with ``max_fpr=0.1``).
 
@@ -128,6 +139,8 @@ def auroc(
         max_fpr: largest FPR of the partial area, in (0, 1]; ``None``: the whole curve
         mcclish: standardise the partial area (McClish correction)
         average: ``"macro"``: the mean over labels; ``None``: a Series per label
+        ties: ``"after"``: the staircase (sed_scores_eval);
+            ``"half"``: straight lines between the ROC points (sklearn)
 
     Returns:
         AUROC (float), or a Series per label
@@ -142,6 +155,9 @@ def auroc(
         1.0
         >>> auroc(truth, scores, max_fpr=0.1, mcclish=True)
         1.0
+        >>> tied = pd.DataFrame({"a": [0.9, 0.6, 0.6, 0.1]}, index=index)
+        >>> auroc(truth, tied), auroc(truth, tied, ties="half")
+        (0.75, 0.875)
 
     """
     _check_items(criterion)
@@ -155,24 +171,47 @@ def auroc(
         raise TypeError(f"mcclish must be True or False; got {mcclish!r}.")
     if average not in ("macro", None):
         raise ValueError(f"average must be 'macro' or None; got {average!r}.")
+    if ties not in ("after", "half"):
+        raise ValueError(f"ties must be 'after' or 'half'; got {ties!r}.")
     acc = accumulate(score_table(auroc, truth, scores, labels, locals()))
     values = []
     for i in range(len(acc.labels)):
         tpr, fpr, *_ = _roc(acc, i)
-        values.append(_area(tpr, fpr, max_fpr, bool(mcclish)))
+        values.append(_area(tpr, fpr, max_fpr, bool(mcclish), ties))
     if average == "macro":
         return float(np.mean(values)) if values else float("nan")
     return pd.Series(values, index=pd.Index(list(acc.labels), dtype=object, name="label"), name="auroc")
 
 
-def _area(tpr, fpr, max_fpr, mcclish) -> float:
+def _area(tpr, fpr, max_fpr, mcclish, ties="after") -> float:
     if np.isnan(tpr).any() or np.isnan(fpr).any():
         return float("nan")
     order = np.lexsort((tpr, fpr))
     tpr, fpr = tpr[order], fpr[order]
+    if ties == "half":
+        return _linear_area(tpr, fpr, max_fpr, mcclish)
     if max_fpr is None:
         return float(np.sum(tpr[:-1] * np.diff(fpr)))
     area = staircase_area(tpr, fpr, max_fpr)
+    if mcclish:
+        low = max_fpr * max_fpr / 2
+        return 0.5 * (1 + (area - low) / (max_fpr - low))
+    return area / max_fpr
+
+
+def _linear_area(tpr, fpr, max_fpr, mcclish) -> float:
+    """Trapezoid area of the ROC points (sorted by FPR, then TPR) up to ``max_fpr``.
+
+    The curve is cut at ``max_fpr`` by linear interpolation (sklearn's partial AUC).
+    """
+    if max_fpr is None:
+        return float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2))
+    stop = int(np.searchsorted(fpr, max_fpr, side="right"))
+    x, y = fpr[:stop], tpr[:stop]
+    if stop < len(fpr) and stop > 0:
+        y = np.append(y, np.interp(max_fpr, fpr[stop - 1 : stop + 1], tpr[stop - 1 : stop + 1]))
+        x = np.append(x, max_fpr)
+    area = float(np.sum(np.diff(x) * (y[1:] + y[:-1]) / 2))
     if mcclish:
         low = max_fpr * max_fpr / 2
         return 0.5 * (1 + (area - low) / (max_fpr - low))

@@ -116,18 +116,19 @@ def score_statistics(
     ``criterion="collar"`` counts detections matched one-to-one (maximum matching)
     to truth events with onsets within ``onset_tolerance``
     and offsets within :math:`\max(` ``offset_tolerance``, ``duration_tolerance`` :math:`|g|)`
-    (``tp``) and the other detections (``fp``; module :mod:`audeval._score_based.collar`).
+    (``tp``) and the other detections (``fp``).
     ``criterion="segment"`` counts segments of ``segment_length``
     whose largest frame score is :math:`\ge \theta`
     and that a truth event of the label overlaps (``tp``) or not (``fp``);
-    ``criterion="clip"`` does the same with whole files
-    (module :mod:`audeval._score_based.items`);
+    ``criterion="clip"`` does the same with whole files;
     their tables have ``n_items`` (segments or clips) and ``n_truth`` (positive items).
     The table holds the *changes* of these counts per
     ``(file, label, threshold)``, the change points of Ebbers et al. (ICASSP 2022);
     summed over files and accumulated from the highest threshold down
-    they give the counts at every threshold (module docstring of
-    ``audeval._score_based.statistics`` for the layout).
+    they give the counts at every threshold.
+    Every ``(file, label)`` has a first row at ``threshold=inf`` with the totals
+    ``n_truth``, ``truth_duration`` and ``duration`` (ns), the other rows hold 0 there;
+    tables of disjoint files add up (:func:`audeval.sum_statistics`).
     The cost is linear in frames, truth events and the overlapping pairs
     (relevant detection, truth event).
 
@@ -138,7 +139,9 @@ def score_statistics(
             one column per class;
             or operating points, a mapping threshold -> detection Series
             (psds_eval's input; ``criterion="intersection"``)
-        labels: classes to evaluate (columns of ``scores``), in order
+        labels: classes to evaluate (columns of ``scores``), in order;
+            ``None``: all columns of ``scores``, for operating points the sorted union
+            of truth and detection labels (``compat="psds_eval"``: the truth's)
         criterion: ``"intersection"``, ``"collar"``, ``"segment"`` or ``"clip"``
         dtc_threshold: detection tolerance criterion :math:`\rho_{dtc}`
         gtc_threshold: ground truth intersection criterion :math:`\rho_{gtc}`
@@ -152,7 +155,11 @@ def score_statistics(
         compat: ``"sed_scores_eval"`` compares intersections
             in seconds rounded to 6 decimals, as sed_scores_eval does;
             ``"psds_eval"`` (operating points) compares sums of float ratios
-            :math:`\sum_g |d \cap g| / |d|` in seconds, as psds_eval does;
+            :math:`\sum_g |d \cap g| / |d|` in float64 seconds, as psds_eval does
+            (on the seconds as written in the files of
+            :func:`audeval.read_operating_points`, else ``ns / 1e9``),
+            and without ``labels`` evaluates the truth's classes only
+            (detections of other classes are left out);
             ``None``: exact integer nanoseconds
 
     Returns:

@@ -9,6 +9,7 @@ import pandas as pd
 
 import audeval
 from audeval._options import Default, value_of
+from audeval._protocol import table_options
 from audeval._score_based.psd import staircase_area
 from audeval.plot._common import new_axes, pyplot
 
@@ -38,6 +39,34 @@ def _class_staircase(curve: pd.DataFrame, max_efpr: float) -> tuple[np.ndarray, 
     if not len(efpr) or efpr[0] > 0:
         efpr, tpr = np.append(0.0, efpr), np.append(0.0, tpr)
     return np.append(efpr, max_efpr), np.append(tpr, tpr[-1])
+
+
+def _number(value: object) -> str:
+    return f"{float(value):g}"
+
+
+def _scenario(truth, scores, options: dict, alpha_ct: float, alpha_st: float, max_efpr: float) -> str:
+    """The PSD-ROC's scenario: DTC, GTC (CTTC, alpha_ct), alpha_st and max eFPR.
+
+    From a statistics table its recorded criteria; from a curve only ``max_efpr``.
+    """
+    if scores is None and (_is_curve(truth, CLASS_ROC_COLUMNS) or _is_curve(truth, PSD_ROC_COLUMNS)):
+        return f"max eFPR {_number(max_efpr)}/h"
+    given = {k: value_of(options[k]) for k in ("dtc_threshold", "gtc_threshold", "cttc_threshold")}
+    if scores is None and isinstance(truth, pd.DataFrame):  # a table: the criteria it was made with
+        recorded = table_options(truth)
+        given.update({k: recorded[k] for k in given if recorded.get(k) is not None})
+    parts = [f"DTC {_number(given['dtc_threshold'])}", f"GTC {_number(given['gtc_threshold'])}"]
+    if alpha_ct != 0 and given["cttc_threshold"] is not None:
+        parts += [f"CTTC {_number(given['cttc_threshold'])}", f"alpha_ct {_number(alpha_ct)}"]
+    parts += [f"alpha_st {_number(alpha_st)}", f"max eFPR {_number(max_efpr)}/h"]
+    return ", ".join(parts)
+
+
+def _outside_legend(ax, handles, texts) -> None:
+    """A compact legend right of the axes, so it covers no curve."""
+    ax.legend(handles, texts, fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0),
+              borderaxespad=0.0, frameon=False, handlelength=1.6, labelspacing=0.35)
 
 
 def _psd_curves(truth, scores, labels, options: dict) -> tuple[pd.DataFrame | None, pd.DataFrame | None]:
@@ -127,7 +156,7 @@ def psd_roc(
     max_efpr = float(value_of(max_efpr))
     if roc is not None and len(roc):
         max_efpr = float(roc["efpr"].iloc[-1])
-    ax = new_axes(ax, 6.0, 4.2)
+    ax = new_axes(ax, 8.0, 4.2)
     if per_class and classes is not None:
         names = list(dict.fromkeys(classes["label"]))
         shown = _selected(names, labels if scores is None and roc is None else None, "the curve")
@@ -147,12 +176,13 @@ def psd_roc(
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("eFPR (false positives per hour)")
     ax.set_ylabel("eTPR" if roc is not None else "TPR")
-    ax.set_title("PSD-ROC", fontsize=10)
+    scenario = _scenario(truth, scores, options, float(value_of(alpha_ct)),
+                         float(value_of(alpha_st)), max_efpr)
+    ax.set_title(f"PSD-ROC: {scenario}", fontsize=9)
     handles, texts = ax.get_legend_handles_labels()
     if handles:  # the PSD-ROC first
         order = sorted(range(len(texts)), key=lambda i: not texts[i].startswith("PSD-ROC"))
-        ax.legend([handles[i] for i in order], [texts[i] for i in order], fontsize=8,
-                  loc="lower right")
+        _outside_legend(ax, [handles[i] for i in order], [texts[i] for i in order])
     return ax
 
 
@@ -249,7 +279,7 @@ def precision_recall(
         )
         draw = None
     names = list(dict.fromkeys(curve.index.get_level_values("label")))
-    ax = new_axes(ax, 5.2, 4.6)
+    ax = new_axes(ax, 7.4, 4.6)
     for label in _selected(names, draw, "the curve"):
         rows = curve.xs(label, level="label", drop_level=False)
         recall, precision, ap = _ap_staircase(rows)
@@ -265,7 +295,22 @@ def precision_recall(
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("recall")
     ax.set_ylabel("precision")
-    ax.set_title("precision-recall curves (dot: best F)", fontsize=10)
+    ax.set_title(f"precision-recall{_criterion(truth, scores, criterion, dtc_threshold, gtc_threshold)}"
+                 " (dot: best F)", fontsize=9)
     if names:
-        ax.legend(fontsize=8, loc="lower left")
+        _outside_legend(ax, *ax.get_legend_handles_labels())
     return ax
+
+
+def _criterion(truth, scores, criterion, dtc, gtc) -> str:
+    """``": intersection (DTC 0.7, GTC 0.7)"`` and the like; empty for a curve."""
+    if scores is None and _is_curve(truth, PR_COLUMNS):
+        return ""
+    given = {"criterion": value_of(criterion), "dtc_threshold": value_of(dtc), "gtc_threshold": value_of(gtc)}
+    if scores is None and isinstance(truth, pd.DataFrame):
+        recorded = table_options(truth)
+        given.update({k: recorded[k] for k in given if recorded.get(k) is not None})
+    if given["criterion"] == "intersection":
+        return (f": intersection (DTC {_number(given['dtc_threshold'])}, "
+                f"GTC {_number(given['gtc_threshold'])})")
+    return f": {given['criterion']}"
