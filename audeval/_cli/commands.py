@@ -15,7 +15,7 @@ import pandas as pd
 import audeval
 import audeval.separation
 
-from audeval._cli.inputs import load, read_path_table
+from audeval._cli.inputs import load, read_path_table, without_label
 from audeval._cli.messages import (
     PROG,
     PROGRESS_MIN_FILES,
@@ -70,7 +70,7 @@ def events(args: argparse.Namespace) -> Result:
     """``audeval events``: the event report, per file on request."""
     family = audeval
     data = load(args)
-    truth, prediction, labels = data.keep_empty_files()
+    truth, prediction, labels, marker, shown = data.keep_empty_files()
     onset = None if args.no_onset else args.onset_tolerance
     offset = None if args.no_offset else args.offset_tolerance
     duration = None if args.no_offset else args.duration_tolerance
@@ -88,6 +88,7 @@ def events(args: argparse.Namespace) -> Result:
             files_duration=data.files_duration,
             compat=args.compat,
         )
+        stats = without_label(stats, marker)
     options = dict(zero_division=args.zero_division, propagate_nans=args.propagate_nans)
     summary = family.event_report(stats, None, **options)
     n_files = _n_files(stats.index)
@@ -98,7 +99,7 @@ def events(args: argparse.Namespace) -> Result:
         else f"offset tolerance max({offset or 0:g} s, {duration or 0:g} x length)"
     )
     title = (
-        f"Event-based metrics: {n_files} files, {len(labels)} labels; "
+        f"Event-based metrics: {n_files} files, {len(shown)} labels; "
         f"{onset_text}, {offset_text}, {args.matching} matching"
         f"{'; sed_eval compat' if args.compat else ''}"
     )
@@ -119,15 +120,19 @@ def segments(args: argparse.Namespace) -> Result:
     """``audeval segments``: the segment report, per file on request."""
     family = audeval
     data = load(args)
-    truth, prediction, labels = data.keep_empty_files()
-    options = dict(
-        time_resolution=args.time_resolution,
-        files_duration=data.files_duration,
-        zero_division=args.zero_division,
-        compat=args.compat,
-    )
+    truth, prediction, labels, marker, shown = data.keep_empty_files()
     with phase(args, "Scoring segments", data.many):
-        summary = family.segment_report(truth, prediction, labels, **options)
+        stats = family.segment_statistics(
+            truth,
+            prediction,
+            labels,
+            time_resolution=args.time_resolution,
+            files_duration=data.files_duration,
+            compat=args.compat,
+        )
+        stats = without_label(stats, marker)
+    options = dict(zero_division=args.zero_division)
+    summary = family.segment_report(stats, None, **options)
     resolution = (
         "exact time (counts in seconds)"
         if args.time_resolution is None
@@ -136,13 +141,13 @@ def segments(args: argparse.Namespace) -> Result:
     files = set(data.files)
     if data.files_duration is not None:  # files of --files-duration are evaluated files too
         files |= set(data.files_duration.index[data.files_duration.notna()])
-    title = f"Segment-based metrics: {len(files)} files, {len(labels)} labels; {resolution}"
+    title = f"Segment-based metrics: {len(files)} files, {len(shown)} labels; {resolution}"
     if data.files_duration is None:
         title += "; file length = latest end (no --files-duration)"
     if not args.per_file:
         return Result(title, summary, columns=SEGMENT_COLUMNS)
     with phase(args, "Scoring segments per file", data.many):
-        per_file = family.segment_report(truth, prediction, labels, per_file=True, **options)
+        per_file = family.segment_report(stats, None, per_file=True, **options)
     per_file.index = per_file.index.set_names(["file", "label"])
     # the blocks of the files; the summary gives the TOTAL block
     per_file = per_file[np.asarray(per_file.index.get_level_values("file") != TOTAL)]

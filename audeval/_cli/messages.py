@@ -25,8 +25,22 @@ def one_line(error: BaseException) -> str:
         text = str(error.args[0])
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     text = " ".join(lines) if lines else type(error).__name__
-    text = " ".join(text.split())
+    text = cli_spelling(" ".join(text.split()))
     return text if len(text) <= 400 else text[:397] + "..."
+
+
+# the API's advice in a message, as the command line spells it
+CLI_SPELLING = (
+    ("pass labels=[...] to include them", "pass --labels A,B,... to include them"),
+    ("use length_mismatch='pad_or_truncate'", "use --length-mismatch pad_or_truncate"),
+)
+
+
+def cli_spelling(text: str) -> str:
+    """``text`` with the API's advice (``labels=[...]``) in the CLI's option spelling."""
+    for api, cli in CLI_SPELLING:
+        text = text.replace(api, cli)
+    return text
 
 
 def warn(message: str) -> None:
