@@ -85,3 +85,117 @@ def test_unused_category_rule_with_files_without_events(capsys, tmp_path):
     assert [str(label) for label in table.loc["TOTAL"].index] == ["1", "2", "micro", "macro"]
     assert ("b", "micro") in table.index
     assert table.loc[("TOTAL", "macro"), "fscore"] == pytest.approx(0.5)  # (1 + 0) / 2
+
+
+# -------------------------------------------------------------------------
+# Items 5 and 17: agreement writes every table, with the API's numbers
+# -------------------------------------------------------------------------
+
+
+def by_rater(table: pd.DataFrame) -> pd.DataFrame:
+    """The long agreement table indexed by (file, rater, label); label "" outside per-label rows."""
+    table = table.copy()
+    table["label"] = ["" if pd.isna(v) else v for v in table["label"]]
+    return table.set_index(["file", "rater", "label"])
+
+
+@pytest.fixture
+def raters(tmp_path):
+    """Three raters of two files, one folder each; durations 10 s and 4 s."""
+    rows = {
+        "r1": {"f": "0\t2\tspeech\n2\t5\tmusic\n", "g": "0\t1\tspeech\n"},
+        "r2": {"f": "0\t2.5\tspeech\n2.5\t5\tmusic\n", "g": "0\t1\tspeech\n"},
+        "r3": {"f": "0\t2\tspeech\n3\t5\tmusic\n", "g": "0\t3\tspeech\n"},
+    }
+    paths = []
+    for rater, files in rows.items():
+        for file, text in files.items():
+            write(tmp_path / rater / f"{file}.txt", text)
+        paths.append(os.fspath(tmp_path / rater))
+    durations = write(tmp_path / "d.csv", "file,duration\nf,10\ng,4\n")
+    annotations = {os.path.basename(p): audeval.read_annotations(p) for p in paths}
+    return paths, durations, annotations
+
+
+@pytest.mark.parametrize("format", ["csv", "json"])
+def test_agreement_per_file_in_csv_and_json(capsys, tmp_path, raters, format):
+    paths, durations, annotations = raters
+    target = tmp_path / f"out.{format}"
+    argv = ["agreement", *paths, "--files-duration", durations, "--per-file", "--format", format]
+    code, out, err = run(capsys, *argv, "-o", target)
+    assert code == 0, err
+    assert out == ""
+    text = target.read_text()
+    if format == "csv":
+        table = pd.read_csv(io.StringIO(text), keep_default_na=False, na_values=[""])
+    else:
+        table = pd.DataFrame(json.loads(text))
+    table = by_rater(table)
+    api = audeval.krippendorff_alpha(annotations, files_duration={"f": 10, "g": 4}, per_file=True)
+    for file in ("f", "g"):  # the per-file rows were dropped before
+        assert table.loc[(file, "all raters", ""), "krippendorff_alpha"] == pytest.approx(api[file], abs=1e-12)
+    assert table.loc[("TOTAL", "all raters", ""), "krippendorff_alpha"] == pytest.approx(
+        audeval.krippendorff_alpha(annotations, files_duration={"f": 10, "g": 4}), abs=1e-12
+    )
+    assert table.loc[("TOTAL", "r1", ""), "r2"] == pytest.approx(
+        audeval.cohen_kappa(annotations["r1"], annotations["r2"], files_duration={"f": 10, "g": 4}),
+        abs=1e-12,
+    )
+
+
+def test_agreement_files_duration_and_per_label_equal_the_api(capsys, raters):
+    paths, durations, annotations = raters
+    durations_api = {"f": 10, "g": 4}
+    table = run_csv(capsys, "agreement", *paths, "--files-duration", durations)
+    table = by_rater(table)
+    alpha = audeval.krippendorff_alpha(annotations, files_duration=durations_api)
+    assert alpha != pytest.approx(audeval.krippendorff_alpha(annotations), abs=1e-6)  # durations matter
+    assert table.loc[("TOTAL", "all raters", ""), "krippendorff_alpha"] == pytest.approx(alpha, abs=1e-12)
+    assert table.loc[("TOTAL", "all raters", ""), "fleiss_kappa"] == pytest.approx(
+        audeval.fleiss_kappa(annotations, files_duration=durations_api), abs=1e-12
+    )
+    # --per-label: one row per label, their mean in the row of all raters
+    table = run_csv(capsys, "agreement", *paths, "--files-duration", durations, "--per-label")
+    table = by_rater(table)
+    for name, function in (("fleiss_kappa", audeval.fleiss_kappa), ("krippendorff_alpha", audeval.krippendorff_alpha)):
+        values = function(annotations, per_label=True, average="none", files_duration=durations_api)
+        assert set(values) == {"music", "speech"}
+        for label, value in values.items():
+            assert table.loc[("TOTAL", "all raters", label), name] == pytest.approx(value, abs=1e-12)
+        assert table.loc[("TOTAL", "all raters", ""), name] == pytest.approx(
+            function(annotations, per_label=True, files_duration=durations_api), abs=1e-12
+        )
+    code, out, err = run(capsys, "agreement", *paths, "--per-label", "--files-duration", durations)
+    assert code == 0 and "Per label (over all raters)" in out
+
+
+def test_agreement_writes_disagreements_and_consensus(capsys, tmp_path, raters):
+    paths, durations, annotations = raters
+    spans, votes = tmp_path / "spans.csv", tmp_path / "votes.csv"
+    code, out, err = run(
+        capsys, "agreement", *paths, "--files-duration", durations,
+        "--disagreements", spans, "--consensus", votes,
+    )
+    assert code == 0, err
+    assert "Agreement of 3 raters" in out
+    written = pd.read_csv(spans, keep_default_na=False)
+    expected = audeval.disagreements(annotations, files_duration={"f": 10, "g": 4})
+    expected = expected.sort_values("duration", ascending=False, kind="stable")
+    assert list(written.columns) == ["file", "start", "end", "r1", "r2", "r3", "duration"]
+    assert written["duration"].tolist() == expected["duration"].dt.total_seconds().tolist()
+    assert written["duration"].tolist() == [2.0, 0.5, 0.5]  # longest first
+    assert written["start"].tolist() == expected.index.get_level_values("start").total_seconds().tolist()
+    for rater in ("r1", "r2", "r3"):
+        assert written[rater].tolist() == expected[rater].astype(str).tolist()
+    # the consensus file is an audformat CSV: read back, it is the API's Series
+    back = audeval.read_annotations(os.fspath(votes))
+    api = audeval.consensus(annotations, files_duration={"f": 10, "g": 4})
+    assert back.index.equals(api.index)
+    assert back.tolist() == api.tolist() == ["speech", "music", "speech"]
+
+
+def test_agreement_options_errors(capsys, tmp_path, raters):
+    paths, durations, _ = raters
+    code, out, err = run(capsys, "agreement", *paths, "--consensus", tmp_path / "nope" / "c.csv")
+    assert code == 2 and out == ""
+    assert err == f"audeval: error: --consensus {tmp_path / 'nope' / 'c.csv'}: the folder {tmp_path / 'nope'} does not exist\n"

@@ -33,8 +33,10 @@ from audeval._cli.messages import PROG
 from audeval._cli.messages import PROGRESS_MIN_FILES
 from audeval._cli.messages import UsageError
 from audeval._cli.messages import _progress_wanted
+from audeval._cli.messages import check_output_path
 from audeval._cli.messages import collect_warnings
 from audeval._cli.messages import one_line
+from audeval._cli.messages import write_text
 from audeval._cli.parser import build_parser
 from audeval._cli.render import render
 
@@ -58,14 +60,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             parser.print_help(sys.stderr)
             return 2
+        check_output_path(args.output, "--output")
         with collect_warnings():
             result = RUN[args.command](args)
         text = result if isinstance(result, str) else render(
             result, args.format, args.decimals, args.all_columns
         )
         if args.output:
-            with open(args.output, "w", encoding="utf-8", newline="\n") as fp:
-                fp.write(text)
+            write_text(args.output, "--output", text)
         else:
             sys.stdout.write(text)
             sys.stdout.flush()

@@ -15,15 +15,24 @@ import pandas as pd
 import audeval
 import audeval.separation
 
-from audeval._cli.inputs import load, read_path_table, without_label
+from audeval._cli.inputs import (
+    LARGE_FILE_BYTES,
+    load,
+    read_durations,
+    read_path_table,
+    without_label,
+)
 from audeval._cli.messages import (
     PROG,
     PROGRESS_MIN_FILES,
     UsageError,
     collect_warnings,
     one_line,
+    check_output_path,
     phase,
+    progress_wanted,
     warn,
+    write_text,
 )
 from audeval._cli.render import COUNT_COLUMNS, TOTAL, Result, render, with_file_level
 from audeval._cli.scores import scores
@@ -348,58 +357,183 @@ def _raters(args: argparse.Namespace) -> dict:
     if args.database is not None:
         if args.raters:
             raise UsageError("give either rater files or --database, not both")
-        import audformat
-
-        raters = audeval.rater_annotations(
-            audformat.Database.load(args.database, load_data=True), scheme=args.scheme
-        )
         if args.names:
             raise UsageError("--names goes with rater files; a database names its raters")
+        raters = audeval.rater_annotations(load_database(args.database), scheme=args.scheme)
     else:
         names = args.names or [
             os.path.splitext(os.path.basename(os.path.normpath(p)))[0] for p in args.raters
         ]
         if len(names) != len(args.raters) or len(set(names)) != len(names):
             raise UsageError(f"--names must give {len(args.raters)} different names; got {names}")
-        raters = {name: audeval.read_annotations(path) for name, path in zip(names, args.raters)}
+        raters = {
+            name: read_rater(path, args, name) for name, path in zip(names, args.raters)
+        }
     if len(raters) < 2:
         raise UsageError("agreement needs the annotations of at least two raters")
     return raters
 
 
+def read_rater(path: str, args: argparse.Namespace, name: str) -> pd.Series:
+    """One rater's annotations (a bar over the files of a folder)."""
+    large = os.path.isfile(path) and os.path.getsize(path) > LARGE_FILE_BYTES
+    with phase(args, f"Reading {name}", large):
+        return audeval.read_annotations(path, verbose=progress_wanted(args))
+
+
+def load_database(path: str):
+    """An audformat database folder, or a one-line error saying what is missing."""
+    import audformat
+
+    if not os.path.isdir(path):
+        raise UsageError(f"--database {path}: no such folder")
+    if not os.path.isfile(os.path.join(path, "db.yaml")):
+        raise UsageError(
+            f"--database {path}: not an audformat database (the folder has no db.yaml)"
+        )
+    return audformat.Database.load(path, load_data=True)
+
+
 def agreement(args: argparse.Namespace) -> Result:
-    """``audeval agreement``: pairwise Cohen's kappa, Fleiss' kappa and Krippendorff's alpha."""
+    """``audeval agreement``: pairwise Cohen's kappa, Fleiss' kappa and Krippendorff's alpha.
+
+    With ``--per-label`` also Fleiss' kappa and Krippendorff's alpha of every label;
+    ``--disagreements`` and ``--consensus`` write :func:`audeval.disagreements`
+    and :func:`audeval.consensus` as CSV files.
+    """
+    for option in ("disagreements", "consensus"):
+        check_output_path(getattr(args, option), f"--{option}")
     raters = _raters(args)
     names = list(raters)
-    options = dict(per_label=args.per_label, frame_size=args.frame_size)
-    matrix = audeval.agreement_matrix(raters, metric=audeval.cohen_kappa, **options)
+    files_duration = read_durations(args.files_duration, "exact")
+    spans = dict(frame_size=args.frame_size, files_duration=files_duration)
+    options = dict(per_label=args.per_label, **spans)
+    many = sum(len(s) for s in raters.values()) > AGREEMENT_MANY_ROWS
+    with phase(args, "Scoring agreement", many):
+        matrix = audeval.agreement_matrix(raters, metric=audeval.cohen_kappa, **options)
+        overall = {
+            "fleiss_kappa": audeval.fleiss_kappa(raters, **options),
+            "krippendorff_alpha": audeval.krippendorff_alpha(raters, **options),
+        }
     matrix.index.name = "rater"
-    overall = pd.DataFrame(
-        {
-            "fleiss_kappa": [audeval.fleiss_kappa(raters, **options)],
-            "krippendorff_alpha": [audeval.krippendorff_alpha(raters, **options)],
-        },
-        index=pd.Index(["all raters"], name="rater"),
+    summary = pd.concat(
+        [matrix, pd.DataFrame(overall, index=pd.Index([ALL_RATERS], name="rater"))], axis=1
     )
-    summary = pd.concat([matrix, overall], axis=1)
     n_files = len(set().union(*(s.index.get_level_values("file") for s in raters.values())))
     what = "per label" if args.per_label else "label sets"
     grid = "exact" if args.frame_size is None else f"frames of {args.frame_size:g} s"
     title = (
         f"Agreement of {len(names)} raters on {n_files} files ({what}, {grid}): "
         "Cohen's kappa of every pair (row rater as truth), Fleiss' kappa and "
-        "Krippendorff's alpha over all raters"
+        f"Krippendorff's alpha over all raters"
+        f"{' (mean over labels)' if args.per_label else ''}"
     )
-    if not args.per_file:
-        return Result(title, summary)
-    per_file = pd.DataFrame(
-        {
-            "fleiss_kappa": audeval.fleiss_kappa(raters, per_file=True, **options),
-            "krippendorff_alpha": audeval.krippendorff_alpha(raters, per_file=True, **options),
-        }
+    if files_duration is None:
+        title += "; file length = latest end (no --files-duration)"
+    blocks = [_long(summary, TOTAL)]
+    extra = []
+    if args.per_label:
+        with phase(args, "Scoring agreement per label", many):
+            per_label = pd.DataFrame(
+                {
+                    name: function(raters, per_label=True, average="none", **spans)
+                    for name, function in (
+                        ("fleiss_kappa", audeval.fleiss_kappa),
+                        ("krippendorff_alpha", audeval.krippendorff_alpha),
+                    )
+                }
+            )
+        per_label.index = pd.Index(list(per_label.index), dtype=object, name="label")
+        extra.append(("Per label (over all raters)", per_label))
+        blocks.append(_long(per_label, TOTAL, label=True))
+    per_file = None
+    if args.per_file:
+        with phase(args, "Scoring agreement per file", many):
+            per_file = pd.DataFrame(
+                {
+                    "fleiss_kappa": audeval.fleiss_kappa(raters, per_file=True, **options),
+                    "krippendorff_alpha": audeval.krippendorff_alpha(
+                        raters, per_file=True, **options
+                    ),
+                }
+            )
+        per_file.index = pd.Index(list(per_file.index), dtype=object, name="file")
+        blocks.insert(0, _per_file_long(per_file))
+    _write_spans(args, raters, spans)
+    combined = pd.concat(blocks)[list(summary.columns)]
+    return Result(title, summary, per_file, combined, extra=extra)
+
+
+ALL_RATERS = "all raters"
+AGREEMENT_MANY_ROWS = 100_000
+"""Raters with more rows than this in all are scored under a progress bar."""
+
+
+def _long(table: pd.DataFrame, file: str, label: bool = False) -> pd.DataFrame:
+    """Rows of one block of the long agreement table, indexed by (file, rater, label)."""
+    n = len(table)
+    rows = list(table.index)
+    out = table.copy()
+    out.index = pd.MultiIndex.from_arrays(
+        [
+            pd.Index([file] * n, dtype=object),
+            pd.Index([ALL_RATERS] * n if label else rows, dtype=object),
+            pd.Index(rows if label else [""] * n, dtype=object),
+        ],
+        names=["file", "rater", "label"],
     )
-    per_file.index.name = "file"
-    return Result(title, summary, per_file, summary)
+    return out
+
+
+def _per_file_long(per_file: pd.DataFrame) -> pd.DataFrame:
+    out = per_file.copy()
+    n = len(out)
+    out.index = pd.MultiIndex.from_arrays(
+        [
+            pd.Index(list(per_file.index), dtype=object),
+            pd.Index([ALL_RATERS] * n, dtype=object),
+            pd.Index([""] * n, dtype=object),
+        ],
+        names=["file", "rater", "label"],
+    )
+    return out
+
+
+def _seconds_text(ns: np.ndarray) -> list[str]:
+    """Integer nanoseconds as exact decimal seconds (``2.2``, ``10``)."""
+    ns = np.asarray(ns, dtype=np.int64)
+    whole, fraction = np.divmod(ns, 1_000_000_000)
+    return [
+        f"{w}.{f:09d}".rstrip("0").rstrip(".") for w, f in zip(whole.tolist(), fraction.tolist())
+    ]
+
+
+def _span_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """A segmented table with start, end (and duration) in seconds, for a CSV file."""
+    index = frame.index
+    out = {
+        "file": index.get_level_values("file").astype(object).tolist(),
+        "start": _seconds_text(index.get_level_values("start").as_unit("ns").asi8),
+        "end": _seconds_text(index.get_level_values("end").as_unit("ns").asi8),
+    }
+    for column in frame.columns:
+        values = frame[column]
+        if pd.api.types.is_timedelta64_dtype(values.dtype):
+            out[column] = _seconds_text(values.dt.as_unit("ns").to_numpy().astype(np.int64))
+        else:
+            out[column] = values.astype(object).tolist()
+    return pd.DataFrame(out)
+
+
+def _write_spans(args: argparse.Namespace, raters: dict, spans: dict) -> None:
+    """``--disagreements`` and ``--consensus``: CSV files of the public API's tables."""
+    if args.disagreements is not None:
+        table = audeval.disagreements(raters, **spans)
+        table = table.sort_values("duration", ascending=False, kind="stable")
+        write_text(args.disagreements, "--disagreements", _span_table(table).to_csv(index=False, lineterminator="\n"))
+    if args.consensus is not None:
+        votes = audeval.consensus(raters, per_label=args.per_label, **spans)
+        write_text(args.consensus, "--consensus", _span_table(votes.to_frame()).to_csv(index=False, lineterminator="\n"))
 
 
 RUN = {

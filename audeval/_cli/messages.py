@@ -43,6 +43,31 @@ def cli_spelling(text: str) -> str:
     return text
 
 
+def check_output_path(path: str | None, option: str) -> None:
+    """An output path whose folder exists, or a one-line error naming the option and the path.
+
+    Checked before any work, so that a typo does not cost a long evaluation.
+    """
+    if path is None:
+        return
+    import os
+
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise UsageError(f"{option} {path}: is a folder; give a file name")
+    if not os.path.isdir(folder):
+        raise UsageError(f"{option} {path}: the folder {folder} does not exist")
+
+
+def write_text(path: str, option: str, text: str) -> None:
+    """Write ``text`` to ``path``; an error names the option and the path in one line."""
+    try:
+        with open(path, "w", encoding="utf-8", newline="\n") as fp:
+            fp.write(text)
+    except OSError as error:
+        raise UsageError(f"{option} {path}: cannot write ({error.strerror or one_line(error)})") from None
+
+
 def warn(message: str) -> None:
     """``audeval: warning: ...`` on stderr."""
     print(f"{PROG}: warning: {message}", file=sys.stderr)

@@ -463,10 +463,13 @@ def _separation(commands) -> None:
 def _agreement(commands) -> None:
     p = commands.add_parser(
         "agreement",
-        help="rater agreement (Cohen's and Fleiss' kappa, Krippendorff's alpha)",
+        help="rater agreement (Cohen's and Fleiss' kappa, Krippendorff's alpha), "
+        "disagreements and consensus",
         description="Time-weighted agreement of two or more raters of the same files "
         "(continuous time, exact): Cohen's kappa of every pair of raters, "
-        "Fleiss' kappa and Krippendorff's alpha over all raters; per file on request.",
+        "Fleiss' kappa and Krippendorff's alpha over all raters; per label and per file "
+        "on request. --disagreements and --consensus write the spans where raters differ "
+        "and the majority vote as CSV files.",
     )
     p.add_argument(
         "raters",
@@ -475,12 +478,21 @@ def _agreement(commands) -> None:
         help="the annotations of one rater: a file or folder in any format "
         "read_annotations reads (at least two raters)",
     )
-    p.add_argument(
+    group = p.add_argument_group("input")
+    group.add_argument(
         "--database",
         metavar="FOLDER",
         help="an audformat database: its columns with a rater_id are the raters",
     )
-    p.add_argument("--scheme", metavar="ID", help="with --database: only columns of this scheme")
+    group.add_argument(
+        "--scheme", metavar="ID", help="with --database: only columns of this scheme"
+    )
+    group.add_argument(
+        "--files-duration",
+        metavar="PATH",
+        help="CSV/TSV with file and duration (seconds) of every audio file "
+        "(default: a file ends at the latest end of any rater)",
+    )
     g = p.add_argument_group("metric")
     g.add_argument(
         "--names", type=_list, metavar="A,B,...", help="rater names (default: the file names)"
@@ -488,8 +500,8 @@ def _agreement(commands) -> None:
     g.add_argument(
         "--per-label",
         action="store_true",
-        help="agreement per label (binary: the label or not) averaged over labels, "
-        "instead of over label sets",
+        help="agreement per label (binary: the label or not): one row per label, "
+        "and their mean in the row 'all raters' (instead of agreement on label sets)",
     )
     _add_seconds(
         g,
@@ -497,6 +509,20 @@ def _agreement(commands) -> None:
         None,
         "score on frames of this length, as frame-based tools (default: exact, no frames)",
         type=_positive_seconds_or_none,
+    )
+    group = p.add_argument_group("disagreements and consensus")
+    group.add_argument(
+        "--disagreements",
+        metavar="PATH",
+        help="write the time spans where raters differ to the CSV file PATH "
+        "(file, start, end in seconds, each rater's labels, duration), longest first",
+    )
+    group.add_argument(
+        "--consensus",
+        metavar="PATH",
+        help="write the majority vote to the CSV file PATH (file, start, end in seconds, "
+        "consensus; an audformat CSV that audeval reads); a tie goes to the rater given "
+        "first; with --per-label each label is voted on alone",
     )
     _add_output(p)
 

@@ -42,8 +42,10 @@ class Result:
         per_file: pd.DataFrame | None = None,
         combined: pd.DataFrame | None = None,
         columns: Sequence[str] | None = None,
+        extra: Sequence[tuple[str, pd.DataFrame]] = (),
     ) -> None:
         self.title = title
+        self.extra = list(extra)  # titled tables shown between the per-file table and the summary
         self.summary = summary
         self.per_file = per_file
         self.combined = combined if combined is not None else summary
@@ -53,6 +55,7 @@ class Result:
         sections = []
         if self.per_file is not None:
             sections.append(("Per file", self.per_file))
+        sections.extend(self.extra)
         sections.append((self.title, self.summary))
         if all_columns or self.columns is None:
             return sections
