@@ -199,3 +199,36 @@ def test_agreement_options_errors(capsys, tmp_path, raters):
     code, out, err = run(capsys, "agreement", *paths, "--consensus", tmp_path / "nope" / "c.csv")
     assert code == 2 and out == ""
     assert err == f"audeval: error: --consensus {tmp_path / 'nope' / 'c.csv'}: the folder {tmp_path / 'nope'} does not exist\n"
+
+
+# -------------------------------------------------------------------------
+# Item 15: one-line messages that name the option and the path
+# -------------------------------------------------------------------------
+
+RTTM = os.path.join(os.path.dirname(__file__), "..", "docs", "examples", "cli")
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["diarization", "{ref}", "{sys}", "--uem", "{tmp}/nope.uem"], "--uem {tmp}/nope.uem: no such file"),
+        (["detection", "{ref}", "{sys}", "--uem", "{tmp}"], "--uem {tmp}: is a folder, expected a file"),
+        (["events", "--example", "-o", "/nonexistent/x"], "--output /nonexistent/x: the folder /nonexistent does not exist"),
+        (["events", "--example", "-o", "{tmp}"], "--output {tmp}: is a folder; give a file name"),
+        (["events", "--example", "--files-duration", "{tmp}/d.csv"], "--files-duration {tmp}/d.csv: no such file"),
+        (["agreement", "--database", "{tmp}"], "--database {tmp}: not an audformat database (the folder has no db.yaml)"),
+        (["agreement", "--database", "{tmp}/x"], "--database {tmp}/x: no such folder"),
+        (["events", "--example", "--bogus"], "unrecognized arguments: --bogus (see 'audeval events --help')"),
+        (["agreement", "{ref}"], "agreement needs the annotations of at least two raters (see 'audeval agreement --help')"),
+        (["--bogus"], "unrecognized arguments: --bogus (see 'audeval --help')"),
+    ],
+)
+def test_path_and_usage_errors_name_the_option(capsys, tmp_path, argv, message):
+    names = dict(
+        ref=os.path.join(RTTM, "reference.rttm"), sys=os.path.join(RTTM, "system.rttm"), tmp=os.fspath(tmp_path)
+    )
+    code, out, err = run(capsys, *[a.format(**names) for a in argv])
+    assert code == 2
+    assert out == ""
+    assert err == f"audeval: error: {message.format(**names)}\n"
+    assert "Errno" not in err

@@ -31,6 +31,7 @@ import sys
 
 from audeval._cli.messages import PROG
 from audeval._cli.messages import PROGRESS_MIN_FILES
+from audeval._cli.messages import PathError
 from audeval._cli.messages import UsageError
 from audeval._cli.messages import _progress_wanted
 from audeval._cli.messages import check_output_path
@@ -38,6 +39,7 @@ from audeval._cli.messages import collect_warnings
 from audeval._cli.messages import one_line
 from audeval._cli.messages import write_text
 from audeval._cli.parser import build_parser
+from audeval._cli.parser import parse
 from audeval._cli.render import render
 
 
@@ -51,15 +53,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     from audeval._cli.commands import RUN
 
     argv = list(sys.argv[1:] if argv is None else argv)
+    command = None
     try:
         parser = build_parser()
         try:
-            args = parser.parse_args(argv)
+            args = parse(parser, argv)
         except SystemExit as exit:  # --help, --version
             return int(exit.code or 0)
         if args.command is None:
             parser.print_help(sys.stderr)
             return 2
+        command = args.command
         check_output_path(args.output, "--output")
         with collect_warnings():
             result = RUN[args.command](args)
@@ -71,7 +75,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             sys.stdout.write(text)
             sys.stdout.flush()
-    except (UsageError, ValueError, TypeError, OSError) as error:
+    except UsageError as error:  # a bad command line: point to the subcommand's help
+        text = one_line(error)
+        if command is not None and "--help" not in text and not isinstance(error, PathError):
+            text += f" (see '{PROG} {command} --help')"
+        print(f"{PROG}: error: {text}", file=sys.stderr)
+        return 2
+    except (ValueError, TypeError, OSError) as error:
         print(f"{PROG}: error: {one_line(error)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -25,9 +25,11 @@ from audeval._cli.inputs import (
 from audeval._cli.messages import (
     PROG,
     PROGRESS_MIN_FILES,
+    PathError,
     UsageError,
     collect_warnings,
     one_line,
+    check_input_file,
     check_output_path,
     phase,
     progress_wanted,
@@ -249,6 +251,7 @@ def _scored_region(args: argparse.Namespace, family, data) -> dict:
         files_duration=data.files_duration,
     )
     if args.uem is not None:
+        check_input_file(args.uem, "--uem")
         options["uem"] = family.read_uem(args.uem)
     return options
 
@@ -279,6 +282,7 @@ def separation(args: argparse.Namespace) -> Result:
     prediction = read_path_table(args.prediction, "prediction")
     options: dict = dict(metrics=args.metrics, permutation=args.permutation)
     if args.mixture is not None:
+        check_input_file(args.mixture, "--mixture")
         options["mixture"] = read_path_table(args.mixture, "mixture")
     if args.metrics == "bss_eval_v4":
         options.update(window=args.window, hop=args.hop)
@@ -386,9 +390,9 @@ def load_database(path: str):
     import audformat
 
     if not os.path.isdir(path):
-        raise UsageError(f"--database {path}: no such folder")
+        raise PathError(f"--database {path}: no such folder")
     if not os.path.isfile(os.path.join(path, "db.yaml")):
-        raise UsageError(
+        raise PathError(
             f"--database {path}: not an audformat database (the folder has no db.yaml)"
         )
     return audformat.Database.load(path, load_data=True)

@@ -13,6 +13,7 @@ from audeval._cli.messages import (
     PROG,
     PROGRESS_MIN_FILES,
     UsageError,
+    check_input_file,
     one_line,
     phase,
     progress_wanted,
@@ -247,6 +248,7 @@ def read_durations(path: str | None, match_files: str) -> pd.Series | None:
 
     if not path:
         return None
+    check_input_file(path, "--files-duration")
     files_duration = read_files_duration(path)
     if match_files == "stem":
         files_duration = files_duration.copy()

@@ -18,6 +18,10 @@ class UsageError(Exception):
     """Bad command line: reported in one line, exit code 2."""
 
 
+class PathError(UsageError):
+    """A path given to an option that cannot be read or written (no pointer to the help)."""
+
+
 def one_line(error: BaseException) -> str:
     """An exception message as one line (multi-line messages are joined)."""
     text = str(error)
@@ -54,9 +58,21 @@ def check_output_path(path: str | None, option: str) -> None:
 
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
-        raise UsageError(f"{option} {path}: is a folder; give a file name")
+        raise PathError(f"{option} {path}: is a folder; give a file name")
     if not os.path.isdir(folder):
-        raise UsageError(f"{option} {path}: the folder {folder} does not exist")
+        raise PathError(f"{option} {path}: the folder {folder} does not exist")
+
+
+def check_input_file(path: str | None, option: str) -> None:
+    """An existing file for ``option``, or a one-line error naming the option and the path."""
+    if path is None:
+        return
+    import os
+
+    if os.path.isdir(path):
+        raise PathError(f"{option} {path}: is a folder, expected a file")
+    if not os.path.isfile(path):
+        raise PathError(f"{option} {path}: no such file")
 
 
 def write_text(path: str, option: str, text: str) -> None:
@@ -65,7 +81,7 @@ def write_text(path: str, option: str, text: str) -> None:
         with open(path, "w", encoding="utf-8", newline="\n") as fp:
             fp.write(text)
     except OSError as error:
-        raise UsageError(f"{option} {path}: cannot write ({error.strerror or one_line(error)})") from None
+        raise PathError(f"{option} {path}: cannot write ({error.strerror or one_line(error)})") from None
 
 
 def warn(message: str) -> None:

@@ -607,7 +607,18 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for add in SUBCOMMANDS:
         add(commands)
+    parser.commands = dict(commands.choices)  # name -> the subcommand's parser
     return parser
 
 
-__all__ = ["INPUT_FORMATS", "build_parser"]
+def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """``parser.parse_args(argv)``; unknown arguments are reported by the subcommand's parser,
+    so that the message points to the subcommand's help (``audeval events --help``)."""
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        command = getattr(parser, "commands", {}).get(args.command, parser)
+        command.error(f"unrecognized arguments: {' '.join(unknown)}")
+    return args
+
+
+__all__ = ["INPUT_FORMATS", "build_parser", "parse"]
