@@ -232,3 +232,66 @@ def test_path_and_usage_errors_name_the_option(capsys, tmp_path, argv, message):
     assert out == ""
     assert err == f"audeval: error: {message.format(**names)}\n"
     assert "Errno" not in err
+
+
+# -------------------------------------------------------------------------
+# Item 16: the documented MIREX 2018 options give MIREX2018_eval's README values
+# -------------------------------------------------------------------------
+
+MIREX2018 = "/work/shared/fixtures/peers/mirex2018/examples"
+MIREX_OPTIONS = ["--onset-tolerance", "0.5", "--offset-tolerance", "0.5", "--duration-tolerance", "0"]
+
+
+@pytest.fixture
+def mirex2018(tmp_path):
+    """MIREX2018_eval's example folders (examples/ref_dir, examples/est_dir)."""
+    if os.path.isdir(MIREX2018):
+        return os.path.join(MIREX2018, "ref_dir"), os.path.join(MIREX2018, "est_dir")
+    # the same four files, as in the fixture (MIREX2018_eval, commit f55c053)
+    alternating = "0.0\t25.0\tmusic\n25.0\t35.0\tno-music\n35.0\t45.0\tmusic\n45.0\t55.0\tno-music\n" \
+        "55.0\t65.0\tmusic\n65.0\t75.0\tno-music\n75.0\t100.0\tmusic\n"
+    plain = "0.0\t25.0\tmusic\n25.0\t75.0\tno-music\n75.0\t100.0\tmusic\n"
+    for side, first, second in (("ref_dir", plain, alternating), ("est_dir", alternating, plain)):
+        write(tmp_path / side / "1.txt", first)
+        write(tmp_path / side / "2.txt", second)
+    return os.fspath(tmp_path / "ref_dir"), os.fspath(tmp_path / "est_dir")
+
+
+def test_mirex2018_readme_values(capsys, mirex2018):
+    """MIREX2018_eval's README, "Output / Example", event-based (dataset and per file)."""
+    ref, est = mirex2018
+    report = run_csv(capsys, "events", ref, est, *MIREX_OPTIONS, "--per-file").set_index(["file", "label"])
+    total = report.loc["TOTAL"]
+    readme = {  # label: (precision, recall, f_measure, deletion_rate, insertion_rate, error_rate)
+        "music": (2 / 3, 2 / 3, 2 / 3, 1 / 3, 1 / 3, 2 / 3),
+        "no-music": (0.0, 0.0, 0.0, 1.0, 1.0, 2.0),
+        "micro": (0.4, 0.4, 0.4, 0.6, 0.6, 1.2),  # the README's "overall"
+    }
+    columns = ["precision", "recall", "fscore", "deletion_rate", "insertion_rate", "error_rate"]
+    for label, values in readme.items():
+        assert total.loc[label, columns].tolist() == pytest.approx(values, abs=1e-12)
+    # per file, overall: 1.txt P 2/7, R 2/3, F 0.4; 2.txt P 2/3, R 2/7, F 0.4
+    assert report.loc[("1", "micro"), ["precision", "recall", "fscore"]].tolist() == pytest.approx([2 / 7, 2 / 3, 0.4])
+    assert report.loc[("2", "micro"), ["precision", "recall", "fscore"]].tolist() == pytest.approx([2 / 3, 2 / 7, 0.4])
+    # onsets only (what the guides said before) gives another number
+    onsets = run_csv(capsys, "events", ref, est, "--onset-tolerance", "0.5", "--no-offset").set_index("label")
+    assert onsets.loc["micro", "fscore"] == pytest.approx(0.6)
+
+
+def test_events_help_names_the_defaults_and_the_presets(capsys):
+    code, out, _ = run(capsys, "events", "--help")
+    assert code == 0
+    text = " ".join(out.split())
+    assert "defaults are DCASE's" not in text
+    assert "Default tolerances (sed_eval's defaults): onsets within 0.2 s, offsets within max(0.2 s, 0.5 x event length)" in text
+    assert "DCASE task 4: --duration-tolerance 0.2" in text
+    assert "--onset-tolerance 0.5 --offset-tolerance 0.5 --duration-tolerance 0" in text
+
+
+def test_guides_give_the_mirex_options():
+    root = os.path.join(os.path.dirname(__file__), "..")
+    for page in ("docs/guide/events.rst", "docs/guide/cli.rst", "README.md"):
+        with open(os.path.join(root, page), encoding="utf-8") as fp:
+            text = fp.read()
+        assert "only checks onsets" not in text, page
+        assert "--onset-tolerance 0.5 --offset-tolerance 0.5 --duration-tolerance 0" in text, page

@@ -262,7 +262,11 @@ def _events(commands) -> None:
         "events",
         "event-based metrics (sed_eval/DCASE, MIREX)",
         "Event-based precision, recall, F-score and error rate per label, "
-        "micro and macro (counts summed over files). Tolerance defaults are DCASE's.",
+        "micro and macro (counts summed over files). "
+        "Default tolerances (sed_eval's defaults): onsets within 0.2 s, offsets within "
+        "max(0.2 s, 0.5 x event length). DCASE task 4: --duration-tolerance 0.2. "
+        "MIREX 2018 music and speech detection (onsets and offsets within 0.5 s): "
+        "--onset-tolerance 0.5 --offset-tolerance 0.5 --duration-tolerance 0.",
         example=True,
     )
     _add_seconds(g, "--onset-tolerance", 0.2, "onsets match within this distance (default: 0.2)")
@@ -278,12 +282,17 @@ def _events(commands) -> None:
         g,
         "--duration-tolerance",
         0.5,
-        "offset tolerance as a fraction of the true event length (default: 0.5; 'none')",
+        "offset tolerance as a fraction of the true event length "
+        "(default: 0.5, sed_eval's; DCASE task 4: 0.2; MIREX 2018: 0; 'none')",
         type=_seconds_or_none,
         metavar="FRACTION",
     )
     g.add_argument("--no-onset", action="store_true", help="do not evaluate onsets")
-    g.add_argument("--no-offset", action="store_true", help="do not evaluate offsets (MIREX)")
+    g.add_argument(
+        "--no-offset",
+        action="store_true",
+        help="do not evaluate offsets (onsets only; MIREX 2018 does evaluate offsets)",
+    )
     g.add_argument(
         "--matching",
         choices=("optimal", "greedy"),
