@@ -6,6 +6,7 @@ import io
 import json
 import os
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -295,3 +296,52 @@ def test_guides_give_the_mirex_options():
             text = fp.read()
         assert "only checks onsets" not in text, page
         assert "--onset-tolerance 0.5 --offset-tolerance 0.5 --duration-tolerance 0" in text, page
+
+
+# -------------------------------------------------------------------------
+# Item 20: separation says what its improvements are measured against
+# -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def separation_files(tmp_path):
+    audiofile = pytest.importorskip("audiofile")
+    rng = np.random.default_rng(1)
+    a, b = rng.standard_normal((2, 800)) / 8
+    signals = {"a": a, "b": b, "a-est": a + 0.1 * b, "b-est": (b + 0.1 * a)[:700], "mix": 0.9 * (a + b)}
+    for name, signal in signals.items():
+        audiofile.write(os.fspath(tmp_path / f"{name}.wav"), signal, 8000, bit_depth=32)
+    truth = write(tmp_path / "truth.csv", "file,a,b\nm.wav,a.wav,b.wav\n")
+    prediction = write(tmp_path / "est.csv", "file,a,b\nm.wav,a-est.wav,b-est.wav\n")
+    mixture = write(tmp_path / "mix.csv", "file,mixture\nm.wav,mix.wav\n")
+    return truth, prediction, mixture
+
+
+def test_separation_says_improvements_are_over_the_sum_of_references(capsys, separation_files):
+    truth, prediction, mixture = separation_files
+    code, out, err = run(capsys, "separation", truth, prediction, "--length-mismatch", "pad_or_truncate")
+    assert code == 0
+    title = out.splitlines()[0]
+    assert title.endswith("; si_sdri, sd_sdri, snri over the sum of the references (no --mixture)")
+    assert err == (
+        "audeval: warning: si_sdri, sd_sdri, snri are improvements over the sum of the references, "
+        "as no --mixture was given; pass --mixture for those of the real mixture\n"
+    )
+    code, out, err = run(
+        capsys, "separation", truth, prediction, "--length-mismatch", "pad_or_truncate", "--mixture", mixture
+    )
+    assert code == 0 and err == ""
+    assert "no --mixture" not in out
+    # other metric families have no improvements: nothing to say
+    code, out, err = run(
+        capsys, "separation", truth, prediction, "--length-mismatch", "pad_or_truncate", "--metrics", "bss_eval_sources"
+    )
+    assert code == 0 and err == "" and "mixture" not in out
+
+
+def test_separation_length_mismatch_hint_uses_the_option(capsys, separation_files):
+    truth, prediction, _ = separation_files
+    code, out, err = run(capsys, "separation", truth, prediction)
+    assert code == 2
+    assert "(use --length-mismatch pad_or_truncate)" in err
+    assert "length_mismatch=" not in err

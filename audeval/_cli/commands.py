@@ -275,6 +275,10 @@ def _per_file_with_total(title: str, report: pd.DataFrame, per_file: bool) -> Re
 # -------------------------------------------------------------------------
 
 
+IMPROVEMENTS = ("si_sdri", "sd_sdri", "snri")
+"""Columns that compare an estimate with the mixture."""
+
+
 def separation(args: argparse.Namespace) -> Result:
     """``audeval separation``: separation metrics per file and source, aggregated."""
     family = audeval.separation
@@ -304,6 +308,15 @@ def separation(args: argparse.Namespace) -> Result:
     }
     where = "per source" if per_source else ""
     title = f"Source separation: {names[args.metrics]} over {n_files} files {where}".rstrip()
+    improvements = [c for c in scores.columns if c in IMPROVEMENTS]
+    if improvements and args.mixture is None:
+        # the API's rule without a mixture: improvements over the sum of the references
+        what = ", ".join(improvements)
+        title += f"; {what} over the sum of the references (no --mixture)"
+        warn(
+            f"{what} are improvements over the sum of the references, "
+            "as no --mixture was given; pass --mixture for those of the real mixture"
+        )
     if not args.per_file:
         return Result(title, summary)
     per_file = family.aggregate(scores, how=args.aggregate, level="file")

@@ -436,7 +436,12 @@ def _separation(commands) -> None:
     p.add_argument("truth", metavar="TRUTH", help="CSV of reference audio paths")
     p.add_argument("prediction", metavar="PREDICTION", help="CSV of estimated audio paths")
     g = p.add_argument_group("metric")
-    g.add_argument("--mixture", metavar="PATH", help="CSV of mixture paths (for SI-SDRi etc.)")
+    g.add_argument(
+        "--mixture",
+        metavar="PATH",
+        help="CSV of mixture paths ('file' and one column) for the improvements "
+        "si_sdri, sd_sdri, snri (default: the sum of the references, with a warning)",
+    )
     g.add_argument(
         "--metrics",
         choices=("scale_invariant", "bss_eval_v4", "bss_eval_sources", "global_sdr", "sa_sdr"),
