@@ -345,3 +345,55 @@ def test_separation_length_mismatch_hint_uses_the_option(capsys, separation_file
     assert code == 2
     assert "(use --length-mismatch pad_or_truncate)" in err
     assert "length_mismatch=" not in err
+
+
+# -------------------------------------------------------------------------
+# Item 18: every long phase shows a line that moves
+# -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command, slow, line",
+    [
+        ("events", "event_statistics", "Scoring events"),
+        ("segments", "segment_statistics", "Scoring segments"),
+        ("diarization", "diarization_report", "Scoring diarization"),
+        ("agreement", "agreement_matrix", "Scoring agreement"),
+    ],
+)
+def test_long_phases_redraw_their_elapsed_time(capsys, monkeypatch, tmp_path, command, slow, line):
+    import time
+
+    from audeval import _cli
+    from audeval._cli import messages
+
+    for i in range(_cli.PROGRESS_MIN_FILES + 2):
+        write(tmp_path / "ref" / f"{i}.txt", "0\t1\tx\n")
+        write(tmp_path / "est" / f"{i}.txt", "0\t1.5\tx\n")
+    function = getattr(audeval, slow)
+
+    def slowly(*args, **kwargs):
+        time.sleep(0.6)
+        return function(*args, **kwargs)
+
+    monkeypatch.setattr(audeval, slow, slowly)
+    monkeypatch.setattr(_cli, "_progress_wanted", lambda args: True)
+    monkeypatch.setattr(messages, "TICK_SECONDS", 0.05)
+    code, out, err = run(capsys, command, tmp_path / "ref", tmp_path / "est", "--format", "csv")
+    assert code == 0, err
+    draws = [part.strip() for part in err.split("\r") if line in part]
+    assert len(draws) >= 5  # redrawn while the work runs, not one frozen line
+    assert all(d.startswith("[00:0") and "elapsed]" in d for d in draws[1:])
+
+
+def test_large_outputs_are_formatted_under_a_progress_line(capsys, monkeypatch):
+    from audeval import _cli
+
+    monkeypatch.setattr(_cli, "_progress_wanted", lambda args: True)
+    monkeypatch.setattr(_cli, "PROGRESS_MIN_ROWS", 3)
+    code, out, err = run(capsys, "events", "--example", "--per-file")
+    assert code == 0
+    assert "Formatting the table" in err
+    monkeypatch.setattr(_cli, "PROGRESS_MIN_ROWS", 10_000)
+    code, out, err = run(capsys, "events", "--example", "--per-file")
+    assert "Formatting" not in err

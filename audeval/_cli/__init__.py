@@ -37,6 +37,7 @@ from audeval._cli.messages import _progress_wanted
 from audeval._cli.messages import check_output_path
 from audeval._cli.messages import collect_warnings
 from audeval._cli.messages import one_line
+from audeval._cli.messages import phase
 from audeval._cli.messages import write_text
 from audeval._cli.parser import build_parser
 from audeval._cli.parser import parse
@@ -67,9 +68,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_output_path(args.output, "--output")
         with collect_warnings():
             result = RUN[args.command](args)
-        text = result if isinstance(result, str) else render(
-            result, args.format, args.decimals, args.all_columns
-        )
+        if isinstance(result, str):
+            text = result
+        else:
+            long = max(result.n_rows(), len(result.combined)) > PROGRESS_MIN_ROWS
+            with phase(args, "Formatting the table", long):
+                text = render(result, args.format, args.decimals, args.all_columns)
         if args.output:
             write_text(args.output, "--output", text)
         else:
@@ -88,6 +92,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
     return 0
+
+
+PROGRESS_MIN_ROWS = 2000
+"""An output of more rows than this is formatted under a progress line
+(pandas takes about 10 s for a table of 60k rows, 1 s for a CSV)."""
 
 
 __all__ = ["PROGRESS_MIN_FILES", "build_parser", "main"]

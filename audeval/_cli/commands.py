@@ -425,7 +425,8 @@ def agreement(args: argparse.Namespace) -> Result:
     files_duration = read_durations(args.files_duration, "exact")
     spans = dict(frame_size=args.frame_size, files_duration=files_duration)
     options = dict(per_label=args.per_label, **spans)
-    many = sum(len(s) for s in raters.values()) > AGREEMENT_MANY_ROWS
+    n_files = len(set().union(*(s.index.get_level_values("file") for s in raters.values())))
+    many = n_files > PROGRESS_MIN_FILES  # progress lines while scoring
     with phase(args, "Scoring agreement", many):
         matrix = audeval.agreement_matrix(raters, metric=audeval.cohen_kappa, **options)
         overall = {
@@ -436,7 +437,6 @@ def agreement(args: argparse.Namespace) -> Result:
     summary = pd.concat(
         [matrix, pd.DataFrame(overall, index=pd.Index([ALL_RATERS], name="rater"))], axis=1
     )
-    n_files = len(set().union(*(s.index.get_level_values("file") for s in raters.values())))
     what = "per label" if args.per_label else "label sets"
     grid = "exact" if args.frame_size is None else f"frames of {args.frame_size:g} s"
     title = (
@@ -476,14 +476,12 @@ def agreement(args: argparse.Namespace) -> Result:
             )
         per_file.index = pd.Index(list(per_file.index), dtype=object, name="file")
         blocks.insert(0, _per_file_long(per_file))
-    _write_spans(args, raters, spans)
+    _write_spans(args, raters, spans, many)
     combined = pd.concat(blocks)[list(summary.columns)]
     return Result(title, summary, per_file, combined, extra=extra)
 
 
 ALL_RATERS = "all raters"
-AGREEMENT_MANY_ROWS = 100_000
-"""Raters with more rows than this in all are scored under a progress bar."""
 
 
 def _long(table: pd.DataFrame, file: str, label: bool = False) -> pd.DataFrame:
@@ -542,15 +540,19 @@ def _span_table(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def _write_spans(args: argparse.Namespace, raters: dict, spans: dict) -> None:
+def _write_spans(args: argparse.Namespace, raters: dict, spans: dict, many: bool) -> None:
     """``--disagreements`` and ``--consensus``: CSV files of the public API's tables."""
     if args.disagreements is not None:
-        table = audeval.disagreements(raters, **spans)
-        table = table.sort_values("duration", ascending=False, kind="stable")
-        write_text(args.disagreements, "--disagreements", _span_table(table).to_csv(index=False, lineterminator="\n"))
+        with phase(args, "Finding disagreements", many):
+            table = audeval.disagreements(raters, **spans)
+            table = table.sort_values("duration", ascending=False, kind="stable")
+            text = _span_table(table).to_csv(index=False, lineterminator="\n")
+        write_text(args.disagreements, "--disagreements", text)
     if args.consensus is not None:
-        votes = audeval.consensus(raters, per_label=args.per_label, **spans)
-        write_text(args.consensus, "--consensus", _span_table(votes.to_frame()).to_csv(index=False, lineterminator="\n"))
+        with phase(args, "Voting the consensus", many):
+            votes = audeval.consensus(raters, per_label=args.per_label, **spans)
+            text = _span_table(votes.to_frame()).to_csv(index=False, lineterminator="\n")
+        write_text(args.consensus, "--consensus", text)
 
 
 RUN = {

@@ -135,21 +135,46 @@ def collect_warnings():
                 warn(text)
 
 
+TICK_SECONDS = 0.5
+"""How often the bar of a :func:`phase` redraws its elapsed time."""
+
+
 @contextlib.contextmanager
 def phase(args: argparse.Namespace, desc: str, many: bool):
-    """A progress bar over one long step of work (reading a file, scoring) with no loop to count.
+    """A progress line over one long step of work (reading a file, scoring) with no loop to count.
 
-    Shown when progress bars are wanted and the step is ``many`` files (or rows) long;
-    it completes when the block ends.
+    Shown when progress bars are wanted and the step is ``many`` files (or rows) long.
+    The step has no count to show, so the line shows the time elapsed,
+    redrawn every :data:`TICK_SECONDS` by a thread while the block runs
+    (a bar at ``0%`` would look frozen).
     """
     if not many or not progress_wanted(args):
         yield
         return
+    import threading
+
     import audeer
 
-    bar = audeer.progress_bar(total=1, desc=desc)
+    bar = audeer.progress_bar(total=None, desc=desc)
+    bar.bar_format = "[{elapsed} elapsed] {desc}"  # audeer's layout, without a count
+    with contextlib.suppress(Exception):
+        bar.refresh(nolock=True)
+    stop = threading.Event()
+
+    def tick() -> None:
+        while not stop.wait(TICK_SECONDS):
+            try:
+                # without tqdm's lock: an error in tqdm's refresh would leave it held
+                # (and close() would wait forever); nothing else draws this bar meanwhile
+                bar.refresh(nolock=True)
+            except Exception:  # e.g. stderr closed: stop drawing, never stop the work
+                return
+
+    thread = threading.Thread(target=tick, name=f"audeval progress: {desc}", daemon=True)
+    thread.start()
     try:
         yield
-        bar.update(1)
     finally:
+        stop.set()
+        thread.join()
         bar.close()

@@ -51,6 +51,10 @@ class Result:
         self.combined = combined if combined is not None else summary
         self.columns = columns  # shown in table and markdown unless --all-columns
 
+    def n_rows(self) -> int:
+        """Rows of the tables shown in table and markdown output."""
+        return sum(len(table) for _, table in self.sections())
+
     def sections(self, all_columns: bool = True) -> list[tuple[str, pd.DataFrame]]:
         sections = []
         if self.per_file is not None:
