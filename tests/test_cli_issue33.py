@@ -397,3 +397,59 @@ def test_large_outputs_are_formatted_under_a_progress_line(capsys, monkeypatch):
     monkeypatch.setattr(_cli, "PROGRESS_MIN_ROWS", 10_000)
     code, out, err = run(capsys, "events", "--example", "--per-file")
     assert "Formatting" not in err
+
+
+# -------------------------------------------------------------------------
+# Item 21: counts are integers in the CLI's csv and json; a labelled confusion matrix
+# -------------------------------------------------------------------------
+
+
+def test_counts_are_integers_in_csv_and_json(capsys):
+    code, out, _ = run(capsys, "events", "--example", "--per-file", "--format", "csv")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("file,label,n_truth,n_prediction,tp,fp,fn,")
+    truth, prediction, files_duration = audeval.example_data()
+    api = audeval.event_report(
+        truth, prediction, onset_tolerance=0.2, offset_tolerance=0.2, duration_tolerance=0.5,
+        files_duration=files_duration,
+    )
+    music = next(line for line in lines if line.startswith("TOTAL,music,"))
+    expected = api.loc["music", ["n_truth", "n_prediction", "tp", "fp", "fn"]]
+    assert music.split(",")[2:7] == [str(int(v)) for v in expected]  # was 20.0,19.0,...
+    assert music.split(",")[2:4] == ["20", "19"]
+    micro = next(line for line in lines if line.startswith("TOTAL,micro,")).split(",")
+    header = lines[0].split(",")
+    columns = ("substitutions", "deletions", "insertions")
+    assert [micro[header.index(c)] for c in columns] == [str(int(api.loc["micro", c])) for c in columns]
+    code, out, _ = run(capsys, "segments", "--example", "--format", "json")
+    records = {r["label"]: r for r in json.loads(out)}
+    assert records["music"]["n_truth"] == 113 and isinstance(records["music"]["n_truth"], int)
+    assert records["macro"]["n_truth"] is None
+    assert isinstance(records["music"]["precision"], float)
+    # exact time: the counts are seconds and stay decimals
+    code, out, _ = run(capsys, "segments", "--example", "--time-resolution", "exact", "--format", "json")
+    records = {r["label"]: r for r in json.loads(out)}
+    assert isinstance(records["music"]["n_truth"], float)
+
+
+def test_event_confusion_matrix_as_frame():
+    truth, prediction, _ = audeval.example_data()
+    options = dict(onset_tolerance=0.5, offset_tolerance=None)
+    labels = ["music", "noise", "speech"]
+    nested = audeval.event_confusion_matrix(truth, prediction, labels, **options)
+    frame = audeval.event_confusion_matrix(truth, prediction, labels, as_frame=True, **options)
+    assert list(frame.index) == list(frame.columns) == [*labels, "<no event>"]
+    assert frame.index.name == "truth" and frame.columns.name == "prediction"
+    assert frame.to_numpy().tolist() == nested
+    assert frame.loc["speech", "<no event>"] == 2  # missed speech events
+    assert frame.loc["<no event>", "speech"] == 3  # speech false alarms
+    assert frame.loc["music", "speech"] == 1  # a music event predicted as speech
+    normalized = audeval.event_confusion_matrix(truth, prediction, labels, normalize=True, as_frame=True, **options)
+    assert normalized.to_numpy().sum(axis=1) == pytest.approx([1.0, 1.0, 1.0, 1.0])
+    with pytest.raises(ValueError, match="'<no event>'"):
+        import audformat
+
+        index = audformat.segmented_index(["f"], [0], [1])
+        odd = pd.Series(["<no event>"], index=index)
+        audeval.event_confusion_matrix(odd, odd, as_frame=True)

@@ -67,6 +67,11 @@ SEGMENT_COLUMNS = (
 )
 
 
+# columns that count events or segments: integers in csv and json
+EVENT_COUNTS = ("n_truth", "n_prediction", "tp", "fp", "fn", "substitutions", "deletions", "insertions")
+SEGMENT_COUNTS = ("n_truth", "n_prediction", "tp", "fp", "fn", "tn")
+
+
 # -------------------------------------------------------------------------
 # Events
 # -------------------------------------------------------------------------
@@ -115,11 +120,11 @@ def events(args: argparse.Namespace) -> Result:
         f"{'; sed_eval compat' if args.compat else ''}"
     )
     if not args.per_file:
-        return Result(title, summary, columns=EVENT_COLUMNS)
+        return Result(title, summary, columns=EVENT_COLUMNS, counts=EVENT_COUNTS)
     per_file = audeval.event_report(stats, None, per_file=True, **options)
     per_file = per_file.drop(index=TOTAL, level="file")  # the summary is the TOTAL block
     combined = pd.concat([per_file, with_file_level(summary)])
-    return Result(title, summary, per_file, combined, EVENT_COLUMNS)
+    return Result(title, summary, per_file, combined, EVENT_COLUMNS, counts=EVENT_COUNTS)
 
 
 # -------------------------------------------------------------------------
@@ -155,15 +160,17 @@ def segments(args: argparse.Namespace) -> Result:
     title = f"Segment-based metrics: {len(files)} files, {len(shown)} labels; {resolution}"
     if data.files_duration is None:
         title += "; file length = latest end (no --files-duration)"
+    # segment counts are whole numbers; in exact time they are seconds
+    counts = () if args.time_resolution is None else SEGMENT_COUNTS
     if not args.per_file:
-        return Result(title, summary, columns=SEGMENT_COLUMNS)
+        return Result(title, summary, columns=SEGMENT_COLUMNS, counts=counts)
     with phase(args, "Scoring segments per file", data.many):
         per_file = family.segment_report(stats, None, per_file=True, **options)
     per_file.index = per_file.index.set_names(["file", "label"])
     # the blocks of the files; the summary gives the TOTAL block
     per_file = per_file[np.asarray(per_file.index.get_level_values("file") != TOTAL)]
     combined = pd.concat([per_file, with_file_level(summary)])
-    return Result(title, summary, per_file, combined, SEGMENT_COLUMNS)
+    return Result(title, summary, per_file, combined, SEGMENT_COLUMNS, counts=counts)
 
 
 def structure(args: argparse.Namespace) -> Result:
