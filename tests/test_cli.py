@@ -101,7 +101,10 @@ def test_example_formats(capsys):
 
 
 def test_mirex_events(capsys, mirex, golden):
-    """audeval events REF_DIR EST_DIR --onset-tolerance 0.5 --no-offset."""
+    """audeval events REF_DIR EST_DIR --onset-tolerance 0.5 --no-offset: sed_eval with onsets only.
+
+    (MIREX 2018's own evaluation checks offsets too: see test_cli_issue33.py.)
+    """
     argv = ["events", mirex / "ref", mirex / "est", "--onset-tolerance", "0.5", "--no-offset"]
     report = run_csv(capsys, *argv).set_index("label")
     dataset = golden["events"]["dataset"]

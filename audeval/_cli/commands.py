@@ -15,15 +15,26 @@ import pandas as pd
 import audeval
 import audeval.separation
 
-from audeval._cli.inputs import load, read_path_table
+from audeval._cli.inputs import (
+    LARGE_FILE_BYTES,
+    load,
+    read_durations,
+    read_path_table,
+    without_label,
+)
 from audeval._cli.messages import (
     PROG,
     PROGRESS_MIN_FILES,
+    PathError,
     UsageError,
     collect_warnings,
     one_line,
+    check_input_file,
+    check_output_path,
     phase,
+    progress_wanted,
     warn,
+    write_text,
 )
 from audeval._cli.render import COUNT_COLUMNS, TOTAL, Result, render, with_file_level
 from audeval._cli.scores import scores
@@ -56,6 +67,11 @@ SEGMENT_COLUMNS = (
 )
 
 
+# columns that count events or segments: integers in csv and json
+EVENT_COUNTS = ("n_truth", "n_prediction", "tp", "fp", "fn", "substitutions", "deletions", "insertions")
+SEGMENT_COUNTS = ("n_truth", "n_prediction", "tp", "fp", "fn", "tn")
+
+
 # -------------------------------------------------------------------------
 # Events
 # -------------------------------------------------------------------------
@@ -70,7 +86,7 @@ def events(args: argparse.Namespace) -> Result:
     """``audeval events``: the event report, per file on request."""
     family = audeval
     data = load(args)
-    truth, prediction, labels = data.keep_empty_files()
+    truth, prediction, labels, marker, shown = data.keep_empty_files()
     onset = None if args.no_onset else args.onset_tolerance
     offset = None if args.no_offset else args.offset_tolerance
     duration = None if args.no_offset else args.duration_tolerance
@@ -88,6 +104,7 @@ def events(args: argparse.Namespace) -> Result:
             files_duration=data.files_duration,
             compat=args.compat,
         )
+        stats = without_label(stats, marker)
     options = dict(zero_division=args.zero_division, propagate_nans=args.propagate_nans)
     summary = family.event_report(stats, None, **options)
     n_files = _n_files(stats.index)
@@ -98,16 +115,16 @@ def events(args: argparse.Namespace) -> Result:
         else f"offset tolerance max({offset or 0:g} s, {duration or 0:g} x length)"
     )
     title = (
-        f"Event-based metrics: {n_files} files, {len(labels)} labels; "
+        f"Event-based metrics: {n_files} files, {len(shown)} labels; "
         f"{onset_text}, {offset_text}, {args.matching} matching"
         f"{'; sed_eval compat' if args.compat else ''}"
     )
     if not args.per_file:
-        return Result(title, summary, columns=EVENT_COLUMNS)
+        return Result(title, summary, columns=EVENT_COLUMNS, counts=EVENT_COUNTS)
     per_file = audeval.event_report(stats, None, per_file=True, **options)
     per_file = per_file.drop(index=TOTAL, level="file")  # the summary is the TOTAL block
     combined = pd.concat([per_file, with_file_level(summary)])
-    return Result(title, summary, per_file, combined, EVENT_COLUMNS)
+    return Result(title, summary, per_file, combined, EVENT_COLUMNS, counts=EVENT_COUNTS)
 
 
 # -------------------------------------------------------------------------
@@ -119,15 +136,19 @@ def segments(args: argparse.Namespace) -> Result:
     """``audeval segments``: the segment report, per file on request."""
     family = audeval
     data = load(args)
-    truth, prediction, labels = data.keep_empty_files()
-    options = dict(
-        time_resolution=args.time_resolution,
-        files_duration=data.files_duration,
-        zero_division=args.zero_division,
-        compat=args.compat,
-    )
+    truth, prediction, labels, marker, shown = data.keep_empty_files()
     with phase(args, "Scoring segments", data.many):
-        summary = family.segment_report(truth, prediction, labels, **options)
+        stats = family.segment_statistics(
+            truth,
+            prediction,
+            labels,
+            time_resolution=args.time_resolution,
+            files_duration=data.files_duration,
+            compat=args.compat,
+        )
+        stats = without_label(stats, marker)
+    options = dict(zero_division=args.zero_division)
+    summary = family.segment_report(stats, None, **options)
     resolution = (
         "exact time (counts in seconds)"
         if args.time_resolution is None
@@ -136,18 +157,20 @@ def segments(args: argparse.Namespace) -> Result:
     files = set(data.files)
     if data.files_duration is not None:  # files of --files-duration are evaluated files too
         files |= set(data.files_duration.index[data.files_duration.notna()])
-    title = f"Segment-based metrics: {len(files)} files, {len(labels)} labels; {resolution}"
+    title = f"Segment-based metrics: {len(files)} files, {len(shown)} labels; {resolution}"
     if data.files_duration is None:
         title += "; file length = latest end (no --files-duration)"
+    # segment counts are whole numbers; in exact time they are seconds
+    counts = () if args.time_resolution is None else SEGMENT_COUNTS
     if not args.per_file:
-        return Result(title, summary, columns=SEGMENT_COLUMNS)
+        return Result(title, summary, columns=SEGMENT_COLUMNS, counts=counts)
     with phase(args, "Scoring segments per file", data.many):
-        per_file = family.segment_report(truth, prediction, labels, per_file=True, **options)
+        per_file = family.segment_report(stats, None, per_file=True, **options)
     per_file.index = per_file.index.set_names(["file", "label"])
     # the blocks of the files; the summary gives the TOTAL block
     per_file = per_file[np.asarray(per_file.index.get_level_values("file") != TOTAL)]
     combined = pd.concat([per_file, with_file_level(summary)])
-    return Result(title, summary, per_file, combined, SEGMENT_COLUMNS)
+    return Result(title, summary, per_file, combined, SEGMENT_COLUMNS, counts=counts)
 
 
 def structure(args: argparse.Namespace) -> Result:
@@ -235,6 +258,7 @@ def _scored_region(args: argparse.Namespace, family, data) -> dict:
         files_duration=data.files_duration,
     )
     if args.uem is not None:
+        check_input_file(args.uem, "--uem")
         options["uem"] = family.read_uem(args.uem)
     return options
 
@@ -258,6 +282,10 @@ def _per_file_with_total(title: str, report: pd.DataFrame, per_file: bool) -> Re
 # -------------------------------------------------------------------------
 
 
+IMPROVEMENTS = ("si_sdri", "sd_sdri", "snri")
+"""Columns that compare an estimate with the mixture."""
+
+
 def separation(args: argparse.Namespace) -> Result:
     """``audeval separation``: separation metrics per file and source, aggregated."""
     family = audeval.separation
@@ -265,6 +293,7 @@ def separation(args: argparse.Namespace) -> Result:
     prediction = read_path_table(args.prediction, "prediction")
     options: dict = dict(metrics=args.metrics, permutation=args.permutation)
     if args.mixture is not None:
+        check_input_file(args.mixture, "--mixture")
         options["mixture"] = read_path_table(args.mixture, "mixture")
     if args.metrics == "bss_eval_v4":
         options.update(window=args.window, hop=args.hop)
@@ -286,6 +315,15 @@ def separation(args: argparse.Namespace) -> Result:
     }
     where = "per source" if per_source else ""
     title = f"Source separation: {names[args.metrics]} over {n_files} files {where}".rstrip()
+    improvements = [c for c in scores.columns if c in IMPROVEMENTS]
+    if improvements and args.mixture is None:
+        # the API's rule without a mixture: improvements over the sum of the references
+        what = ", ".join(improvements)
+        title += f"; {what} over the sum of the references (no --mixture)"
+        warn(
+            f"{what} are improvements over the sum of the references, "
+            "as no --mixture was given; pass --mixture for those of the real mixture"
+        )
     if not args.per_file:
         return Result(title, summary)
     per_file = family.aggregate(scores, how=args.aggregate, level="file")
@@ -343,58 +381,185 @@ def _raters(args: argparse.Namespace) -> dict:
     if args.database is not None:
         if args.raters:
             raise UsageError("give either rater files or --database, not both")
-        import audformat
-
-        raters = audeval.rater_annotations(
-            audformat.Database.load(args.database, load_data=True), scheme=args.scheme
-        )
         if args.names:
             raise UsageError("--names goes with rater files; a database names its raters")
+        raters = audeval.rater_annotations(load_database(args.database), scheme=args.scheme)
     else:
         names = args.names or [
             os.path.splitext(os.path.basename(os.path.normpath(p)))[0] for p in args.raters
         ]
         if len(names) != len(args.raters) or len(set(names)) != len(names):
             raise UsageError(f"--names must give {len(args.raters)} different names; got {names}")
-        raters = {name: audeval.read_annotations(path) for name, path in zip(names, args.raters)}
+        raters = {
+            name: read_rater(path, args, name) for name, path in zip(names, args.raters)
+        }
     if len(raters) < 2:
         raise UsageError("agreement needs the annotations of at least two raters")
     return raters
 
 
+def read_rater(path: str, args: argparse.Namespace, name: str) -> pd.Series:
+    """One rater's annotations (a bar over the files of a folder)."""
+    large = os.path.isfile(path) and os.path.getsize(path) > LARGE_FILE_BYTES
+    with phase(args, f"Reading {name}", large):
+        return audeval.read_annotations(path, verbose=progress_wanted(args))
+
+
+def load_database(path: str):
+    """An audformat database folder, or a one-line error saying what is missing."""
+    import audformat
+
+    if not os.path.isdir(path):
+        raise PathError(f"--database {path}: no such folder")
+    if not os.path.isfile(os.path.join(path, "db.yaml")):
+        raise PathError(
+            f"--database {path}: not an audformat database (the folder has no db.yaml)"
+        )
+    return audformat.Database.load(path, load_data=True)
+
+
 def agreement(args: argparse.Namespace) -> Result:
-    """``audeval agreement``: pairwise Cohen's kappa, Fleiss' kappa and Krippendorff's alpha."""
+    """``audeval agreement``: pairwise Cohen's kappa, Fleiss' kappa and Krippendorff's alpha.
+
+    With ``--per-label`` also Fleiss' kappa and Krippendorff's alpha of every label;
+    ``--disagreements`` and ``--consensus`` write :func:`audeval.disagreements`
+    and :func:`audeval.consensus` as CSV files.
+    """
+    for option in ("disagreements", "consensus"):
+        check_output_path(getattr(args, option), f"--{option}")
     raters = _raters(args)
     names = list(raters)
-    options = dict(per_label=args.per_label, frame_size=args.frame_size)
-    matrix = audeval.agreement_matrix(raters, metric=audeval.cohen_kappa, **options)
-    matrix.index.name = "rater"
-    overall = pd.DataFrame(
-        {
-            "fleiss_kappa": [audeval.fleiss_kappa(raters, **options)],
-            "krippendorff_alpha": [audeval.krippendorff_alpha(raters, **options)],
-        },
-        index=pd.Index(["all raters"], name="rater"),
-    )
-    summary = pd.concat([matrix, overall], axis=1)
+    files_duration = read_durations(args.files_duration, "exact")
+    spans = dict(frame_size=args.frame_size, files_duration=files_duration)
+    options = dict(per_label=args.per_label, **spans)
     n_files = len(set().union(*(s.index.get_level_values("file") for s in raters.values())))
+    many = n_files > PROGRESS_MIN_FILES  # progress lines while scoring
+    with phase(args, "Scoring agreement", many):
+        matrix = audeval.agreement_matrix(raters, metric=audeval.cohen_kappa, **options)
+        overall = {
+            "fleiss_kappa": audeval.fleiss_kappa(raters, **options),
+            "krippendorff_alpha": audeval.krippendorff_alpha(raters, **options),
+        }
+    matrix.index.name = "rater"
+    summary = pd.concat(
+        [matrix, pd.DataFrame(overall, index=pd.Index([ALL_RATERS], name="rater"))], axis=1
+    )
     what = "per label" if args.per_label else "label sets"
     grid = "exact" if args.frame_size is None else f"frames of {args.frame_size:g} s"
     title = (
         f"Agreement of {len(names)} raters on {n_files} files ({what}, {grid}): "
         "Cohen's kappa of every pair (row rater as truth), Fleiss' kappa and "
-        "Krippendorff's alpha over all raters"
+        f"Krippendorff's alpha over all raters"
+        f"{' (mean over labels)' if args.per_label else ''}"
     )
-    if not args.per_file:
-        return Result(title, summary)
-    per_file = pd.DataFrame(
-        {
-            "fleiss_kappa": audeval.fleiss_kappa(raters, per_file=True, **options),
-            "krippendorff_alpha": audeval.krippendorff_alpha(raters, per_file=True, **options),
-        }
+    if files_duration is None:
+        title += "; file length = latest end (no --files-duration)"
+    blocks = [_long(summary, TOTAL)]
+    extra = []
+    if args.per_label:
+        with phase(args, "Scoring agreement per label", many):
+            per_label = pd.DataFrame(
+                {
+                    name: function(raters, per_label=True, average="none", **spans)
+                    for name, function in (
+                        ("fleiss_kappa", audeval.fleiss_kappa),
+                        ("krippendorff_alpha", audeval.krippendorff_alpha),
+                    )
+                }
+            )
+        per_label.index = pd.Index(list(per_label.index), dtype=object, name="label")
+        extra.append(("Per label (over all raters)", per_label))
+        blocks.append(_long(per_label, TOTAL, label=True))
+    per_file = None
+    if args.per_file:
+        with phase(args, "Scoring agreement per file", many):
+            per_file = pd.DataFrame(
+                {
+                    "fleiss_kappa": audeval.fleiss_kappa(raters, per_file=True, **options),
+                    "krippendorff_alpha": audeval.krippendorff_alpha(
+                        raters, per_file=True, **options
+                    ),
+                }
+            )
+        per_file.index = pd.Index(list(per_file.index), dtype=object, name="file")
+        blocks.insert(0, _per_file_long(per_file))
+    _write_spans(args, raters, spans, many)
+    combined = pd.concat(blocks)[list(summary.columns)]
+    return Result(title, summary, per_file, combined, extra=extra)
+
+
+ALL_RATERS = "all raters"
+
+
+def _long(table: pd.DataFrame, file: str, label: bool = False) -> pd.DataFrame:
+    """Rows of one block of the long agreement table, indexed by (file, rater, label)."""
+    n = len(table)
+    rows = list(table.index)
+    out = table.copy()
+    out.index = pd.MultiIndex.from_arrays(
+        [
+            pd.Index([file] * n, dtype=object),
+            pd.Index([ALL_RATERS] * n if label else rows, dtype=object),
+            pd.Index(rows if label else [""] * n, dtype=object),
+        ],
+        names=["file", "rater", "label"],
     )
-    per_file.index.name = "file"
-    return Result(title, summary, per_file, summary)
+    return out
+
+
+def _per_file_long(per_file: pd.DataFrame) -> pd.DataFrame:
+    out = per_file.copy()
+    n = len(out)
+    out.index = pd.MultiIndex.from_arrays(
+        [
+            pd.Index(list(per_file.index), dtype=object),
+            pd.Index([ALL_RATERS] * n, dtype=object),
+            pd.Index([""] * n, dtype=object),
+        ],
+        names=["file", "rater", "label"],
+    )
+    return out
+
+
+def _seconds_text(ns: np.ndarray) -> list[str]:
+    """Integer nanoseconds as exact decimal seconds (``2.2``, ``10``)."""
+    ns = np.asarray(ns, dtype=np.int64)
+    whole, fraction = np.divmod(ns, 1_000_000_000)
+    return [
+        f"{w}.{f:09d}".rstrip("0").rstrip(".") for w, f in zip(whole.tolist(), fraction.tolist())
+    ]
+
+
+def _span_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """A segmented table with start, end (and duration) in seconds, for a CSV file."""
+    index = frame.index
+    out = {
+        "file": index.get_level_values("file").astype(object).tolist(),
+        "start": _seconds_text(index.get_level_values("start").as_unit("ns").asi8),
+        "end": _seconds_text(index.get_level_values("end").as_unit("ns").asi8),
+    }
+    for column in frame.columns:
+        values = frame[column]
+        if pd.api.types.is_timedelta64_dtype(values.dtype):
+            out[column] = _seconds_text(values.dt.as_unit("ns").to_numpy().astype(np.int64))
+        else:
+            out[column] = values.astype(object).tolist()
+    return pd.DataFrame(out)
+
+
+def _write_spans(args: argparse.Namespace, raters: dict, spans: dict, many: bool) -> None:
+    """``--disagreements`` and ``--consensus``: CSV files of the public API's tables."""
+    if args.disagreements is not None:
+        with phase(args, "Finding disagreements", many):
+            table = audeval.disagreements(raters, **spans)
+            table = table.sort_values("duration", ascending=False, kind="stable")
+            text = _span_table(table).to_csv(index=False, lineterminator="\n")
+        write_text(args.disagreements, "--disagreements", text)
+    if args.consensus is not None:
+        with phase(args, "Voting the consensus", many):
+            votes = audeval.consensus(raters, per_label=args.per_label, **spans)
+            text = _span_table(votes.to_frame()).to_csv(index=False, lineterminator="\n")
+        write_text(args.consensus, "--consensus", text)
 
 
 RUN = {

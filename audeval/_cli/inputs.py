@@ -13,6 +13,7 @@ from audeval._cli.messages import (
     PROG,
     PROGRESS_MIN_FILES,
     UsageError,
+    check_input_file,
     one_line,
     phase,
     progress_wanted,
@@ -181,32 +182,64 @@ class Data:
         self.files = self.file_sets.listed()
         self.many = len(self.files) > PROGRESS_MIN_FILES  # progress bars while scoring
 
-    def keep_empty_files(self) -> tuple[pd.Series, pd.Series, list]:
-        """Truth and prediction that keep files without events, and the labels.
+    def keep_empty_files(self) -> tuple[pd.Series, pd.Series, list | None, str | None, list]:
+        """Truth and prediction that keep files without events, the labels, and the filler label.
 
-        A file named in the input without any event
-        gets a zero-length row with a label outside ``labels``:
-        the validation gate keeps its file in the evaluation
-        and leaves the row out.
+        Returns ``(truth, prediction, labels, marker, shown)``:
+        ``labels`` is what to pass to the API (``None`` unless ``--labels`` is given,
+        so that the API's rule for unused categories holds in the CLI too),
+        ``shown`` the labels of the report.
+
+        A file named in the input without any event gets a zero-length row
+        with the label ``marker``: the validation gate keeps its file in the evaluation.
+        With ``--labels`` the row is left out by the gate (its label is not given);
+        without, the marker is the last category of the truth
+        and its rows are taken out of the statistics with :func:`without_label`.
+        ``marker`` is ``None`` when no file lacks events.
         """
-        labels = self.labels
-        if labels is None:
-            labels = _inferred_labels(self.truth, self.prediction)
+        given = self.labels
+        shown = given if given is not None else _inferred_labels(self.truth, self.prediction)
         empty = self.file_sets.without_rows(self.files)
         if not empty or not isinstance(self.truth.index, pd.MultiIndex):
-            return self.truth, self.prediction, labels
+            return self.truth, self.prediction, given, None, shown
         import audformat
 
         marker = "\x00no event"
-        while marker in labels:
+        while marker in shown:
             marker += "\x00"
         index = audformat.segmented_index(empty, [0.0] * len(empty), [0.0] * len(empty))
         truth = self.truth
-        if isinstance(truth.dtype, pd.CategoricalDtype):
-            truth = truth.astype(object)
-        filler = pd.Series([marker] * len(empty), index=index, dtype=object)
-        truth = pd.concat([truth.astype(object), filler])
-        return truth, self.prediction, labels
+        if given is None:
+            # the inferred labels as categories (their order), the marker last
+            dtype = pd.CategoricalDtype([*shown, marker])
+            filler = pd.Series([marker] * len(empty), index=index, dtype=dtype)
+            truth = pd.concat([truth.astype(object).astype(dtype), filler])
+        else:
+            filler = pd.Series([marker] * len(empty), index=index, dtype=object)
+            truth = pd.concat([truth.astype(object), filler])
+        truth.attrs.update(self.truth.attrs)
+        return truth, self.prediction, given, marker, shown
+
+
+def without_label(stats: pd.DataFrame, label: object) -> pd.DataFrame:
+    """A statistics table without the rows (and the category) of ``label``.
+
+    Used for the filler label of :meth:`Data.keep_empty_files`:
+    its rows lie in files without events, where they meet no other row,
+    so the other rows of the table are those of the inputs without them.
+    """
+    if label is None:
+        return stats
+    keep = np.asarray(stats.index.get_level_values("label") != label)
+    out = stats[keep].copy()
+    index = out.index.remove_unused_levels()
+    position = list(index.names).index("label")
+    level = index.levels[position]
+    if isinstance(level.dtype, pd.CategoricalDtype) and label in level.categories:
+        index = index.set_levels(level.remove_categories([label]), level=position)
+    out.index = index
+    out.attrs = stats.attrs
+    return out
 
 
 def read_durations(path: str | None, match_files: str) -> pd.Series | None:
@@ -215,6 +248,7 @@ def read_durations(path: str | None, match_files: str) -> pd.Series | None:
 
     if not path:
         return None
+    check_input_file(path, "--files-duration")
     files_duration = read_files_duration(path)
     if match_files == "stem":
         files_duration = files_duration.copy()
@@ -329,4 +363,4 @@ def read_path_table(path: str, name: str) -> pd.DataFrame:
     )
 
 
-__all__ = ["Data", "load", "read_durations", "read_path_table", "read_side", "rename_files"]
+__all__ = ["Data", "load", "without_label", "read_durations", "read_path_table", "read_side", "rename_files"]

@@ -262,7 +262,11 @@ def _events(commands) -> None:
         "events",
         "event-based metrics (sed_eval/DCASE, MIREX)",
         "Event-based precision, recall, F-score and error rate per label, "
-        "micro and macro (counts summed over files). Tolerance defaults are DCASE's.",
+        "micro and macro (counts summed over files). "
+        "Default tolerances (sed_eval's defaults): onsets within 0.2 s, offsets within "
+        "max(0.2 s, 0.5 x event length). DCASE task 4: --duration-tolerance 0.2. "
+        "MIREX 2018 music and speech detection (onsets and offsets within 0.5 s): "
+        "--onset-tolerance 0.5 --offset-tolerance 0.5 --duration-tolerance 0.",
         example=True,
     )
     _add_seconds(g, "--onset-tolerance", 0.2, "onsets match within this distance (default: 0.2)")
@@ -278,12 +282,17 @@ def _events(commands) -> None:
         g,
         "--duration-tolerance",
         0.5,
-        "offset tolerance as a fraction of the true event length (default: 0.5; 'none')",
+        "offset tolerance as a fraction of the true event length "
+        "(default: 0.5, sed_eval's; DCASE task 4: 0.2; MIREX 2018: 0; 'none')",
         type=_seconds_or_none,
         metavar="FRACTION",
     )
     g.add_argument("--no-onset", action="store_true", help="do not evaluate onsets")
-    g.add_argument("--no-offset", action="store_true", help="do not evaluate offsets (MIREX)")
+    g.add_argument(
+        "--no-offset",
+        action="store_true",
+        help="do not evaluate offsets (onsets only; MIREX 2018 does evaluate offsets)",
+    )
     g.add_argument(
         "--matching",
         choices=("optimal", "greedy"),
@@ -427,7 +436,12 @@ def _separation(commands) -> None:
     p.add_argument("truth", metavar="TRUTH", help="CSV of reference audio paths")
     p.add_argument("prediction", metavar="PREDICTION", help="CSV of estimated audio paths")
     g = p.add_argument_group("metric")
-    g.add_argument("--mixture", metavar="PATH", help="CSV of mixture paths (for SI-SDRi etc.)")
+    g.add_argument(
+        "--mixture",
+        metavar="PATH",
+        help="CSV of mixture paths ('file' and one column) for the improvements "
+        "si_sdri, sd_sdri, snri (default: the sum of the references, with a warning)",
+    )
     g.add_argument(
         "--metrics",
         choices=("scale_invariant", "bss_eval_v4", "bss_eval_sources", "global_sdr", "sa_sdr"),
@@ -463,10 +477,13 @@ def _separation(commands) -> None:
 def _agreement(commands) -> None:
     p = commands.add_parser(
         "agreement",
-        help="rater agreement (Cohen's and Fleiss' kappa, Krippendorff's alpha)",
+        help="rater agreement (Cohen's and Fleiss' kappa, Krippendorff's alpha), "
+        "disagreements and consensus",
         description="Time-weighted agreement of two or more raters of the same files "
         "(continuous time, exact): Cohen's kappa of every pair of raters, "
-        "Fleiss' kappa and Krippendorff's alpha over all raters; per file on request.",
+        "Fleiss' kappa and Krippendorff's alpha over all raters; per label and per file "
+        "on request. --disagreements and --consensus write the spans where raters differ "
+        "and the majority vote as CSV files.",
     )
     p.add_argument(
         "raters",
@@ -475,12 +492,21 @@ def _agreement(commands) -> None:
         help="the annotations of one rater: a file or folder in any format "
         "read_annotations reads (at least two raters)",
     )
-    p.add_argument(
+    group = p.add_argument_group("input")
+    group.add_argument(
         "--database",
         metavar="FOLDER",
         help="an audformat database: its columns with a rater_id are the raters",
     )
-    p.add_argument("--scheme", metavar="ID", help="with --database: only columns of this scheme")
+    group.add_argument(
+        "--scheme", metavar="ID", help="with --database: only columns of this scheme"
+    )
+    group.add_argument(
+        "--files-duration",
+        metavar="PATH",
+        help="CSV/TSV with file and duration (seconds) of every audio file "
+        "(default: a file ends at the latest end of any rater)",
+    )
     g = p.add_argument_group("metric")
     g.add_argument(
         "--names", type=_list, metavar="A,B,...", help="rater names (default: the file names)"
@@ -488,8 +514,8 @@ def _agreement(commands) -> None:
     g.add_argument(
         "--per-label",
         action="store_true",
-        help="agreement per label (binary: the label or not) averaged over labels, "
-        "instead of over label sets",
+        help="agreement per label (binary: the label or not): one row per label, "
+        "and their mean in the row 'all raters' (instead of agreement on label sets)",
     )
     _add_seconds(
         g,
@@ -497,6 +523,20 @@ def _agreement(commands) -> None:
         None,
         "score on frames of this length, as frame-based tools (default: exact, no frames)",
         type=_positive_seconds_or_none,
+    )
+    group = p.add_argument_group("disagreements and consensus")
+    group.add_argument(
+        "--disagreements",
+        metavar="PATH",
+        help="write the time spans where raters differ to the CSV file PATH "
+        "(file, start, end in seconds, each rater's labels, duration), longest first",
+    )
+    group.add_argument(
+        "--consensus",
+        metavar="PATH",
+        help="write the majority vote to the CSV file PATH (file, start, end in seconds, "
+        "consensus; an audformat CSV that audeval reads); a tie goes to the rater given "
+        "first; with --per-label each label is voted on alone",
     )
     _add_output(p)
 
@@ -581,7 +621,18 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for add in SUBCOMMANDS:
         add(commands)
+    parser.commands = dict(commands.choices)  # name -> the subcommand's parser
     return parser
 
 
-__all__ = ["INPUT_FORMATS", "build_parser"]
+def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """``parser.parse_args(argv)``; unknown arguments are reported by the subcommand's parser,
+    so that the message points to the subcommand's help (``audeval events --help``)."""
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        command = getattr(parser, "commands", {}).get(args.command, parser)
+        command.error(f"unrecognized arguments: {' '.join(unknown)}")
+    return args
+
+
+__all__ = ["INPUT_FORMATS", "build_parser", "parse"]

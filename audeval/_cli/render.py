@@ -42,17 +42,26 @@ class Result:
         per_file: pd.DataFrame | None = None,
         combined: pd.DataFrame | None = None,
         columns: Sequence[str] | None = None,
+        extra: Sequence[tuple[str, pd.DataFrame]] = (),
+        counts: Sequence[str] = (),
     ) -> None:
         self.title = title
+        self.counts = tuple(counts)  # columns written as integers in csv and json
+        self.extra = list(extra)  # titled tables shown between the per-file table and the summary
         self.summary = summary
         self.per_file = per_file
         self.combined = combined if combined is not None else summary
         self.columns = columns  # shown in table and markdown unless --all-columns
 
+    def n_rows(self) -> int:
+        """Rows of the tables shown in table and markdown output."""
+        return sum(len(table) for _, table in self.sections())
+
     def sections(self, all_columns: bool = True) -> list[tuple[str, pd.DataFrame]]:
         sections = []
         if self.per_file is not None:
             sections.append(("Per file", self.per_file))
+        sections.extend(self.extra)
         sections.append((self.title, self.summary))
         if all_columns or self.columns is None:
             return sections
@@ -72,7 +81,7 @@ def with_file_level(summary: pd.DataFrame, name: str = TOTAL) -> pd.DataFrame:
 def _integer_valued(values: pd.Series) -> bool:
     if not pd.api.types.is_numeric_dtype(values.dtype) or pd.api.types.is_bool_dtype(values.dtype):
         return False
-    finite = values.to_numpy(dtype=float)
+    finite = values.to_numpy(dtype=float, na_value=np.nan)
     finite = finite[np.isfinite(finite)]
     return bool(len(finite)) and bool(np.all(finite == np.round(finite)))
 
@@ -89,11 +98,31 @@ def _formatted(table: pd.DataFrame, decimals: int) -> pd.DataFrame:
             digits = 0 if count and _integer_valued(values) else decimals
             out[column] = [
                 "" if pd.isna(v) else ("inf" if v == np.inf else "-inf" if v == -np.inf else f"{v:.{digits}f}")
-                for v in values.to_numpy(dtype=float)
+                for v in values.to_numpy(dtype=float, na_value=np.nan)
             ]
         else:
             out[column] = ["" if _isna(v) else str(v) for v in values]
     return pd.DataFrame(out, index=table.index, columns=table.columns)
+
+
+def _integer_counts(table: pd.DataFrame, counts: Sequence[str]) -> pd.DataFrame:
+    """``table`` with its ``counts`` columns as nullable integers (empty where NaN).
+
+    The family reports keep counts as float (NaN in the ``macro`` row);
+    CSV and JSON write them as the integers they are (``1``, not ``1.0``).
+    A column with a value that is not a whole number is left as it is.
+    """
+    names = [c for c in counts if c in table.columns]
+    if not names:
+        return table
+    out = table.copy()
+    for name in names:
+        values = out[name].to_numpy(dtype=np.float64, na_value=np.nan)
+        missing = np.isnan(values)
+        whole = np.where(missing, 0.0, values)
+        if np.isfinite(whole).all() and np.array_equal(whole, np.round(whole)):
+            out[name] = pd.arrays.IntegerArray(whole.astype(np.int64), missing)
+    return out
 
 
 def _isna(value: object) -> bool:
@@ -153,6 +182,7 @@ def render(
     table = result.combined
     if decimals is not None:
         table = table.round(decimals)
+    table = _integer_counts(table, result.counts)
     frame = _index_frame(table)
     if format == "csv":
         return frame.to_csv(index=False, lineterminator="\n")

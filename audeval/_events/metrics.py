@@ -427,7 +427,8 @@ def event_confusion_matrix(
     matching: str = Default("optimal"),
     files_duration: Mapping | pd.Series | None = None,
     compat: str | None = Default(None),
-) -> list[list[int | float]]:
+    as_frame: bool = False,
+) -> list[list[int | float]] | pd.DataFrame:
     r"""Event-based confusion matrix with a "no event" row and column.
 
     Entry :math:`(i, j)` for labels :math:`i \ne j` counts substitutions
@@ -443,17 +444,30 @@ def event_confusion_matrix(
 {common}
 {tolerances}
         normalize: divide each row by its sum (rows summing to 0 stay 0)
+        as_frame: return a DataFrame labelled with the labels and ``"<no event>"``:
+            index ``truth`` (rows), columns ``prediction``
 
     Returns:
         :math:`(L + 1) \times (L + 1)` nested list, rows are truth
+        (audmetric's shape: ``matrix[i][j]`` is truth ``i``, prediction ``j``);
+        with ``as_frame=True`` a labelled DataFrame (``matrix.loc[i, j]``)
 
     Examples:
 {example}
         >>> event_confusion_matrix(truth, prediction, onset_tolerance=0.2, offset_tolerance=0.2)
         [[1, 1, 0], [0, 0, 1], [0, 1, 0]]
+        >>> event_confusion_matrix(
+        ...     truth, prediction, onset_tolerance=0.2, offset_tolerance=0.2, as_frame=True
+        ... )
+        prediction  a  b  <no event>
+        truth
+        a           1  1           0
+        b           0  0           1
+        <no event>  0  1           0
 
     """
     normalize = check_bool(normalize, "normalize")
+    as_frame = check_bool(as_frame, "as_frame")
     summed = _summed(event_confusion_matrix, truth, prediction, labels, locals())
     names = confusion_columns(summed.labels)
     missing = [name for name in names if name not in summed.columns]
@@ -469,11 +483,32 @@ def event_confusion_matrix(
         cm[np.arange(n), np.arange(n)] = summed["tp"]
         cm[:n, n] = summed["n_truth"] - summed["tp"] - summed["substituted"]
         cm[n, :n] = summed["n_prediction"] - summed["tp"] - summed["substituting"]
+    out = cm
     if normalize:
         sums = cm.sum(axis=1, keepdims=True)
         out = np.divide(cm, sums, out=np.zeros(cm.shape), where=sums != 0)
-        return out.tolist()
-    return cm.tolist()
+    if as_frame:
+        return _labelled_matrix(out, summed.labels)
+    return out.tolist()
+
+
+NO_EVENT = "<no event>"
+"""Row and column of :func:`event_confusion_matrix` (``as_frame=True``) for "no event"."""
+
+
+def _labelled_matrix(matrix: np.ndarray, labels: Sequence[object]) -> pd.DataFrame:
+    """The confusion matrix with the labels and :data:`NO_EVENT` as index and columns."""
+    if NO_EVENT in list(labels):
+        raise ValueError(
+            f"labels contain {NO_EVENT!r}, the name of the 'no event' row and column "
+            "of as_frame=True; rename that label or use as_frame=False."
+        )
+    names = [*labels, NO_EVENT]
+    return pd.DataFrame(
+        matrix,
+        index=pd.Index(names, dtype=object, name="truth"),
+        columns=pd.Index(names, dtype=object, name="prediction"),
+    )
 
 
 @_doc

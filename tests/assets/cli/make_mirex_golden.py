@@ -6,9 +6,9 @@ Run by hand with the reference environment:
 
 It writes the example dataset of audeval as MIREX directories
 (one ``onset<TAB>offset<TAB>label`` file per audio file),
-evaluates every file with sed_eval 0.2.1 as MIREX 2018 did
-(segment-based at 10 ms; event-based with a 0.5 s onset collar,
-offsets not evaluated),
+evaluates every file with sed_eval 0.2.1
+(segment-based at 10 ms as MIREX 2018 did; event-based with a 0.5 s onset collar,
+offsets not evaluated: MIREX2018_eval itself also evaluates offsets, within 0.5 s),
 sums the intermediate statistics over files
 and stores the dataset and per-file values in ``mirex_golden.json``.
 """
