@@ -22,7 +22,6 @@ import numpy as np
 
 from audeval import _options
 from audeval._validation import check_option
-from audeval._warnings import UndefinedMetricWarning, warn
 
 
 AVERAGES = ("micro", "macro")
@@ -117,11 +116,3 @@ def supported(n_truth, n_prediction, labels, labels_given: bool) -> np.ndarray:
 
 def check_average(average: str) -> str:
     return check_option(average, "average", AVERAGES)
-
-
-def warn_undefined(what: str, zero_division: float) -> None:
-    """One warning, under audeval's own category, for a 0/0 metric."""
-    warn(
-        f"{what} is undefined (0 / 0) and was set to zero_division={zero_division}.",
-        UndefinedMetricWarning,
-    )

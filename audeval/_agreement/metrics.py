@@ -24,7 +24,7 @@ from audeval._agreement.statistics import agreement_statistics
 from audeval._agreement.statistics import normalise
 from audeval._options import Default
 from audeval._protocol import check_table
-from audeval._scores import UndefinedMetricWarning
+from audeval._warnings import UndefinedMetricWarning
 from audeval._tables import select_labels
 
 

@@ -103,15 +103,6 @@ __all__ = [
 ]
 
 
-def _collar_ns(collar) -> int:
-    """A collar in seconds or as timedelta, as int ns (``plot.diarization_timeline``)."""
-    return int(_opt.normalise({"collar": collar})["collar"].value)
-
-
-def _check_skip_overlap(skip_overlap) -> bool:
-    return _opt.normalise({"skip_overlap": skip_overlap})["skip_overlap"]
-
-
 DIARIZATION_METRICS = (
     diarization_error_rate,
     identification_error_rate,

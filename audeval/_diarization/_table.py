@@ -166,8 +166,10 @@ def _options(collar, collar_convention, skip_overlap, compat) -> dict:
     }
 
 
-def _compute(truth, prediction, options: Mapping, files_duration, uem, overlap=True) -> _Table:
-    """Arrays of the statistics of two Series (no DataFrame in between)."""
+def _compute(
+    truth, prediction, options: Mapping, files_duration, uem, overlap=True
+) -> tuple[_Table, dict]:
+    """Arrays of the statistics of two Series (no DataFrame in between) and the recorded options."""
     recorded = opt.normalise({k: value_of(v) for k, v in options.items()})
     uem = check_uem(uem)
     inputs, truth_labels, prediction_labels = opt.check_diarization_inputs(

@@ -265,9 +265,3 @@ def _summed(metric, truth, prediction, labels, call: Mapping[str, object]) -> Su
         prefix=CONFUSION_PREFIX,
     )
 
-
-def _labels_of_stats(stats: pd.DataFrame) -> list:
-    level = stats.index.get_level_values("label")
-    if isinstance(level.dtype, pd.CategoricalDtype):
-        return list(level.categories)
-    return list(pd.unique(level))

@@ -16,7 +16,7 @@ from audeval._options import value_of
 from audeval._protocol import Family
 from audeval._protocol import stamp
 from audeval._structure._options import _check_beta
-from audeval._structure._options import _check_bool
+from audeval._options import check_bool
 
 Hierarchy = pd.DataFrame | Mapping | pd.Series
 
@@ -196,7 +196,7 @@ def hierarchy_tmeasure(
         [0.6667, 0.5, 0.5714]
 
     """
-    transitive = _check_bool(transitive, "transitive")
+    transitive = check_bool(transitive, "transitive")
     beta = _check_beta(beta)
     _check_frameless_window(frame_size, window, prediction)
     call = dict(

@@ -95,7 +95,6 @@ from audeval._structure._clustering import v_measure
 from audeval._structure._metrics import boundary_detection
 from audeval._structure._metrics import boundary_deviation
 from audeval._structure._options import _check_beta
-from audeval._structure._options import _check_bool
 from audeval._structure._options import _check_frame_size
 from audeval._structure._options import _check_window
 from audeval._structure._options import _window_name

@@ -17,7 +17,7 @@ from audeval._options import Default
 from audeval._structure import _table
 from audeval._structure._metrics import resolve
 from audeval._structure._options import _check_beta
-from audeval._structure._options import _check_bool
+from audeval._options import check_bool
 
 
 def _clustering(truth, prediction, which: frozenset, beta, call) -> dict[str, np.ndarray]:
@@ -319,7 +319,7 @@ def normalized_conditional_entropy(
 
     """
     beta = _check_beta(beta)
-    marginal = _check_bool(marginal, "marginal")
+    marginal = check_bool(marginal, "marginal")
     key = "v" if marginal else "nce"
     call = dict(frame_size=frame_size, compat=compat, files_duration=files_duration)
     scores = _clustering(truth, prediction, frozenset({key}), beta, call)

@@ -82,10 +82,6 @@ def _check_beta(beta) -> float:
     return float(beta)
 
 
-def _check_bool(value, name: str) -> bool:
-    return check_bool(value, name)
-
-
 def _window_name(window: float) -> str:
     """Column suffix of a window in seconds: ``0.5`` gives ``0_5``."""
     return str(float(window)).replace(".", "_").replace("-", "_")
