@@ -151,9 +151,16 @@ def dcase(n_events: int, *, events_per_file: float = 10.0, clip_seconds: float =
         n_labels=len(DCASE_LABELS), insert_ms=800.0,
     )
     names = _names("clip" if clip_seconds <= 60 else "recording", n_files)
-    truth = series(names[file], start, end, _categorical(label, DCASE_LABELS))
-    prediction = series(names[p_file], p_start, p_end, _categorical(p_label, DCASE_LABELS))
+    truth = _distinct(series(names[file], start, end, _categorical(label, DCASE_LABELS)))
+    prediction = _distinct(series(names[p_file], p_start, p_end, _categorical(p_label, DCASE_LABELS)))
     return truth, prediction, durations_series(names, duration)
+
+
+def _distinct(data: pd.Series) -> pd.Series:
+    """Rows without exact repeats (same file, start, end and label):
+    random times on a 1 ms grid repeat a row now and then, which audeval warns about."""
+    repeated = data.reset_index().duplicated().to_numpy()
+    return data[~repeated] if repeated.any() else data
 
 
 def dense_one_label(n_events: int, *, seed: int = 0):

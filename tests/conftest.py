@@ -24,3 +24,36 @@ def series(rows, *, categories=None, unit=None) -> pd.Series:
 @pytest.fixture
 def make_series():
     return series
+
+
+# -------------------------------------------------------------------------
+# Warnings a test may meet by design
+# -------------------------------------------------------------------------
+# The suite turns every warning into an error (pyproject.toml).
+# A test whose warning is certain says so with ``pytest.warns``;
+# a property or golden test whose random or reference inputs may or may not
+# produce one of audeval's documented input warnings says so with one of these marks.
+
+MAY_WARN_ABSENT_LABELS = pytest.mark.filterwarnings(
+    "ignore:labels .* occur in neither truth nor prediction"
+)
+"""A label given or categorised occurs in neither input (random labels)."""
+
+MAY_WARN_DUPLICATES = pytest.mark.filterwarnings("ignore:.*repeat an identical row")
+"""Random events may repeat an identical row."""
+
+MAY_WARN_BEYOND_DURATION = pytest.mark.filterwarnings("ignore:.*has rows beyond the duration")
+"""Random events may end after a given file duration."""
+
+MAY_WARN_UNKNOWN_DURATION = pytest.mark.filterwarnings("ignore:files_duration is not known")
+"""A given files_duration may miss files of random inputs."""
+
+
+try:  # a quick profile for local iteration: ``pytest --hypothesis-profile=quick``
+    from hypothesis import Phase, settings
+
+    settings.register_profile(
+        "quick", max_examples=10, phases=[Phase.explicit, Phase.reuse, Phase.generate]
+    )
+except ImportError:  # pragma: no cover
+    pass

@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import MAY_WARN_DUPLICATES
 
 import audeval
 from audeval._registry import FAMILIES
@@ -179,6 +180,7 @@ def test_filewise_dask_series(client):
     pd.testing.assert_frame_equal(stats, statistics(truth, prediction, files_duration=durations))
 
 
+@MAY_WARN_DUPLICATES
 def test_file_split_across_partitions(client):
     truth, prediction = random_frame(9), random_frame(10)
     truth = truth.sort_values("file").reset_index(drop=True)

@@ -124,17 +124,26 @@ def test_page_examples(page, monkeypatch, tmp_path):
 
     monkeypatch.chdir(tmp_path)
     try:
-        result = doctest.testfile(
-            os.path.join(DOCS, page),
-            module_relative=False,
-            optionflags=FLAGS,
-            globs={},
-            verbose=False,
-            report=True,
-        )
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = doctest.testfile(
+                os.path.join(DOCS, page),
+                module_relative=False,
+                optionflags=FLAGS,
+                globs={},
+                verbose=False,
+                report=True,
+            )
     finally:
         plt.close("all")
     assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed in {page}"
+    # a page may show a warning only where it says so (by the warning's class name)
+    with open(os.path.join(DOCS, page), encoding="utf-8") as fp:
+        text = fp.read()
+    unannounced = sorted(
+        {f"{w.category.__name__}: {w.message}" for w in caught if w.category.__name__ not in text}
+    )
+    assert not unannounced, f"{page} emits warnings it does not mention: {unannounced}"
 
 
 # -------------------------------------------------------------------------

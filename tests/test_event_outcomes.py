@@ -8,6 +8,8 @@ from hypothesis import strategies as st
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import MAY_WARN_DUPLICATES
+from conftest import MAY_WARN_ABSENT_LABELS
 
 import audeval
 from audeval._event_outcomes import event_outcomes
@@ -176,6 +178,8 @@ def cases(draw):
     return truth, prediction, options
 
 
+@MAY_WARN_DUPLICATES
+@MAY_WARN_ABSENT_LABELS
 @settings(max_examples=60, deadline=None)
 @given(cases())
 def test_counts_equal_statistics(case):
@@ -230,6 +234,8 @@ def test_counts_equal_confusion_matrix(case):
     np.testing.assert_array_equal(cm, expected)
 
 
+@MAY_WARN_DUPLICATES
+@MAY_WARN_ABSENT_LABELS
 @settings(max_examples=20, deadline=None)
 @given(cases(), st.randoms(use_true_random=False))
 def test_row_order_invariance(case, rng):

@@ -5,6 +5,8 @@ import hypothesis.strategies as st
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import MAY_WARN_ABSENT_LABELS
+from conftest import MAY_WARN_DUPLICATES
 
 import audeval
 from audeval import _events
@@ -217,7 +219,8 @@ def test_onset_only_and_offset_only():
 def test_overlapping_events_of_one_label():
     truth = series([("f", 0.0, 5.0, "a"), ("f", 1.0, 2.0, "a"), ("f", 1.0, 2.0, "a")])
     pred = series([("f", 1.0, 2.0, "a"), ("f", 0.0, 5.0, "a")])
-    stats = audeval.event_statistics(truth, pred, **ONSET_OFFSET)
+    with pytest.warns(UserWarning, match="repeat an identical row"):
+        stats = audeval.event_statistics(truth, pred, **ONSET_OFFSET)
     assert stats[["tp", "fp", "fn"]].sum().tolist() == [2, 0, 1]
 
 
@@ -230,7 +233,9 @@ def test_zero_length_events():
 def test_nat_end_resolved_by_files_duration():
     truth = series([("f", 8.0, None, "a")])
     pred = series([("f", 8.0, 10.1, "a")])
-    assert audeval.event_fscore(truth, pred, files_duration={"f": 10.0}, **ONSET_OFFSET) == 1.0
+    with pytest.warns(UserWarning, match="prediction has rows beyond the duration"):
+        fscore = audeval.event_fscore(truth, pred, files_duration={"f": 10.0}, **ONSET_OFFSET)
+    assert fscore == 1.0
 
 
 def test_zero_division_and_propagate_nans():
@@ -336,6 +341,8 @@ _OPTIONS = st.sampled_from(
 )
 
 
+@MAY_WARN_ABSENT_LABELS
+@MAY_WARN_DUPLICATES
 @hypothesis.settings(max_examples=60, deadline=None)
 @hypothesis.given(_events_list, _events_list, _OPTIONS, st.sampled_from(["optimal", "greedy"]), st.randoms(use_true_random=False))
 def test_row_order_does_not_matter(truth, pred, options, matching, random):
@@ -347,6 +354,8 @@ def test_row_order_does_not_matter(truth, pred, options, matching, random):
     pd.testing.assert_frame_equal(got, expected)
 
 
+@MAY_WARN_ABSENT_LABELS
+@MAY_WARN_DUPLICATES
 @hypothesis.settings(max_examples=60, deadline=None)
 @hypothesis.given(_events_list, _events_list, _OPTIONS, st.sampled_from(["optimal", "greedy"]))
 def test_shards_of_whole_files_sum_to_one_shot(truth, pred, options, matching):
@@ -364,6 +373,8 @@ def test_shards_of_whole_files_sum_to_one_shot(truth, pred, options, matching):
     )
 
 
+@MAY_WARN_ABSENT_LABELS
+@MAY_WARN_DUPLICATES
 @hypothesis.settings(max_examples=60, deadline=None)
 @hypothesis.given(_events_list, _events_list, st.sampled_from(
     [
@@ -383,6 +394,8 @@ def test_swapping_truth_and_prediction_swaps_precision_and_recall(truth, pred, o
     assert forward.loc["micro", "substitutions"] == backward.loc["micro", "substitutions"]
 
 
+@MAY_WARN_ABSENT_LABELS
+@MAY_WARN_DUPLICATES
 @hypothesis.settings(max_examples=60, deadline=None)
 @hypothesis.given(_events_list, _events_list, _OPTIONS)
 def test_optimal_matches_at_least_as_many_as_greedy(truth, pred, options):
@@ -391,6 +404,7 @@ def test_optimal_matches_at_least_as_many_as_greedy(truth, pred, options):
     assert (optimal["tp"].groupby(level="label", observed=False).sum() >= greedy["tp"].groupby(level="label", observed=False).sum()).all()
 
 
+@MAY_WARN_DUPLICATES
 @hypothesis.settings(max_examples=60, deadline=None)
 @hypothesis.given(_events_list, _events_list, _OPTIONS, st.sampled_from(["optimal", "greedy"]))
 def test_match_conditions_hold_for_every_pair(truth, pred, options, matching):
@@ -415,6 +429,7 @@ def test_match_conditions_hold_for_every_pair(truth, pred, options, matching):
     assert len(np.unique(used)) == len(used)
 
 
+@MAY_WARN_ABSENT_LABELS
 def test_statistics_table_with_a_label_subset():
     """``labels`` on a table selects rows only where that gives the direct call's number.
 

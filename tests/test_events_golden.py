@@ -51,6 +51,7 @@ import os
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import MAY_WARN_ABSENT_LABELS
 
 import audformat
 
@@ -305,6 +306,7 @@ def compare_sed_eval(case: dict, call: Calls, stats: pd.DataFrame) -> Checker:
     return c
 
 
+@MAY_WARN_ABSENT_LABELS
 @pytest.mark.parametrize("case", SED_EVAL, ids=sed_id)
 def test_sed_eval(case):
     """All cases, the metrics computed from the statistics table."""
@@ -330,6 +332,7 @@ SED_EVAL_SERIES = _first_per_scenario(
 )
 
 
+@MAY_WARN_ABSENT_LABELS
 @pytest.mark.parametrize("case", SED_EVAL_SERIES, ids=sed_id)
 def test_sed_eval_series(case):
     """Some cases, every metric called on the Series."""
@@ -465,6 +468,7 @@ def test_audmetric_cases_exercise_what_they_should():
 OPTIMAL = [case for case in SED_EVAL if case["matching"] == "optimal"]
 
 
+@MAY_WARN_ABSENT_LABELS
 def test_optimal_substitutions_not_fewer_than_sed_eval():
     """sed_eval pairs the leftovers of a maximum matching first-fit.
 

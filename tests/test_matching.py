@@ -7,6 +7,8 @@ import hypothesis.strategies as st
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import MAY_WARN_ABSENT_LABELS
+from conftest import MAY_WARN_DUPLICATES
 
 import audeval
 from audeval._matching import (
@@ -251,6 +253,8 @@ def _to_series(rows):
     return series([(f, s * 0.25, (s + d) * 0.25, label) for f, s, d, label in rows])
 
 
+@MAY_WARN_ABSENT_LABELS
+@MAY_WARN_DUPLICATES
 @hypothesis.settings(max_examples=80, deadline=None)
 @hypothesis.given(events, events, st.randoms(use_true_random=False), st.sampled_from(["optimal", "greedy"]))
 def test_statistics_do_not_depend_on_row_order(truth_rows, pred_rows, random, matching):
@@ -267,6 +271,8 @@ def test_statistics_do_not_depend_on_row_order(truth_rows, pred_rows, random, ma
         assert (expected[name] <= expected["n_truth" if name == "substituted" else "n_prediction"]).all()
 
 
+@MAY_WARN_ABSENT_LABELS
+@MAY_WARN_DUPLICATES
 @hypothesis.settings(max_examples=60, deadline=None)
 @hypothesis.given(events, events)
 def test_optimal_has_most_matches_then_most_substitutions(truth_rows, pred_rows):
@@ -282,6 +288,7 @@ def test_optimal_has_most_matches_then_most_substitutions(truth_rows, pred_rows)
 # --- canonical order and greedy --------------------------------------------------------
 
 
+@MAY_WARN_DUPLICATES
 def test_canonical_order_sorts_by_key_end_label_position():
     key = np.array([5, 3, 5, 3, 5], dtype=np.int64)
     end = np.array([9, 4, 9, 4, 8], dtype=np.int64)
@@ -292,6 +299,7 @@ def test_canonical_order_sorts_by_key_end_label_position():
     assert sorted_key.tolist() == [3, 3, 5, 5, 5]
 
 
+@MAY_WARN_DUPLICATES
 def test_canonical_order_with_wide_keys():
     # keys too wide to pack with the row number are coarsened, then ties re-sorted
     rng = np.random.default_rng(0)

@@ -10,6 +10,7 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import MAY_WARN_ABSENT_LABELS
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
@@ -536,6 +537,7 @@ def drawn_lengths(ax, unit):
     return out
 
 
+@MAY_WARN_ABSENT_LABELS
 @pytest.mark.parametrize(
     "time_resolution, compat",
     [(1.0, None), (0.25, None), (0.1, "sed_eval"), (None, None)],

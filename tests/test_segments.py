@@ -22,6 +22,9 @@ from hypothesis import strategies as st
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import MAY_WARN_UNKNOWN_DURATION
+from conftest import MAY_WARN_BEYOND_DURATION
+from conftest import MAY_WARN_ABSENT_LABELS
 
 import audeval
 import audeval._segments as seg
@@ -99,6 +102,9 @@ def test_golden_covers_settings():
     assert resolutions == {1.0, 0.1, 0.01}
 
 
+@MAY_WARN_ABSENT_LABELS
+@MAY_WARN_UNKNOWN_DURATION
+@MAY_WARN_BEYOND_DURATION
 @pytest.mark.parametrize("case, i", SETTINGS)
 def test_golden_sed_eval(case, i):
     setting = GOLDEN["cases"][case][i]
@@ -178,6 +184,9 @@ def test_golden_sed_eval(case, i):
         assert close(fscores[label], results["class_wise"][label]["f_measure"]["f_measure"])
 
 
+@MAY_WARN_ABSENT_LABELS
+@MAY_WARN_UNKNOWN_DURATION
+@MAY_WARN_BEYOND_DURATION
 def test_golden_exact_mode_differs_only_by_float_binning():
     """Exact binning equals sed_eval except where float64 division misplaces a boundary.
 
@@ -308,7 +317,8 @@ def test_filewise_inputs_with_durations():
 def test_evaluated_length_cuts_and_pads():
     truth = series([("f", 0.5, 2.5, "a"), ("f", 8, 9, "a")])
     prediction = series([("f", 0, 1, "a")])
-    stats = seg.segment_statistics(truth, prediction, files_duration={"f": 2.2})
+    with pytest.warns(UserWarning, match="truth has rows beyond the duration"):
+        stats = seg.segment_statistics(truth, prediction, files_duration={"f": 2.2})
     # 3 segments: the event at 8 s is beyond them, [0.5, 2.5) covers 0..2
     assert stats.loc[("f", "a")].tolist() == [1, 0, 2, 0, 0]
     # 12 segments: truth 0, 1, 2 and 8, prediction 0
@@ -491,6 +501,8 @@ def to_series(rows_ms, labels=LABEL_SET):
     return series([(f, s / 1000, e / 1000, label) for f, s, e, label in rows_ms], labels=labels)
 
 
+@MAY_WARN_UNKNOWN_DURATION
+@MAY_WARN_BEYOND_DURATION
 @settings(max_examples=60, deadline=None)
 @given(
     truth=events,
@@ -514,6 +526,9 @@ def test_property_equals_rasterised_reference(truth, prediction, r_ms, durations
     assert s == {f: v for f, v in substitutions.items() if f in files}
 
 
+@MAY_WARN_UNKNOWN_DURATION
+@MAY_WARN_BEYOND_DURATION
+@MAY_WARN_ABSENT_LABELS
 @settings(max_examples=40, deadline=None)
 @given(
     truth=events,
@@ -546,6 +561,7 @@ def test_property_exact_equals_grid_for_aligned_events(truth, prediction, r_ms, 
     pd.testing.assert_frame_equal(a[counts] * (r_ms / 1000), b[counts], rtol=1e-12)
 
 
+@MAY_WARN_ABSENT_LABELS
 @settings(max_examples=30, deadline=None)
 @given(
     truth=events,
@@ -625,6 +641,7 @@ def test_property_engine_path_equals_keyed_path(truth, prediction, r):
     pd.testing.assert_frame_equal(keyed, engine)
 
 
+@MAY_WARN_ABSENT_LABELS
 @settings(max_examples=20, deadline=None)
 @given(truth=events, prediction=events, r=st.sampled_from([None, 0.01, 1.0]))
 def test_property_table_in_place_of_series(truth, prediction, r):

@@ -388,7 +388,8 @@ def read_uem(path: str | os.PathLike) -> pd.MultiIndex:
     Examples:
         >>> import tempfile, os
         >>> path = os.path.join(tempfile.mkdtemp(), "all.uem")
-        >>> _ = open(path, "w").write("f1 1 0.0 10.5\nf1 1 20.0 30.0\n")
+        >>> with open(path, "w") as fp:
+        ...     _ = fp.write("f1 1 0.0 10.5\nf1 1 20.0 30.0\n")
         >>> from audeval import read_uem
         >>> read_uem(path)
         MultiIndex([('f1', '0 days 00:00:00', '0 days 00:00:10.500000'),
