@@ -17,34 +17,46 @@ import pandas as pd
 from audeval import _options
 from audeval._agreement.inputs import Ratings
 from audeval._agreement.inputs import check_ratings
-from audeval._agreement.statistics import label_sets
+from audeval._agreement.coincidence import Segments
+from audeval._agreement.coincidence import count_runs
+from audeval._agreement.coincidence import coverage
+from audeval._agreement.coincidence import segments
 from audeval._agreement.statistics import normalise
 from audeval._agreement.statistics import set_names
-from audeval._agreement.statistics import sweep
+from audeval._intervals import expand_ranges
 from audeval._sweep import runs
 
 
-def rater_sets(
-    annotations, prediction, labels, frame_size, unrated, files_duration
-) -> tuple[Ratings, object, np.ndarray, list]:
-    """Each rater's label set on each elementary segment.
-
-    Returns:
-        ratings, the sweep, a ``(pieces, raters)`` matrix of set ids
-        (0: no label, -1: the rater does not rate the file)
-        and the label codes of every set id
-
-    """
+def _segments(
+    annotations, prediction, labels, frame_size, unrated, files_duration, per_label: bool
+) -> tuple[Ratings, Segments]:
+    """The validated ratings and their rater segments (label sets or per label)."""
     options = normalise({"frame_size": frame_size, "unrated": unrated})
     ratings = check_ratings(
         annotations, prediction, labels=labels, files_duration=files_duration,
         unrated=options["unrated"],
     )
-    sw = sweep(ratings, options["frame_size"])
-    piece, rater, set_id, members = label_sets(sw)
-    matrix = np.where(ratings.rated[:, sw.pieces.file].T, 0, -1).astype(np.int64)
-    matrix[piece, rater] = set_id
-    return ratings, sw, matrix, members
+    return ratings, segments(ratings, options["frame_size"], per_label)
+
+
+def _codes(n_categories: int) -> type:
+    """The smallest signed integer type for category codes and -1."""
+    return np.int8 if n_categories < 2**7 else np.int16 if n_categories < 2**15 else np.int32
+
+
+def rater_matrix(seg: Segments, rows: np.ndarray, span_of_piece: np.ndarray) -> np.ndarray:
+    """Each rater's label set on each span, ``(raters, spans)``.
+
+    A span is a run of pieces on which every rater's set is constant;
+    ``rows`` is the first piece of every span and ``span_of_piece[p]``
+    the number of spans that start before piece ``p``.
+    0: no label, -1: the rater does not rate the file.
+    """
+    codes = _codes(seg.n_categories)
+    matrix = np.where(seg.rated[:, seg.pieces.file[rows]], 0, -1).astype(codes)
+    segment, span = expand_ranges(span_of_piece[seg.first], span_of_piece[seg.stop])
+    matrix[seg.rater[segment], span] = seg.category[segment]
+    return matrix
 
 
 def _segmented(files: pd.Index, file: np.ndarray, start: np.ndarray, end: np.ndarray) -> pd.MultiIndex:
@@ -115,24 +127,31 @@ def disagreements(
              0 days 00:00:04 0 days 00:00:05  <no label>           b 0 days 00:00:01
 
     """
-    ratings, sw, matrix, members = rater_sets(
-        annotations, prediction, labels, frame_size, unrated, files_duration
+    ratings, seg = _segments(
+        annotations, prediction, labels, frame_size, unrated, files_duration, False
     )
-    rating = matrix >= 0
-    n_rating = rating.sum(axis=1)
-    low = np.where(rating, matrix, np.iinfo(np.int64).max).min(axis=1, initial=np.iinfo(np.int64).max)
-    high = np.where(rating, matrix, -1).max(axis=1, initial=-1)
-    differ = np.flatnonzero((n_rating >= 2) & (low != high))
-    pieces = sw.pieces
-    # a new code wherever a rater's set differs from the previous span's
-    rows = matrix[differ]
-    changed = (rows[1:] != rows[:-1]).any(axis=1)
-    code = np.cumsum(np.r_[False, changed]).astype(np.int64)
+    pieces = seg.pieces
+    n_pieces = len(pieces)
+    m = seg.m[pieces.file]
+    # unanimous on a piece: every rater without labels, or all of them in one set
+    category, n, lo, hi = count_runs(n_pieces, seg.first, seg.stop, seg.category)
+    full = n == seg.m[pieces.file[lo]]
+    unanimous = (coverage(n_pieces, seg.first, seg.stop) == 0) | (coverage(n_pieces, lo[full], hi[full]) > 0)
+    differ = np.flatnonzero((m >= 2) & ~unanimous)
+    # a rater's set changes exactly at the boundaries of its segments
+    bound = np.zeros(n_pieces + 1, dtype=bool)
+    bound[seg.first] = True
+    bound[seg.stop] = True
+    code = np.cumsum(bound[differ]).astype(np.int64)
     first, last = runs(pieces.file[differ], pieces.start[differ], pieces.end[differ], code)
     rows = differ[first]
-    names = pd.Index(set_names(members, ratings.labels), dtype=object)
+    starts = np.zeros(n_pieces + 1, dtype=np.int64)
+    starts[rows] = 1
+    span_of_piece = np.r_[np.int64(0), np.cumsum(starts[:-1])]
+    matrix = rater_matrix(seg, rows, span_of_piece)
+    names = pd.Index(set_names(seg.members, ratings.labels), dtype=object)
     columns = {
-        rater: pd.Categorical.from_codes(matrix[rows, r], categories=names)
+        rater: pd.Categorical.from_codes(matrix[r], categories=names)
         for r, rater in enumerate(ratings.raters)
     }
     start = pieces.start[rows]
@@ -251,17 +270,22 @@ def consensus(
 
     """
     per_label = _options.check_bool(per_label, "per_label")
-    ratings, sw, matrix, members = rater_sets(
-        annotations, prediction, labels, frame_size, unrated, files_duration
+    ratings, seg = _segments(
+        annotations, prediction, labels, frame_size, unrated, files_duration, per_label
     )
     weight = _weights(weights, ratings.raters)
-    pieces = sw.pieces
+    pieces = seg.pieces
     if per_label:
-        file, start, end, values = _label_votes(ratings, sw, weight)
+        file, start, end, values = _label_votes(ratings, seg, weight)
         categorical = ratings.categorical
     else:
+        # every rater's vote on every piece: votes grow with raters x pieces
+        everything = np.arange(len(pieces) + 1, dtype=np.int64)
+        matrix = rater_matrix(seg, everything[:-1], everything).T
+        members = seg.members
         piece, rater = np.nonzero(matrix >= 0)
-        win_piece, win_set = _winner(piece, matrix[piece, rater], rater, weight[rater], len(members))
+        choice = matrix[piece, rater].astype(np.int64)
+        win_piece, win_set = _winner(piece, choice, rater, weight[rater], len(members))
         first, last = runs(pieces.file[win_piece], pieces.start[win_piece], pieces.end[win_piece], win_set)
         keep = win_set[first] != 0
         first, last = first[keep], last[keep]
@@ -276,20 +300,22 @@ def consensus(
     return out
 
 
-def _label_votes(ratings: Ratings, sw, weight: np.ndarray):
+def _label_votes(ratings: Ratings, seg: Segments, weight: np.ndarray):
     """Per label: the pieces where the raters who mark it outweigh the others, joined."""
     n_labels = np.int64(max(ratings.n_labels, 1))
-    pieces = sw.pieces
-    key = sw.piece * n_labels + sw.label
+    pieces = seg.pieces
+    segment, piece = expand_ranges(seg.first, seg.stop)
+    rater, label = seg.rater[segment], seg.category[segment]
+    key = piece * n_labels + label
     keys, inverse = np.unique(key, return_inverse=True)
-    present = np.round(np.bincount(inverse, weights=weight[sw.rater], minlength=len(keys)), 9)
+    present = np.round(np.bincount(inverse, weights=weight[rater], minlength=len(keys)), 9)
     rated_weight = (ratings.rated * weight[:, None]).sum(axis=0)
     piece, label = keys // n_labels, keys % n_labels
     absent = np.round(rated_weight[pieces.file[piece]], 9) - present
     # the first rater who rates the file breaks ties
     first_rater = np.argmax(ratings.rated, axis=0)[pieces.file[piece]]
     first_marks = np.zeros(len(keys), dtype=bool)
-    marks = sw.rater == first_rater[inverse]
+    marks = rater == first_rater[inverse]
     first_marks[inverse[marks]] = True
     win = (present > absent) | ((present == absent) & first_marks)
     piece, label = piece[win], label[win]

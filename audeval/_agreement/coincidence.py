@@ -1,0 +1,198 @@
+r"""Per-piece category counts of all raters, linear in the number of raters.
+
+Every rater's rows are first turned into *rater segments*:
+disjoint intervals of one rater on which its category is constant
+(per label: the union of the rater's rows of a label;
+per label set: the maximal stretches with one non-empty set of active labels).
+One sweep over the boundaries of all rater segments
+(:func:`audeval._sweep.elementary_segments`) cuts every file into pieces,
+and a rater segment covers a contiguous range of pieces.
+The number :math:`n_{pc}` of raters giving category :math:`c` on piece :math:`p`
+is then a running sum of ``+1`` / ``-1`` events per category
+(:func:`count_runs`, sparse: only ranges of pieces where :math:`n_{pc} > 0`),
+and every coincidence statistic is a sum over those ranges.
+Nothing is done per pair of raters, nor per ``(piece, rater)``:
+the cost is one sort of the rater segments' boundaries and events,
+:math:`O(S \log S)` for :math:`S` rater segments.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from audeval._agreement.inputs import Ratings
+from audeval._intervals import merge
+from audeval._sweep import Pieces
+from audeval._sweep import activity
+from audeval._sweep import elementary_segments
+from audeval._sweep import runs
+from audeval._sweep import snap_to_frames
+
+
+@dataclasses.dataclass(frozen=True)
+class Segments:
+    """Rater segments, the pieces they cut, and which pieces each covers.
+
+    ``rater``, ``file``, ``start``, ``end``, ``category``: one entry per rater segment,
+    sorted by ``(rater, file, start)``
+    (segments of one rater are disjoint per category with ``per_label=True``,
+    disjoint altogether for label sets).
+    ``first``, ``stop``: the range of pieces each segment covers.
+    ``members``: label codes of every category of label sets (index 0: the empty set);
+    ``None`` per label (categories are label codes).
+    ``rated``: whether rater ``r`` rates file ``f``; ``m``: raters who rate each file.
+    """
+
+    pieces: Pieces
+    rater: np.ndarray
+    file: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    category: np.ndarray
+    first: np.ndarray
+    stop: np.ndarray
+    members: list | None
+    rated: np.ndarray
+    m: np.ndarray
+
+    @property
+    def n_categories(self) -> int:
+        return len(self.members)
+
+    def cumulative(self) -> np.ndarray:
+        """Total piece length before every piece (``len(pieces) + 1`` entries, int64 ns)."""
+        return np.r_[np.int64(0), np.cumsum(self.pieces.duration)]
+
+
+def lanes(ratings: Ratings, frame_size: int | None) -> tuple[np.ndarray, ...]:
+    """Union of every ``(rater, file, label)``'s rows (on the frame grid if given).
+
+    Returns:
+        rater, file, label, start, end of disjoint intervals,
+        sorted by ``(rater, file, label, start)``, and the files' extents
+
+    """
+    start, end, extent = ratings.start, ratings.end, ratings.extent
+    if frame_size is not None:
+        start, end = snap_to_frames(start, end, frame_size)
+        extent = -((-extent) // frame_size) * frame_size
+    n_labels = np.int64(max(ratings.n_labels, 1))
+    n_files = np.int64(max(ratings.n_files, 1))
+    lane = (ratings.rater * n_files + ratings.file) * n_labels + ratings.label
+    lanes_used, code = np.unique(lane, return_inverse=True)
+    code, start, end = merge(len(lanes_used), code.astype(np.int64), start, end)
+    lane = lanes_used[code]
+    label = lane % n_labels
+    rater_file = lane // n_labels
+    return rater_file // n_files, rater_file % n_files, label, start, end, extent
+
+
+def label_sets(
+    piece: np.ndarray, label: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, list[tuple]]:
+    """The set of labels on every piece of ``(piece, label)`` pairs sorted by ``(piece, label)``.
+
+    Returns:
+        the first pair of every piece, its set id (``>= 1``),
+        and the label codes of every set (index 0: the empty set),
+        sets ordered by size, then by label codes
+
+    """
+    n = len(piece)
+    new = np.ones(n, dtype=bool)
+    new[1:] = piece[1:] != piece[:-1]
+    begin = np.flatnonzero(new)
+    size = np.diff(np.r_[begin, n]).astype(np.int64)
+    code = label[begin].astype(np.int64)  # the code of a first label: the label
+    width = np.int64(int(label.max(initial=0)) + 2)
+    for k in range(1, int(size.max(initial=0))):  # over the largest set's size, not over data
+        # the code of a prefix of k + 1 labels: the rank of (code of k labels, next label)
+        grow = size > k
+        key = code[grow] * width + label[begin[grow] + k] + 1
+        _, code[grow] = np.unique(key, return_inverse=True)
+    identity = size * (code.max(initial=0) + 1) + code  # equal sets: equal size and code
+    _, where, set_code = np.unique(identity, return_index=True, return_inverse=True)
+    members = [tuple(label[begin[g] : begin[g] + size[g]].tolist()) for g in where]
+    order = sorted(range(len(members)), key=lambda i: (len(members[i]), members[i]))
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(1, len(order) + 1)
+    return begin, rank[set_code] if len(order) else set_code, [()] + [members[i] for i in order]
+
+
+def set_segments(rater, file, label, start, end, n_files: int, n_labels: int):
+    """Maximal stretches of every rater with one non-empty set of active labels.
+
+    The input are disjoint lanes (:func:`lanes`); each rater's own boundaries
+    cut its file into pieces (one sweep per ``(rater, file)``, all at once),
+    the set of each piece is read, and touching pieces with equal sets are joined.
+    """
+    group_key = rater * np.int64(max(n_files, 1)) + file
+    groups, group = np.unique(group_key, return_inverse=True)
+    group = group.astype(np.int64)
+    pieces = elementary_segments(len(groups), group, start, end)
+    piece, chan = activity(pieces, label, n_labels, distinct=False)
+    begin, set_id, members = label_sets(piece, chan)
+    own = piece[begin]  # the pieces of a rater with labels, in order
+    first, last = runs(pieces.file[own], pieces.start[own], pieces.end[own], set_id)
+    g = groups[pieces.file[own[first]]]
+    n = np.int64(max(n_files, 1))
+    return g // n, g % n, pieces.start[own[first]], pieces.end[own[last]], set_id[first], members
+
+
+def segments(ratings: Ratings, frame_size: int | None, per_label: bool) -> Segments:
+    """Rater segments of every rater and the pieces of all their boundaries."""
+    rater, file, label, start, end, extent = lanes(ratings, frame_size)
+    if per_label:
+        category, members = label, None
+    else:
+        rater, file, start, end, category, members = set_segments(
+            rater, file, label, start, end, ratings.n_files, max(ratings.n_labels, 1)
+        )
+    pieces = elementary_segments(ratings.n_files, file, start, end, extent=extent)
+    m = ratings.rated.sum(axis=0).astype(np.int64)
+    return Segments(
+        pieces, rater, file, start, end, category, pieces.first, pieces.stop, members, ratings.rated, m
+    )
+
+
+def count_runs(
+    n_pieces: int, first: np.ndarray, stop: np.ndarray, category: np.ndarray
+) -> tuple[np.ndarray, ...]:
+    """Ranges of pieces with a constant positive count of segments per category.
+
+    Every segment adds ``+1`` at its first piece and ``-1`` after its last one;
+    the events of each category, sorted, give the count between consecutive events.
+
+    Returns:
+        category, count, first piece and stop piece of every range with a positive count,
+        sorted by ``(category, first piece)``
+
+    Examples:
+        >>> c, n, lo, hi = count_runs(4, np.array([0, 1, 0]), np.array([3, 2, 4]), np.array([0, 0, 1]))
+        >>> c.tolist(), n.tolist(), lo.tolist(), hi.tolist()
+        ([0, 0, 0, 1], [1, 2, 1, 1], [0, 1, 2, 0], [1, 2, 3, 4])
+
+    """
+    width = np.int64(n_pieces + 1)
+    category = np.asarray(category, np.int64)
+    key = np.r_[category * width + first, category * width + stop]
+    delta = np.r_[np.ones(len(first), np.int64), -np.ones(len(stop), np.int64)]
+    order = np.argsort(key, kind="stable")
+    key, delta = key[order], delta[order]
+    if len(key) == 0:
+        empty = np.zeros(0, np.int64)
+        return empty, empty.copy(), empty.copy(), empty.copy()
+    begin = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    key = key[begin]
+    count = np.cumsum(np.add.reduceat(delta, begin))
+    # counts return to 0 at the last event of every category
+    positive = np.flatnonzero(count[:-1] > 0)
+    return key[positive] // width, count[positive], key[positive] % width, key[positive + 1] % width
+
+
+def coverage(n_pieces: int, first: np.ndarray, stop: np.ndarray) -> np.ndarray:
+    """Number of segments covering every piece (int64)."""
+    diff = np.bincount(first, minlength=n_pieces + 1) - np.bincount(stop, minlength=n_pieces + 1)
+    return np.cumsum(diff[:n_pieces]).astype(np.int64)
