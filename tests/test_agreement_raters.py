@@ -1,0 +1,162 @@
+"""Agreement linear in raters (issue 32 item 4): the same numbers as before.
+
+The previous implementation (every active ``(piece, rater, label)`` of the sweep,
+rater-squared in time and memory) is kept frozen in
+``tests/assets/agreement/reference``; here the linear implementation is compared
+with it on random ratings: polyphonic labels (a rater's rows overlapping,
+also with the same label, and touching), gaps, ``end=NaT`` with ``files_duration``,
+files without rows of some raters or of anyone, 2-6 raters,
+both ``unrated`` rules, continuous time and frames.
+"""
+
+import importlib.util
+import os
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from audeval import agreement_statistics
+from audeval import cohen_kappa
+from audeval import consensus
+from audeval import disagreements
+from audeval import fleiss_kappa
+from audeval import krippendorff_alpha
+from audeval._agreement.coincidence import count_runs
+from audeval._agreement.coincidence import coverage
+
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REFERENCE = os.path.join(HERE, "assets", "agreement", "reference")
+
+
+def _load(name):
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, os.path.join(REFERENCE, f"{name}.py"))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+old_statistics = _load("statistics_old")
+old_spans = _load("spans_old")
+
+LABELS = ["a", "b", "c"]
+FILES = ["f0", "f1", "f2", "f3", "f4"]
+RTOL = 1e-12
+
+
+def random_ratings(seed: int) -> tuple[dict, dict]:
+    """2-6 raters over 5 files; f4 only in files_duration, f3 with NaT ends."""
+    rng = np.random.default_rng(seed)
+    n_raters = int(rng.integers(2, 7))
+    durations = {"f0": 10.0, "f1": 8.0, "f3": 6.0, "f4": 5.0}
+    raters = {}
+    for r in range(n_raters):
+        n = int(rng.integers(0, 14))
+        files = rng.choice(FILES[:4], n)
+        grid = rng.uniform() < 0.5  # shared boundaries on a 0.5 s grid, or anywhere
+        start = rng.integers(0, 16, n) * 0.5 if grid else np.round(rng.uniform(0, 7.5, n), 3)
+        length = rng.integers(0, 8, n) * 0.5 if grid else np.round(rng.uniform(0, 4, n), 3)
+        end = pd.to_timedelta(start + length, unit="s")
+        end = end.where(~((files == "f3") & (rng.uniform(size=n) < 0.4)), pd.NaT)
+        labels = rng.choice(LABELS, n)
+        index = pd.MultiIndex.from_arrays(
+            [files.astype(object), pd.to_timedelta(start, unit="s"), end],
+            names=["file", "start", "end"],
+        )
+        raters[f"r{r}"] = pd.Series(labels.astype(object), index=index)
+    return raters, durations
+
+
+CASES = [
+    (seed, unrated, frame)
+    for seed in range(24)
+    for unrated, frame in [("no_label", None), ("missing", None), ("no_label", 0.5), ("missing", 0.3)]
+]
+
+
+def assert_tables_equal(new: pd.DataFrame, old: pd.DataFrame):
+    assert new.index.equals(old.index)
+    assert list(new.columns) == list(old.columns)
+    for column in ("total", "pairable", "values", "first"):
+        np.testing.assert_array_equal(new[column].to_numpy(), old[column].to_numpy(), err_msg=column)
+    for column in ("coincide", "fleiss_agree", "fleiss_share"):
+        np.testing.assert_allclose(new[column], old[column], rtol=RTOL, atol=0, err_msg=column)
+    assert new.attrs == old.attrs
+
+
+def assert_close(a, b):
+    if isinstance(a, dict):
+        assert list(a) == list(b)
+        a, b = list(a.values()), list(b.values())
+    np.testing.assert_allclose(np.asarray(a, float), np.asarray(b, float), rtol=RTOL, atol=RTOL)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # rows beyond files_duration, undefined metrics
+@pytest.mark.parametrize("seed, unrated, frame", CASES)
+def test_statistics_and_metrics_equal_the_previous_implementation(seed, unrated, frame):
+    raters, durations = random_ratings(seed)
+    options = dict(frame_size=frame, unrated=unrated, files_duration=durations)
+    for per_label in (False, True):
+        new = agreement_statistics(raters, per_label=per_label, **options)
+        old = old_statistics.agreement_statistics(raters, per_label=per_label, **options)
+        assert_tables_equal(new, old)
+        for metric in (fleiss_kappa, krippendorff_alpha):
+            for extra in (
+                [{}] if not per_label else [{"average": a} for a in ("macro", "micro", "none")]
+            ):
+                assert_close(metric(new, **extra), metric(old, **extra))
+                pd.testing.assert_series_equal(
+                    metric(new, per_file=True), metric(old, per_file=True), rtol=RTOL
+                )
+        if len(raters) == 2:
+            assert_close(cohen_kappa(new), cohen_kappa(old))
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("seed, unrated, frame", CASES)
+def test_disagreements_and_consensus_equal_the_previous_implementation(seed, unrated, frame):
+    raters, durations = random_ratings(seed)
+    options = dict(frame_size=frame, unrated=unrated, files_duration=durations)
+    pd.testing.assert_frame_equal(
+        disagreements(raters, **options), old_spans.disagreements(raters, **options)
+    )
+    weights = {name: float(w) for name, w in zip(raters, np.random.default_rng(seed).integers(1, 4, 6))}
+    for per_label in (False, True):
+        for w in (None, weights):
+            pd.testing.assert_series_equal(
+                consensus(raters, per_label=per_label, weights=w, **options),
+                old_spans.consensus(raters, per_label=per_label, weights=w, **options),
+            )
+
+
+def test_count_runs_and_coverage_by_hand():
+    # pieces 0..5; category 0: segments [0, 3) and [1, 2) and [4, 6); category 2: [2, 5)
+    first, stop = np.array([0, 1, 4, 2]), np.array([3, 2, 6, 5])
+    category, n, lo, hi = count_runs(6, first, stop, np.array([0, 0, 0, 2]))
+    assert list(zip(category.tolist(), n.tolist(), lo.tolist(), hi.tolist())) == [
+        (0, 1, 0, 1), (0, 2, 1, 2), (0, 1, 2, 3), (0, 1, 4, 6), (2, 1, 2, 5)
+    ]
+    assert coverage(6, first, stop).tolist() == [1, 2, 2, 1, 2, 1]
+    empty = count_runs(3, np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64))
+    assert all(len(a) == 0 for a in empty)
+
+
+def test_many_raters_table_is_linear_in_raters():
+    """64 raters who all copy one rater: the pieces are those of one rater, not more."""
+    index = pd.MultiIndex.from_arrays(
+        [["f"] * 3, pd.to_timedelta([0.0, 1.0, 2.5], unit="s"), pd.to_timedelta([1.0, 2.0, 4.0], unit="s")],
+        names=["file", "start", "end"],
+    )
+    one = pd.Series(["a", "b", "a"], index=index)
+    raters = {f"r{i}": one for i in range(64)}
+    stats = agreement_statistics(raters)
+    # every rater agrees everywhere: o_cc = n_c, alpha 1
+    np.testing.assert_allclose(stats["coincide"], stats["values"])
+    assert stats.loc[("f", "<no label>"), "values"] == 64 * 500_000_000
+    assert krippendorff_alpha(raters) == 1.0
+    assert len(disagreements(raters)) == 0
