@@ -50,26 +50,49 @@ RTOL = 1e-12
 
 
 def random_ratings(seed: int) -> tuple[dict, dict]:
-    """2-6 raters over 5 files; f4 only in files_duration, f3 with NaT ends."""
+    """2-6 raters over 5 files; f4 only in files_duration, f3 with NaT ends.
+
+    Every third seed: each rater monophonic (its rows never overlap, some touch).
+    """
     rng = np.random.default_rng(seed)
     n_raters = int(rng.integers(2, 7))
     durations = {"f0": 10.0, "f1": 8.0, "f3": 6.0, "f4": 5.0}
     raters = {}
     for r in range(n_raters):
-        n = int(rng.integers(0, 14))
-        files = rng.choice(FILES[:4], n)
-        grid = rng.uniform() < 0.5  # shared boundaries on a 0.5 s grid, or anywhere
-        start = rng.integers(0, 16, n) * 0.5 if grid else np.round(rng.uniform(0, 7.5, n), 3)
-        length = rng.integers(0, 8, n) * 0.5 if grid else np.round(rng.uniform(0, 4, n), 3)
-        end = pd.to_timedelta(start + length, unit="s")
-        end = end.where(~((files == "f3") & (rng.uniform(size=n) < 0.4)), pd.NaT)
-        labels = rng.choice(LABELS, n)
+        if seed % 3 == 0:
+            files, start, end = _monophonic_rows(rng)
+        else:
+            n = int(rng.integers(0, 14))
+            files = rng.choice(FILES[:4], n)
+            grid = rng.uniform() < 0.5  # shared boundaries on a 0.5 s grid, or anywhere
+            start = rng.integers(0, 16, n) * 0.5 if grid else np.round(rng.uniform(0, 7.5, n), 3)
+            length = rng.integers(0, 8, n) * 0.5 if grid else np.round(rng.uniform(0, 4, n), 3)
+            end = pd.to_timedelta(start + length, unit="s")
+            end = end.where(~((files == "f3") & (rng.uniform(size=n) < 0.4)), pd.NaT)
+        labels = rng.choice(LABELS, len(files))
         index = pd.MultiIndex.from_arrays(
-            [files.astype(object), pd.to_timedelta(start, unit="s"), end],
+            [np.asarray(files).astype(object), pd.to_timedelta(start, unit="s"), end],
             names=["file", "start", "end"],
         )
         raters[f"r{r}"] = pd.Series(labels.astype(object), index=index)
     return raters, durations
+
+
+def _monophonic_rows(rng):
+    """Consecutive cuts of each file, some left out; the last row of f3 ends at NaT."""
+    files, starts, ends = [], [], []
+    for file in FILES[:4]:
+        cuts = np.unique(rng.integers(0, 12, int(rng.integers(0, 6))) * 0.5)
+        keep = rng.uniform(size=max(len(cuts) - 1, 0)) < 0.8
+        starts += cuts[:-1][keep].tolist()
+        ends += cuts[1:][keep].tolist()
+        files += [file] * int(keep.sum())
+    files = np.array(files, dtype=object)
+    end = pd.to_timedelta(np.array(ends, dtype=float), unit="s")
+    last_f3 = np.flatnonzero(files == "f3")[-1:]
+    if len(last_f3) and rng.uniform() < 0.5 and starts[last_f3[0]] < 6.0:
+        end = end.where(np.arange(len(files)) != last_f3[0], pd.NaT)
+    return files, np.array(starts, dtype=float), end
 
 
 CASES = [

@@ -23,12 +23,12 @@ import dataclasses
 import numpy as np
 
 from audeval._agreement.inputs import Ratings
-from audeval._intervals import merge
 from audeval._sweep import Pieces
 from audeval._sweep import activity
 from audeval._sweep import elementary_segments
 from audeval._sweep import runs
 from audeval._sweep import snap_to_frames
+from audeval._sweep import sort_keys
 
 
 @dataclasses.dataclass(frozen=True)
@@ -80,13 +80,31 @@ def lanes(ratings: Ratings, frame_size: int | None) -> tuple[np.ndarray, ...]:
         extent = -((-extent) // frame_size) * frame_size
     n_labels = np.int64(max(ratings.n_labels, 1))
     n_files = np.int64(max(ratings.n_files, 1))
-    lane = (ratings.rater * n_files + ratings.file) * n_labels + ratings.label
-    lanes_used, code = np.unique(lane, return_inverse=True)
-    code, start, end = merge(len(lanes_used), code.astype(np.int64), start, end)
-    lane = lanes_used[code]
+    keep = end > start
+    lane = ((ratings.rater * n_files + ratings.file) * n_labels + ratings.label)[keep]
+    start, end = start[keep], end[keep]
+    lane, start, end = _union(lane, start, end)
     label = lane % n_labels
     rater_file = lane // n_labels
     return rater_file // n_files, rater_file % n_files, label, start, end, extent
+
+
+def _union(lane: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Union of the intervals of every lane (overlapping or touching ones joined), sorted."""
+    if len(lane) == 0:
+        return lane, start, end
+    lanes_used, code = np.unique(lane, return_inverse=True)
+    code = code.astype(np.int64)
+    start_key, end_key = np.split(sort_keys(len(lanes_used), np.r_[code, code], np.r_[start, end]), 2)
+    order = np.argsort(start_key)
+    start_key, end_key = start_key[order], end_key[order]
+    code, start, end = code[order], start[order], end[order]
+    # a new interval where the start lies beyond every end before it
+    # (each lane has its own range of keys, so lanes never join)
+    new = np.ones(len(code), dtype=bool)
+    new[1:] = start_key[1:] > np.maximum.accumulate(end_key)[:-1]
+    first = np.flatnonzero(new)
+    return lanes_used[code[first]], start[first], np.maximum.reduceat(end, first)
 
 
 def label_sets(
@@ -131,6 +149,11 @@ def set_segments(rater, file, label, start, end, n_files: int, n_labels: int):
     group_key = rater * np.int64(max(n_files, 1)) + file
     groups, group = np.unique(group_key, return_inverse=True)
     group = group.astype(np.int64)
+    if _monophonic(len(groups), group, start, end):
+        # every set a single label: the lanes are the segments
+        used, code = np.unique(label, return_inverse=True)
+        members = [()] + [(int(c),) for c in used]
+        return rater, file, start, end, code.astype(np.int64) + 1, members
     pieces = elementary_segments(len(groups), group, start, end)
     piece, chan = activity(pieces, label, n_labels, distinct=False)
     begin, set_id, members = label_sets(piece, chan)
@@ -139,6 +162,13 @@ def set_segments(rater, file, label, start, end, n_files: int, n_labels: int):
     g = groups[pieces.file[own[first]]]
     n = np.int64(max(n_files, 1))
     return g // n, g % n, pieces.start[own[first]], pieces.end[own[last]], set_id[first], members
+
+
+def _monophonic(n_groups: int, group: np.ndarray, start: np.ndarray, end: np.ndarray) -> bool:
+    """Whether no two intervals of a group overlap (touching is fine)."""
+    start_key, end_key = np.split(sort_keys(n_groups, np.r_[group, group], np.r_[start, end]), 2)
+    order = np.argsort(start_key)
+    return bool(np.all(start_key[order][1:] >= end_key[order][:-1]))
 
 
 def segments(ratings: Ratings, frame_size: int | None, per_label: bool) -> Segments:
@@ -177,13 +207,13 @@ def count_runs(
     """
     width = np.int64(n_pieces + 1)
     category = np.asarray(category, np.int64)
-    key = np.r_[category * width + first, category * width + stop]
-    delta = np.r_[np.ones(len(first), np.int64), -np.ones(len(stop), np.int64)]
-    order = np.argsort(key, kind="stable")
-    key, delta = key[order], delta[order]
+    # the lowest bit of an event's key: 1 for +1, 0 for -1
+    key = np.sort(np.r_[(category * width + first) * 2 + 1, (category * width + stop) * 2])
     if len(key) == 0:
         empty = np.zeros(0, np.int64)
         return empty, empty.copy(), empty.copy(), empty.copy()
+    delta = 2 * (key & 1) - 1
+    key >>= 1
     begin = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
     key = key[begin]
     count = np.cumsum(np.add.reduceat(delta, begin))
