@@ -25,6 +25,7 @@ from audeval import fleiss_kappa
 from audeval import krippendorff_alpha
 from audeval._agreement.coincidence import count_runs
 from audeval._agreement.coincidence import coverage
+from audeval._sweep import sort_keys
 
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -183,3 +184,13 @@ def test_many_raters_table_is_linear_in_raters():
     assert stats.loc[("f", "<no label>"), "values"] == 64 * 500_000_000
     assert krippendorff_alpha(raters) == 1.0
     assert len(disagreements(raters)) == 0
+
+
+def test_sort_keys_order_pairs_also_when_they_do_not_fit_one_int64():
+    group = np.array([3, 0, 3, 10**12, 0])
+    value = np.array([5, 2**61, 0, 7, 1])
+    for n_groups in (4, 10**12 + 1):  # fits / does not fit into group * span + value
+        g, v = (group, value) if n_groups > 4 else (group % 4, value % 100)
+        keys = sort_keys(n_groups, g, v)
+        assert np.argsort(keys, kind="stable").tolist() == np.lexsort((v, g)).tolist()
+        assert len(np.unique(keys)) == len(set(zip(g.tolist(), v.tolist())))

@@ -93,18 +93,16 @@ def _union(lane: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[np.nda
     """Union of the intervals of every lane (overlapping or touching ones joined), sorted."""
     if len(lane) == 0:
         return lane, start, end
-    lanes_used, code = np.unique(lane, return_inverse=True)
-    code = code.astype(np.int64)
-    start_key, end_key = np.split(sort_keys(len(lanes_used), np.r_[code, code], np.r_[start, end]), 2)
+    start_key, end_key = np.split(sort_keys(int(lane.max()) + 1, np.r_[lane, lane], np.r_[start, end]), 2)
     order = np.argsort(start_key)
     start_key, end_key = start_key[order], end_key[order]
-    code, start, end = code[order], start[order], end[order]
+    lane, start, end = lane[order], start[order], end[order]
     # a new interval where the start lies beyond every end before it
     # (each lane has its own range of keys, so lanes never join)
-    new = np.ones(len(code), dtype=bool)
+    new = np.ones(len(lane), dtype=bool)
     new[1:] = start_key[1:] > np.maximum.accumulate(end_key)[:-1]
     first = np.flatnonzero(new)
-    return lanes_used[code[first]], start[first], np.maximum.reduceat(end, first)
+    return lane[first], start[first], np.maximum.reduceat(end, first)
 
 
 def label_sets(
@@ -165,10 +163,13 @@ def set_segments(rater, file, label, start, end, n_files: int, n_labels: int):
 
 
 def _monophonic(n_groups: int, group: np.ndarray, start: np.ndarray, end: np.ndarray) -> bool:
-    """Whether no two intervals of a group overlap (touching is fine)."""
+    """Whether no two intervals of a group overlap (touching is fine).
+
+    At most one interval is active at any time exactly when,
+    with starts and ends sorted apart, every start is at or after the end before it.
+    """
     start_key, end_key = np.split(sort_keys(n_groups, np.r_[group, group], np.r_[start, end]), 2)
-    order = np.argsort(start_key)
-    return bool(np.all(start_key[order][1:] >= end_key[order][:-1]))
+    return bool(np.all(np.sort(start_key)[1:] >= np.sort(end_key)[:-1]))
 
 
 def segments(ratings: Ratings, frame_size: int | None, per_label: bool) -> Segments:

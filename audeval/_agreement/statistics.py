@@ -101,34 +101,33 @@ def aggregate(seg: Segments, n_files: int, n_categories: int) -> dict[str, np.nd
     """
     pieces = seg.pieces
     size = n_files * n_categories
-    pairable_file = seg.m >= 2
-    cumulative = seg.cumulative()
     category, n, lo, hi = count_runs(len(pieces), seg.first, seg.stop, seg.category)
-    file = pieces.file[lo]
-    keep = pairable_file[file]
-    category, n, file = category[keep], n[keep], file[keep]
-    d = cumulative[hi[keep]] - cumulative[lo[keep]]
-    m = seg.m[file]
+    row = pieces.file[lo] * np.int64(n_categories) + category
+    cumulative = seg.cumulative()
+    dn = (cumulative[hi] - cumulative[lo]) * n
+    values = _add(size, row, dn)
+    pairs = np.bincount(row, weights=dn * (n - 1.0), minlength=size).astype(np.float64)  # d n (n - 1)
     if seg.members is not None:  # "no label": raters of the file without a segment
-        piece_file = pieces.file
-        none = seg.m[piece_file] - coverage(len(pieces), seg.first, seg.stop)
-        keep = pairable_file[piece_file] & (none > 0)
-        category = np.r_[category, np.zeros(int(keep.sum()), np.int64)]
-        n = np.r_[n, none[keep]]
-        file = np.r_[file, piece_file[keep]]
-        d = np.r_[d, pieces.duration[keep]]
-        m = np.r_[m, seg.m[piece_file[keep]]]
-    row = file * np.int64(n_categories) + category
-    out = {"values": _add(size, row, d * n)}
-    df, nf, mf = d.astype(np.float64), n.astype(np.float64), m.astype(np.float64)
-    pairs = df * nf * (nf - 1)
-    out["coincide"] = np.bincount(row, weights=pairs / (mf - 1), minlength=size)
-    out["fleiss_agree"] = np.bincount(row, weights=pairs / (mf * (mf - 1)), minlength=size)
-    out["fleiss_share"] = np.bincount(row, weights=df * nf / mf, minlength=size)
+        none = seg.m[pieces.file] - coverage(len(pieces), seg.first, seg.stop)
+        dk = pieces.duration * none
+        values[::n_categories] += _add(n_files, pieces.file, dk)
+        pairs[::n_categories] += np.bincount(pieces.file, weights=dk * (none - 1.0), minlength=n_files)
+    # m is constant in a file: divide the file's sums; files with m < 2 add nothing
+    pairable_file = seg.m >= 2
+    m = np.repeat(np.where(pairable_file, seg.m, 2).astype(np.float64), n_categories)
+    pairable = np.repeat(pairable_file, n_categories)
+    values = np.where(pairable, values, 0)
+    pairs = np.where(pairable, pairs, 0.0)
     total = _add(n_files, pieces.file, pieces.duration) * pairable_file
-    out["first"] = _first(seg, n_files, n_categories, pairable_file, total)
-    out["total"] = np.repeat(total, n_categories)
-    out["pairable"] = np.repeat(total * seg.m, n_categories)
+    out = {
+        "total": np.repeat(total, n_categories),
+        "pairable": np.repeat(total * seg.m, n_categories),
+        "values": values,
+        "first": _first(seg, n_files, n_categories, pairable_file, total),
+        "coincide": pairs / (m - 1),
+        "fleiss_agree": pairs / (m * (m - 1)),
+        "fleiss_share": values / m,
+    }
     return {c: out[c] for c in COLUMNS}
 
 
