@@ -194,3 +194,21 @@ def test_sort_keys_order_pairs_also_when_they_do_not_fit_one_int64():
         keys = sort_keys(n_groups, g, v)
         assert np.argsort(keys, kind="stable").tolist() == np.lexsort((v, g)).tolist()
         assert len(np.unique(keys)) == len(set(zip(g.tolist(), v.tolist())))
+
+
+def test_disagreements_with_more_than_127_label_sets():
+    """Category codes beyond int8: the rater matrix takes a wider type."""
+    rng = np.random.default_rng(1)
+    labels = np.array([f"l{i:03d}" for i in range(150)], dtype=object)
+    raters = {}
+    for r in range(3):
+        start = np.arange(150) * 1.0 + rng.uniform(0, 0.4, 150)
+        index = pd.MultiIndex.from_arrays(
+            [["f"] * 150, pd.to_timedelta(start, unit="s"), pd.to_timedelta(start + 0.5, unit="s")],
+            names=["file", "start", "end"],
+        )
+        raters[f"r{r}"] = pd.Series(rng.permutation(labels), index=index)
+    new = disagreements(raters)
+    pd.testing.assert_frame_equal(new, old_spans.disagreements(raters))
+    assert len(new["r0"].cat.categories) == 151
+    pd.testing.assert_series_equal(consensus(raters), old_spans.consensus(raters))

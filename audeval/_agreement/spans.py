@@ -51,12 +51,27 @@ def rater_matrix(seg: Segments, rows: np.ndarray, span_of_piece: np.ndarray) -> 
     ``rows`` is the first piece of every span and ``span_of_piece[p]``
     the number of spans that start before piece ``p``.
     0: no label, -1: the rater does not rate the file.
+    A rater segment (or an unrated file) sets a range of spans of its rater's row:
+    ``+code`` where the range begins, ``-code`` after it ends, and one running sum
+    fills the matrix (ranges of a row are disjoint; sums wrap in the small
+    integer type exactly as the codes do, so the result is exact).
     """
+    n_raters, n_spans = seg.rated.shape[0], len(rows)
     codes = _codes(seg.n_categories)
-    matrix = np.where(seg.rated[:, seg.pieces.file[rows]], 0, -1).astype(codes)
-    segment, span = expand_ranges(span_of_piece[seg.first], span_of_piece[seg.stop])
-    matrix[seg.rater[segment], span] = seg.category[segment]
-    return matrix
+    lo, hi = span_of_piece[seg.first], span_of_piece[seg.stop]
+    # unrated files: -1 on the file's spans
+    span_file = seg.pieces.file[rows]
+    file_lo = np.searchsorted(span_file, np.arange(seg.rated.shape[1]), side="left")
+    file_hi = np.searchsorted(span_file, np.arange(seg.rated.shape[1]), side="right")
+    rater, file = np.nonzero(~seg.rated)
+    rater = np.r_[seg.rater, rater]
+    lo, hi = np.r_[lo, file_lo[file]], np.r_[hi, file_hi[file]]
+    value = np.r_[seg.category, np.full(len(file), -1)].astype(codes)
+    base = rater * np.int64(n_spans)
+    delta = np.zeros(n_raters * n_spans + 1, dtype=codes)
+    np.add.at(delta, base + lo, value)
+    np.subtract.at(delta, base + hi, value)
+    return np.cumsum(delta[:-1], dtype=codes).reshape(n_raters, n_spans)
 
 
 def _segmented(files: pd.Index, file: np.ndarray, start: np.ndarray, end: np.ndarray) -> pd.MultiIndex:
