@@ -23,6 +23,7 @@ from audeval import consensus
 from audeval import disagreements
 from audeval import fleiss_kappa
 from audeval import krippendorff_alpha
+from audeval import unitized_alpha
 from audeval._agreement.coincidence import count_runs
 from audeval._agreement.coincidence import coverage
 from audeval._sweep import sort_keys
@@ -212,3 +213,27 @@ def test_disagreements_with_more_than_127_label_sets():
     pd.testing.assert_frame_equal(new, old_spans.disagreements(raters))
     assert len(new["r0"].cat.categories) == 151
     pd.testing.assert_series_equal(consensus(raters), old_spans.consensus(raters))
+
+
+old_unitizing = _load("unitizing_old")
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("budget", [1 << 23, 7])
+@pytest.mark.parametrize("seed", range(12))
+def test_unitized_alpha_equals_the_previous_implementation(seed, budget, monkeypatch):
+    """Also streamed in steps of 7 section copies (many steps)."""
+    from audeval._agreement import unitizing
+
+    monkeypatch.setattr(unitizing, "PAIR_BUDGET", budget)
+    raters, durations = random_ratings(seed)
+    for frame in (None, 0.5):
+        for per_file in (False, True):
+            for average in ("pooled", "none"):
+                options = dict(files_duration=durations, frame_size=frame, per_file=per_file, average=average)
+                new = unitized_alpha(raters, **options)
+                old = old_unitizing.unitized_alpha(raters, **options)
+                if per_file:
+                    pd.testing.assert_frame_equal(pd.DataFrame(new), pd.DataFrame(old), rtol=RTOL)
+                else:
+                    assert_close(new, old)

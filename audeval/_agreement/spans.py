@@ -1,9 +1,12 @@
 """Where raters differ, and what most of them say: disagreement spans and consensus.
 
-Both come from the same sweep as the agreement statistics:
-every file is cut at every boundary of every rater,
-each rater's label set is read on every elementary segment,
-and consecutive segments that look the same are joined.
+Both come from the same sweep as the agreement statistics
+(:mod:`audeval._agreement.coincidence`):
+every file is cut at every boundary of every rater's label-set segments.
+:func:`disagreements` finds the pieces where no category holds every rater
+from the per-piece counts (linear in raters) and only then reads each rater's set
+on those spans (the output: raters x spans);
+:func:`consensus` reads every rater's vote on every piece (raters x pieces).
 """
 
 from __future__ import annotations

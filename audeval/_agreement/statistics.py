@@ -3,7 +3,9 @@ r"""Additive coincidence statistics of several raters (SPEC section 11).
 One sweep over elementary segments (:mod:`audeval._sweep`) gives,
 for every piece :math:`p` of length :math:`d_p` in file :math:`f`,
 the number :math:`n_{pc}` of raters that assign category :math:`c`
-among the :math:`m_f` raters who rate the file.
+among the :math:`m_f` raters who rate the file
+(as running sums over the raters' segments, :mod:`audeval._agreement.coincidence`:
+linear in the number of raters, nothing per pair of raters).
 A category is a label set (``per_label=False``; the empty set is "no label")
 or, per label, "label present" (``per_label=True``; "absent" is the complement).
 The table holds, per ``(file, category)``, sums over the file's pieces:
@@ -26,14 +28,12 @@ and every metric of the family is a reduction of a (summed) table.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-import dataclasses
 
 import numpy as np
 import pandas as pd
 
 from audeval import _options
 from audeval._agreement.inputs import UNRATED
-from audeval._agreement.inputs import Ratings
 from audeval._agreement.inputs import check_ratings
 from audeval._protocol import stamp
 from audeval._agreement.coincidence import Segments
@@ -192,6 +192,8 @@ def agreement_statistics(
     (each moment's set of active labels of a rater;
     the empty set is the category ``"<no label>"``),
     or with ``per_label=True`` each label on its own (binary: present or absent).
+    The counts are running sums over each rater's segments
+    (time and memory linear in the number of raters).
     The table sums over the segments of each file
     (:math:`T`: time, :math:`N`: pairable values, :math:`n_c`: values of :math:`c`,
     :math:`a_c`: first rater's time in :math:`c`, :math:`o_{cc}`: coincidences within :math:`c`)
