@@ -48,6 +48,7 @@ STEPS = {
     "agreement_statistics": "agreement_statistics(raters, files_duration=durations)",
     "disagreements": "disagreements(raters, files_duration=durations)",
     "consensus": "consensus(raters, files_duration=durations)",
+    "unitized_alpha": "unitized_alpha(raters, files_duration=durations)",
 }
 DEFAULT_STEPS = ["fleiss_kappa", "krippendorff_alpha", "krippendorff_alpha(per_label=True)", "disagreements"]
 
@@ -66,6 +67,7 @@ def run_one(step: str, n_raters: int) -> dict:
     from audeval import disagreements  # noqa: F401
     from audeval import fleiss_kappa  # noqa: F401
     from audeval import krippendorff_alpha  # noqa: F401
+    from audeval import unitized_alpha  # noqa: F401
 
     raters, durations = make_raters(raters=n_raters)
     namespace = dict(locals())

@@ -66,27 +66,45 @@ class Segments:
         return np.r_[np.int64(0), np.cumsum(self.pieces.duration)]
 
 
-def lanes(ratings: Ratings, frame_size: int | None) -> tuple[np.ndarray, ...]:
-    """Union of every ``(rater, file, label)``'s rows (on the frame grid if given).
-
-    Returns:
-        rater, file, label, start, end of disjoint intervals,
-        sorted by ``(rater, file, label, start)``, and the files' extents
-
-    """
+def _rows(ratings: Ratings, frame_size: int | None) -> tuple[np.ndarray, ...]:
+    """Rows of positive length (on the frame grid if given), and the files' extents."""
     start, end, extent = ratings.start, ratings.end, ratings.extent
     if frame_size is not None:
         start, end = snap_to_frames(start, end, frame_size)
         extent = -((-extent) // frame_size) * frame_size
-    n_labels = np.int64(max(ratings.n_labels, 1))
-    n_files = np.int64(max(ratings.n_files, 1))
     keep = end > start
-    lane = ((ratings.rater * n_files + ratings.file) * n_labels + ratings.label)[keep]
-    start, end = start[keep], end[keep]
+    return ratings.rater[keep], ratings.file[keep], ratings.label[keep], start[keep], end[keep], extent
+
+
+def lanes(rater, file, label, start, end, n_files: int, n_labels: int) -> tuple[np.ndarray, ...]:
+    """Union of every ``(rater, file, label)``'s rows.
+
+    Returns:
+        rater, file, label, start, end of disjoint intervals,
+        sorted by ``(rater, file, label, start)``
+
+    """
+    n_labels = np.int64(max(n_labels, 1))
+    n_files = np.int64(max(n_files, 1))
+    lane = (rater * n_files + file) * n_labels + label
     lane, start, end = _union(lane, start, end)
     label = lane % n_labels
     rater_file = lane // n_labels
-    return rater_file // n_files, rater_file % n_files, label, start, end, extent
+    return rater_file // n_files, rater_file % n_files, label, start, end
+
+
+def _monophonic(group: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray | None:
+    """The order by ``(group, start)`` if no two intervals of a group overlap, else ``None``.
+
+    Touching intervals do not overlap.
+    """
+    if len(group) == 0:
+        return np.zeros(0, np.int64)
+    start_key, end_key = np.split(sort_keys(int(group.max()) + 1, np.r_[group, group], np.r_[start, end]), 2)
+    order = np.argsort(start_key)
+    if np.all(start_key[order[1:]] >= end_key[order[:-1]]):
+        return order
+    return None
 
 
 def _union(lane: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -147,11 +165,6 @@ def set_segments(rater, file, label, start, end, n_files: int, n_labels: int):
     group_key = rater * np.int64(max(n_files, 1)) + file
     groups, group = np.unique(group_key, return_inverse=True)
     group = group.astype(np.int64)
-    if _monophonic(len(groups), group, start, end):
-        # every set a single label: the lanes are the segments
-        used, code = np.unique(label, return_inverse=True)
-        members = [()] + [(int(c),) for c in used]
-        return rater, file, start, end, code.astype(np.int64) + 1, members
     pieces = elementary_segments(len(groups), group, start, end)
     piece, chan = activity(pieces, label, n_labels, distinct=False)
     begin, set_id, members = label_sets(piece, chan)
@@ -162,26 +175,40 @@ def set_segments(rater, file, label, start, end, n_files: int, n_labels: int):
     return g // n, g % n, pieces.start[own[first]], pieces.end[own[last]], set_id[first], members
 
 
-def _monophonic(n_groups: int, group: np.ndarray, start: np.ndarray, end: np.ndarray) -> bool:
-    """Whether no two intervals of a group overlap (touching is fine).
-
-    At most one interval is active at any time exactly when,
-    with starts and ends sorted apart, every start is at or after the end before it.
-    """
-    start_key, end_key = np.split(sort_keys(n_groups, np.r_[group, group], np.r_[start, end]), 2)
-    return bool(np.all(np.sort(start_key)[1:] >= np.sort(end_key)[:-1]))
+def _single_labels(rater, file, label, start, end, order, n_files: int, per_label: bool):
+    """Segments of raters whose rows never overlap: rows, touching rows of one label joined."""
+    rater, file, label, start, end = (a[order] for a in (rater, file, label, start, end))
+    first, last = runs(rater * np.int64(max(n_files, 1)) + file, start, end, label)
+    rater, file, label, start, end = rater[first], file[first], label[first], start[first], end[last]
+    if per_label:
+        return rater, file, start, end, label, None
+    # every set a single label, ordered by label code
+    used, code = np.unique(label, return_inverse=True)
+    members = [()] + [(int(c),) for c in used]
+    return rater, file, start, end, code.astype(np.int64) + 1, members
 
 
 def segments(ratings: Ratings, frame_size: int | None, per_label: bool) -> Segments:
-    """Rater segments of every rater and the pieces of all their boundaries."""
-    rater, file, label, start, end, extent = lanes(ratings, frame_size)
-    if per_label:
-        category, members = label, None
-    else:
-        rater, file, start, end, category, members = set_segments(
-            rater, file, label, start, end, ratings.n_files, max(ratings.n_labels, 1)
+    """Rater segments of every rater and the pieces of all their boundaries.
+
+    Raters whose rows never overlap (one label at a time, the common case)
+    take a shortcut: their rows are their segments.
+    """
+    rater, file, label, start, end, extent = _rows(ratings, frame_size)
+    n_files, n_labels = ratings.n_files, max(ratings.n_labels, 1)
+    order = _monophonic(rater * np.int64(max(n_files, 1)) + file, start, end)
+    if order is not None:
+        rater, file, start, end, category, members = _single_labels(
+            rater, file, label, start, end, order, n_files, per_label
         )
-    pieces = elementary_segments(ratings.n_files, file, start, end, extent=extent)
+    else:
+        rater, file, label, start, end = lanes(rater, file, label, start, end, n_files, n_labels)
+        category, members = label, None
+        if not per_label:
+            rater, file, start, end, category, members = set_segments(
+                rater, file, label, start, end, n_files, n_labels
+            )
+    pieces = elementary_segments(n_files, file, start, end, extent=extent)
     m = ratings.rated.sum(axis=0).astype(np.int64)
     return Segments(
         pieces, rater, file, start, end, category, pieces.first, pieces.stop, members, ratings.rated, m
