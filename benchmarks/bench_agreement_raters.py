@@ -10,9 +10,9 @@ reference of 12,000 segments with boundaries moved by N(0, 0.3 s), 10 % relabell
 and keeps 10,000 of them), with 8, 32 and 128 raters.
 
 Every step runs in a fresh process (so peak memory is the step's own):
-process CPU time of the call (``time.process_time``) and the peak resident memory
-the call adds (``ru_maxrss`` after the call minus the resident memory before it;
-the inputs already built). Runs of all sizes are interleaved
+one warm-up call, then the process CPU time of a second call (``time.process_time``),
+and the peak resident memory the calls add (``ru_maxrss`` after them minus the
+resident memory before them, the inputs already built). Runs of all sizes are interleaved
 (size 1, size 2, size 3, size 1, ...) and the median of ``--repeat`` runs is reported.
 The growth exponent from ``a`` to ``b`` raters is
 ``log(t_b / t_a) / log(b / a)`` (1: linear in raters, 2: quadratic).
@@ -75,6 +75,7 @@ def run_one(step: str, n_raters: int) -> dict:
     before = _rss_kb()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        eval(code, namespace)  # warm-up
         start = time.process_time()
         value = eval(code, namespace)
         seconds = time.process_time() - start
