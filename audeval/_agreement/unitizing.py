@@ -51,7 +51,6 @@ from audeval import _options
 from audeval._agreement.inputs import check_ratings
 from audeval._agreement.metrics import _undefined
 from audeval._agreement.statistics import normalise
-from audeval._intervals import expand_ranges
 from audeval._intervals import group_keys
 from audeval._intervals import overlap_join
 from audeval._sweep import snap_to_frames
@@ -98,50 +97,43 @@ def _gaps(lane, start, end, extent, n_raters, n_labels):
     return g_lane[keep], g_start[keep], g_end[keep]
 
 
-PAIR_BUDGET = 1 << 23
-"""Sections of one rater paired with raters after it, at most, per step of :func:`_observed`."""
-
-
 def _observed(lane, start, end, g_lane, g_start, g_end, n_raters, groups_of_track, n_groups):
-    """Sum of the differences of every pair of raters, per group.
-
-    A unit lying in a track where another rater has no units lies in that rater's
-    full gap: :math:`l^2` once per such rater (linear).
-    Sections of two raters that both have units in the track are paired by
-    one overlap join per step: each section of rater :math:`i` is put
-    in the track of every rater :math:`j > i`, and the steps stream through the sections
-    (at most :data:`PAIR_BUDGET` of those at a time), so memory stays bounded
-    while the work is the number of overlapping pairs (raters squared by nature).
-    """
+    """Sum of the differences of every pair of raters, per group."""
     s_lane = np.r_[lane, g_lane]
     s_start, s_end = np.r_[start, g_start], np.r_[end, g_end]
     unit = np.r_[np.ones(len(lane), bool), np.zeros(len(g_lane), bool)]
+    # by rater, then track and start: each rater's sections are one slice
+    rater = s_lane % n_raters
+    order = np.lexsort((s_start, s_lane, rater))
+    s_lane, s_start, s_end, unit = s_lane[order], s_start[order], s_end[order], unit[order]
     track, rater = s_lane // n_raters, s_lane % n_raters
     tracks, track_code = np.unique(track, return_inverse=True)
-    track_code = track_code.astype(np.int64)
+    bounds = np.searchsorted(rater, np.arange(n_raters + 1))
+    has = np.zeros((n_raters, len(tracks)), bool)
+    has[rater, track_code] = True
     seconds = 1.0 / NS_PER_SECOND
-    # units where another rater has no units in the track: (m - raters with units) l^2
-    with_units = np.bincount(np.unique(track_code * n_raters + rater) // n_raters, minlength=len(tracks))
-    length = (s_end[unit] - s_start[unit]) * seconds
-    alone = (n_raters - with_units[track_code[unit]]) * length * length
-    out = np.bincount(groups_of_track(track[unit]), weights=alone, minlength=n_groups).astype(np.float64)
-    # the other side: sections by (track, rater, start), disjoint within (track, rater)
-    b_group = track_code * n_raters + rater
-    order = np.lexsort((s_start, b_group))
-    b_group, b_start, b_end = b_group[order], s_start[order], s_end[order]
-    copies = n_raters - 1 - rater
-    bounds = np.searchsorted(np.cumsum(copies), np.arange(PAIR_BUDGET, copies.sum() + PAIR_BUDGET, PAIR_BUDGET))
-    for lo, hi in zip(np.r_[0, bounds[:-1]], bounds):  # steps bounded in memory, not per rater
-        section, other = expand_ranges(rater[lo:hi] + 1, np.full(hi - lo, n_raters))
-        p = section + lo
-        i, j = overlap_join(
-            len(tracks) * n_raters,
-            track_code[p] * n_raters + other, s_start[p], s_end[p],
-            b_group, b_start, b_end,
-        )
-        p, q = p[i], order[j]
-        delta = _delta(s_start[p], s_end[p], unit[p], s_start[q], s_end[q], unit[q])
-        out += np.bincount(groups_of_track(track[p]), weights=delta, minlength=n_groups)
+    out = np.zeros(n_groups)
+    # pairs of raters: the overlapping sections of two raters (raters squared by nature)
+    for i in range(n_raters):
+        for j in range(i + 1, n_raters):
+            a = np.arange(bounds[i], bounds[i + 1])
+            b = np.arange(bounds[j], bounds[j + 1])
+            has_a, has_b = has[i], has[j]
+            # a unit of one rater in a track where the other has none lies in a full gap
+            for own, other in ((a, has_b), (b, has_a)):
+                alone = own[unit[own] & ~other[track_code[own]]]
+                length = (s_end[alone] - s_start[alone]) * seconds
+                np.add.at(out, groups_of_track(tracks[track_code[alone]]), length * length)
+            a = a[has_b[track_code[a]]]
+            b = b[has_a[track_code[b]]]
+            p, q = overlap_join(
+                len(tracks),
+                track_code[a], s_start[a], s_end[a],
+                track_code[b], s_start[b], s_end[b],
+            )
+            p, q = a[p], b[q]
+            out_pairs = _delta(s_start[p], s_end[p], unit[p], s_start[q], s_end[q], unit[q])
+            np.add.at(out, groups_of_track(track[p]), out_pairs)
     return out
 
 
