@@ -297,13 +297,8 @@ def consensus(
         file, start, end, values = _label_votes(ratings, seg, weight)
         categorical = ratings.categorical
     else:
-        # every rater's vote on every piece: votes grow with raters x pieces
-        everything = np.arange(len(pieces) + 1, dtype=np.int64)
-        matrix = rater_matrix(seg, everything[:-1], everything).T
         members = seg.members
-        piece, rater = np.nonzero(matrix >= 0)
-        choice = matrix[piece, rater].astype(np.int64)
-        win_piece, win_set = _winner(piece, choice, rater, weight[rater], len(members))
+        win_piece, win_set = _set_winners(seg, weight, weights is None)
         first, last = runs(pieces.file[win_piece], pieces.start[win_piece], pieces.end[win_piece], win_set)
         keep = win_set[first] != 0
         first, last = first[keep], last[keep]
@@ -316,6 +311,49 @@ def consensus(
     if categorical:
         out = out.astype(pd.CategoricalDtype(ratings.labels))
     return out
+
+
+def _votes(seg: Segments, weight: np.ndarray, ranks: np.ndarray):
+    """The winners of the pieces ``ranks`` marks (``ranks[p]``: marked pieces before ``p``).
+
+    Every rater's vote on every marked piece: votes grow with raters x marked pieces.
+    """
+    rows = np.flatnonzero(np.diff(ranks))
+    matrix = rater_matrix(seg, rows, ranks).T
+    span, rater = np.nonzero(matrix >= 0)
+    choice = matrix[span, rater].astype(np.int64)
+    win_span, win_set = _winner(span, choice, rater, weight[rater], seg.n_categories)
+    return rows[win_span], win_set
+
+
+def _set_winners(seg: Segments, weight: np.ndarray, unweighted: bool):
+    """Winning label set of every piece some rater rates, sorted by piece.
+
+    Without weights the votes are the per-piece counts (linear in raters);
+    only pieces where several sets tie read every rater's vote
+    (the tie goes to the set of the earliest rater).
+    """
+    n_pieces = len(seg.pieces)
+    if not unweighted:
+        return _votes(seg, weight, np.arange(n_pieces + 1, dtype=np.int64))
+    category, n, lo, hi = count_runs(n_pieces, seg.first, seg.stop, seg.category)
+    run, piece = expand_ranges(lo, hi)
+    none = seg.m[seg.pieces.file] - coverage(n_pieces, seg.first, seg.stop)
+    has_none = np.flatnonzero(none > 0)
+    piece = np.r_[piece, has_none]
+    category = np.r_[category[run], np.zeros(len(has_none), np.int64)]
+    n = np.r_[n[run], none[has_none]]
+    best = np.zeros(n_pieces, dtype=np.int64)
+    np.maximum.at(best, piece, n)
+    top = n == best[piece]
+    ties = np.bincount(piece[top], minlength=n_pieces)
+    alone = top & (ties[piece] == 1)
+    tied = ties > 1
+    tie_piece, tie_set = _votes(seg, weight, np.r_[np.int64(0), np.cumsum(tied)])
+    win_piece = np.r_[piece[alone], tie_piece]
+    win_set = np.r_[category[alone], tie_set]
+    order = np.argsort(win_piece, kind="stable")
+    return win_piece[order], win_set[order]
 
 
 def _label_votes(ratings: Ratings, seg: Segments, weight: np.ndarray):
