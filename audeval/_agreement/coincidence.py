@@ -12,8 +12,9 @@ is then a running sum of ``+1`` / ``-1`` events per category
 (:func:`count_runs`, sparse: only ranges of pieces where :math:`n_{pc} > 0`),
 and every coincidence statistic is a sum over those ranges.
 Nothing is done per pair of raters, nor per ``(piece, rater)``:
-the cost is one sort of the rater segments' boundaries and events,
-:math:`O(S \log S)` for :math:`S` rater segments.
+the cost is a few sorts of the rater segments, their boundaries and events,
+:math:`O(S \log S)` for :math:`S` rater segments
+(raters with overlapping rows add one sweep over their own boundaries).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ class Segments:
     """Rater segments, the pieces they cut, and which pieces each covers.
 
     ``rater``, ``file``, ``start``, ``end``, ``category``: one entry per rater segment,
-    sorted by ``(rater, file, start)``
+    sorted by rater and file
     (segments of one rater are disjoint per category with ``per_label=True``,
     disjoint altogether for label sets).
     ``first``, ``stop``: the range of pieces each segment covers.
