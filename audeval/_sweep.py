@@ -40,6 +40,7 @@ __all__ = [
     "elementary_segments",
     "runs",
     "snap_to_frames",
+    "sort_keys",
 ]
 
 
@@ -109,26 +110,56 @@ def elementary_segments(
     file = np.asarray(file, dtype=np.int64)
     start = np.asarray(start, dtype=np.int64)
     end = np.asarray(end, dtype=np.int64)
+    n = len(file)
     group = np.concatenate([file, file])
     value = np.concatenate([start, end])
     if extent is not None:
         codes = np.arange(n_files, dtype=np.int64)
         group = np.concatenate([group, codes, codes])
         value = np.concatenate([value, np.zeros(n_files, np.int64), np.asarray(extent, np.int64)])
-    point_key, start_key, end_key = group_keys(n_files, (group, value), (file, start), (file, end))
-    bounds, where = np.unique(point_key, return_index=True)
+    point_key = sort_keys(n_files, group, value)
+    # one sort of all boundaries; equal (file, time) pairs are one boundary
+    order = np.argsort(point_key)
+    sorted_key = point_key[order]
+    new = np.ones(len(order), dtype=bool)
+    new[1:] = sorted_key[1:] != sorted_key[:-1]
+    inverse = np.empty(len(order), dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    where = order[new]
     b_group, b_value = group[where], value[where]
     # a boundary starts a piece unless it is the last boundary of its file
-    opens = np.zeros(len(bounds), dtype=bool)
+    opens = np.zeros(len(where), dtype=bool)
     opens[:-1] = b_group[:-1] == b_group[1:]
     piece_file = b_group[:-1][opens[:-1]]
     piece_start = b_value[:-1][opens[:-1]]
     piece_end = b_value[1:][opens[:-1]]
     # pieces opened before each boundary
     before = np.concatenate([[0], np.cumsum(opens)]).astype(np.int64)
-    first = before[np.searchsorted(bounds, start_key)]
-    stop = before[np.searchsorted(bounds, end_key)]
+    first = before[inverse[:n]]
+    stop = before[inverse[n : 2 * n]]
     return Pieces(piece_file, piece_start, piece_end, first, stop)
+
+
+def sort_keys(n_groups: int, group: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """int64 keys that order ``(group, value)`` pairs lexicographically.
+
+    ``group * span + value`` where that fits into int64
+    (the common case: one multiplication),
+    else :func:`audeval._intervals.group_keys` over the groups that occur.
+
+    Examples:
+        >>> sort_keys(2, np.array([1, 0, 1]), np.array([5, 7, 3])).tolist()
+        [7, 4, 5]
+
+    """
+    if len(value) == 0:
+        return np.zeros(0, np.int64)
+    low, high = int(value.min()), int(value.max())
+    span = high - low + 1
+    if float(max(n_groups, 1)) * span < 2.0**62:
+        return group * np.int64(span) + (value - low)
+    used, code = np.unique(group, return_inverse=True)
+    return group_keys(len(used), (code.astype(np.int64), value))[0]
 
 
 def activity(

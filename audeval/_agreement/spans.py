@@ -1,9 +1,12 @@
 """Where raters differ, and what most of them say: disagreement spans and consensus.
 
-Both come from the same sweep as the agreement statistics:
-every file is cut at every boundary of every rater,
-each rater's label set is read on every elementary segment,
-and consecutive segments that look the same are joined.
+Both come from the same sweep as the agreement statistics
+(:mod:`audeval._agreement.coincidence`):
+every file is cut at every boundary of every rater's label-set segments.
+:func:`disagreements` finds the pieces where no category holds every rater
+from the per-piece counts (linear in raters) and only then reads each rater's set
+on those spans (the output: raters x spans);
+:func:`consensus` reads every rater's vote on every piece (raters x pieces).
 """
 
 from __future__ import annotations
@@ -17,34 +20,61 @@ import pandas as pd
 from audeval import _options
 from audeval._agreement.inputs import Ratings
 from audeval._agreement.inputs import check_ratings
-from audeval._agreement.statistics import label_sets
+from audeval._agreement.coincidence import Segments
+from audeval._agreement.coincidence import count_runs
+from audeval._agreement.coincidence import coverage
+from audeval._agreement.coincidence import segments
 from audeval._agreement.statistics import normalise
 from audeval._agreement.statistics import set_names
-from audeval._agreement.statistics import sweep
+from audeval._intervals import expand_ranges
 from audeval._sweep import runs
 
 
-def rater_sets(
-    annotations, prediction, labels, frame_size, unrated, files_duration
-) -> tuple[Ratings, object, np.ndarray, list]:
-    """Each rater's label set on each elementary segment.
-
-    Returns:
-        ratings, the sweep, a ``(pieces, raters)`` matrix of set ids
-        (0: no label, -1: the rater does not rate the file)
-        and the label codes of every set id
-
-    """
+def _segments(
+    annotations, prediction, labels, frame_size, unrated, files_duration, per_label: bool
+) -> tuple[Ratings, Segments]:
+    """The validated ratings and their rater segments (label sets or per label)."""
     options = normalise({"frame_size": frame_size, "unrated": unrated})
     ratings = check_ratings(
         annotations, prediction, labels=labels, files_duration=files_duration,
         unrated=options["unrated"],
     )
-    sw = sweep(ratings, options["frame_size"])
-    piece, rater, set_id, members = label_sets(sw)
-    matrix = np.where(ratings.rated[:, sw.pieces.file].T, 0, -1).astype(np.int64)
-    matrix[piece, rater] = set_id
-    return ratings, sw, matrix, members
+    return ratings, segments(ratings, options["frame_size"], per_label)
+
+
+def _codes(n_categories: int) -> type:
+    """The smallest signed integer type for category codes and -1."""
+    return np.int8 if n_categories < 2**7 else np.int16 if n_categories < 2**15 else np.int32
+
+
+def rater_matrix(seg: Segments, rows: np.ndarray, span_of_piece: np.ndarray) -> np.ndarray:
+    """Each rater's label set on each span, ``(raters, spans)``.
+
+    A span is a run of pieces on which every rater's set is constant;
+    ``rows`` is the first piece of every span and ``span_of_piece[p]``
+    the number of spans that start before piece ``p``.
+    0: no label, -1: the rater does not rate the file.
+    A rater segment (or an unrated file) sets a range of spans of its rater's row:
+    ``+code`` where the range begins, ``-code`` after it ends, and one running sum
+    fills the matrix (ranges of a row are disjoint; sums wrap in the small
+    integer type exactly as the codes do, so the result is exact).
+    """
+    n_raters, n_spans = seg.rated.shape[0], len(rows)
+    codes = _codes(seg.n_categories)
+    lo, hi = span_of_piece[seg.first], span_of_piece[seg.stop]
+    # unrated files: -1 on the file's spans
+    span_file = seg.pieces.file[rows]
+    file_lo = np.searchsorted(span_file, np.arange(seg.rated.shape[1]), side="left")
+    file_hi = np.searchsorted(span_file, np.arange(seg.rated.shape[1]), side="right")
+    rater, file = np.nonzero(~seg.rated)
+    rater = np.r_[seg.rater, rater]
+    lo, hi = np.r_[lo, file_lo[file]], np.r_[hi, file_hi[file]]
+    value = np.r_[seg.category, np.full(len(file), -1)].astype(codes)
+    base = rater * np.int64(n_spans)
+    delta = np.zeros(n_raters * n_spans + 1, dtype=codes)
+    np.add.at(delta, base + lo, value)
+    np.subtract.at(delta, base + hi, value)
+    return np.cumsum(delta[:-1], dtype=codes).reshape(n_raters, n_spans)
 
 
 def _segmented(files: pd.Index, file: np.ndarray, start: np.ndarray, end: np.ndarray) -> pd.MultiIndex:
@@ -115,24 +145,31 @@ def disagreements(
              0 days 00:00:04 0 days 00:00:05  <no label>           b 0 days 00:00:01
 
     """
-    ratings, sw, matrix, members = rater_sets(
-        annotations, prediction, labels, frame_size, unrated, files_duration
+    ratings, seg = _segments(
+        annotations, prediction, labels, frame_size, unrated, files_duration, False
     )
-    rating = matrix >= 0
-    n_rating = rating.sum(axis=1)
-    low = np.where(rating, matrix, np.iinfo(np.int64).max).min(axis=1, initial=np.iinfo(np.int64).max)
-    high = np.where(rating, matrix, -1).max(axis=1, initial=-1)
-    differ = np.flatnonzero((n_rating >= 2) & (low != high))
-    pieces = sw.pieces
-    # a new code wherever a rater's set differs from the previous span's
-    rows = matrix[differ]
-    changed = (rows[1:] != rows[:-1]).any(axis=1)
-    code = np.cumsum(np.r_[False, changed]).astype(np.int64)
+    pieces = seg.pieces
+    n_pieces = len(pieces)
+    m = seg.m[pieces.file]
+    # unanimous on a piece: every rater without labels, or all of them in one set
+    category, n, lo, hi = count_runs(n_pieces, seg.first, seg.stop, seg.category)
+    full = n == seg.m[pieces.file[lo]]
+    unanimous = (coverage(n_pieces, seg.first, seg.stop) == 0) | (coverage(n_pieces, lo[full], hi[full]) > 0)
+    differ = np.flatnonzero((m >= 2) & ~unanimous)
+    # a rater's set changes exactly at the boundaries of its segments
+    bound = np.zeros(n_pieces + 1, dtype=bool)
+    bound[seg.first] = True
+    bound[seg.stop] = True
+    code = np.cumsum(bound[differ]).astype(np.int64)
     first, last = runs(pieces.file[differ], pieces.start[differ], pieces.end[differ], code)
     rows = differ[first]
-    names = pd.Index(set_names(members, ratings.labels), dtype=object)
+    starts = np.zeros(n_pieces + 1, dtype=np.int64)
+    starts[rows] = 1
+    span_of_piece = np.r_[np.int64(0), np.cumsum(starts[:-1])]
+    matrix = rater_matrix(seg, rows, span_of_piece)
+    names = pd.Index(set_names(seg.members, ratings.labels), dtype=object)
     columns = {
-        rater: pd.Categorical.from_codes(matrix[rows, r], categories=names)
+        rater: pd.Categorical.from_codes(matrix[r], categories=names)
         for r, rater in enumerate(ratings.raters)
     }
     start = pieces.start[rows]
@@ -251,17 +288,17 @@ def consensus(
 
     """
     per_label = _options.check_bool(per_label, "per_label")
-    ratings, sw, matrix, members = rater_sets(
-        annotations, prediction, labels, frame_size, unrated, files_duration
+    ratings, seg = _segments(
+        annotations, prediction, labels, frame_size, unrated, files_duration, per_label
     )
     weight = _weights(weights, ratings.raters)
-    pieces = sw.pieces
+    pieces = seg.pieces
     if per_label:
-        file, start, end, values = _label_votes(ratings, sw, weight)
+        file, start, end, values = _label_votes(ratings, seg, weight)
         categorical = ratings.categorical
     else:
-        piece, rater = np.nonzero(matrix >= 0)
-        win_piece, win_set = _winner(piece, matrix[piece, rater], rater, weight[rater], len(members))
+        members = seg.members
+        win_piece, win_set = _set_winners(seg, weight, weights is None)
         first, last = runs(pieces.file[win_piece], pieces.start[win_piece], pieces.end[win_piece], win_set)
         keep = win_set[first] != 0
         first, last = first[keep], last[keep]
@@ -276,20 +313,65 @@ def consensus(
     return out
 
 
-def _label_votes(ratings: Ratings, sw, weight: np.ndarray):
+def _votes(seg: Segments, weight: np.ndarray, ranks: np.ndarray):
+    """The winners of the pieces ``ranks`` marks (``ranks[p]``: marked pieces before ``p``).
+
+    Every rater's vote on every marked piece: votes grow with raters x marked pieces.
+    """
+    rows = np.flatnonzero(np.diff(ranks))
+    matrix = rater_matrix(seg, rows, ranks).T
+    span, rater = np.nonzero(matrix >= 0)
+    choice = matrix[span, rater].astype(np.int64)
+    win_span, win_set = _winner(span, choice, rater, weight[rater], seg.n_categories)
+    return rows[win_span], win_set
+
+
+def _set_winners(seg: Segments, weight: np.ndarray, unweighted: bool):
+    """Winning label set of every piece some rater rates, sorted by piece.
+
+    Without weights the votes are the per-piece counts (linear in raters);
+    only pieces where several sets tie read every rater's vote
+    (the tie goes to the set of the earliest rater).
+    """
+    n_pieces = len(seg.pieces)
+    if not unweighted:
+        return _votes(seg, weight, np.arange(n_pieces + 1, dtype=np.int64))
+    category, n, lo, hi = count_runs(n_pieces, seg.first, seg.stop, seg.category)
+    run, piece = expand_ranges(lo, hi)
+    none = seg.m[seg.pieces.file] - coverage(n_pieces, seg.first, seg.stop)
+    has_none = np.flatnonzero(none > 0)
+    piece = np.r_[piece, has_none]
+    category = np.r_[category[run], np.zeros(len(has_none), np.int64)]
+    n = np.r_[n[run], none[has_none]]
+    best = np.zeros(n_pieces, dtype=np.int64)
+    np.maximum.at(best, piece, n)
+    top = n == best[piece]
+    ties = np.bincount(piece[top], minlength=n_pieces)
+    alone = top & (ties[piece] == 1)
+    tied = ties > 1
+    tie_piece, tie_set = _votes(seg, weight, np.r_[np.int64(0), np.cumsum(tied)])
+    win_piece = np.r_[piece[alone], tie_piece]
+    win_set = np.r_[category[alone], tie_set]
+    order = np.argsort(win_piece, kind="stable")
+    return win_piece[order], win_set[order]
+
+
+def _label_votes(ratings: Ratings, seg: Segments, weight: np.ndarray):
     """Per label: the pieces where the raters who mark it outweigh the others, joined."""
     n_labels = np.int64(max(ratings.n_labels, 1))
-    pieces = sw.pieces
-    key = sw.piece * n_labels + sw.label
+    pieces = seg.pieces
+    segment, piece = expand_ranges(seg.first, seg.stop)
+    rater, label = seg.rater[segment], seg.category[segment]
+    key = piece * n_labels + label
     keys, inverse = np.unique(key, return_inverse=True)
-    present = np.round(np.bincount(inverse, weights=weight[sw.rater], minlength=len(keys)), 9)
+    present = np.round(np.bincount(inverse, weights=weight[rater], minlength=len(keys)), 9)
     rated_weight = (ratings.rated * weight[:, None]).sum(axis=0)
     piece, label = keys // n_labels, keys % n_labels
     absent = np.round(rated_weight[pieces.file[piece]], 9) - present
     # the first rater who rates the file breaks ties
     first_rater = np.argmax(ratings.rated, axis=0)[pieces.file[piece]]
     first_marks = np.zeros(len(keys), dtype=bool)
-    marks = sw.rater == first_rater[inverse]
+    marks = rater == first_rater[inverse]
     first_marks[inverse[marks]] = True
     win = (present > absent) | ((present == absent) & first_marks)
     piece, label = piece[win], label[win]

@@ -3,7 +3,9 @@ r"""Additive coincidence statistics of several raters (SPEC section 11).
 One sweep over elementary segments (:mod:`audeval._sweep`) gives,
 for every piece :math:`p` of length :math:`d_p` in file :math:`f`,
 the number :math:`n_{pc}` of raters that assign category :math:`c`
-among the :math:`m_f` raters who rate the file.
+among the :math:`m_f` raters who rate the file
+(as running sums over the raters' segments, :mod:`audeval._agreement.coincidence`:
+linear in the number of raters, nothing per pair of raters).
 A category is a label set (``per_label=False``; the empty set is "no label")
 or, per label, "label present" (``per_label=True``; "absent" is the complement).
 The table holds, per ``(file, category)``, sums over the file's pieces:
@@ -26,20 +28,18 @@ and every metric of the family is a reduction of a (summed) table.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-import dataclasses
 
 import numpy as np
 import pandas as pd
 
 from audeval import _options
 from audeval._agreement.inputs import UNRATED
-from audeval._agreement.inputs import Ratings
 from audeval._agreement.inputs import check_ratings
 from audeval._protocol import stamp
-from audeval._sweep import Pieces
-from audeval._sweep import activity
-from audeval._sweep import elementary_segments
-from audeval._sweep import snap_to_frames
+from audeval._agreement.coincidence import Segments
+from audeval._agreement.coincidence import count_runs
+from audeval._agreement.coincidence import coverage
+from audeval._agreement.coincidence import segments
 from audeval._tables import label_index
 
 
@@ -69,110 +69,6 @@ def _frame_size(value: object) -> int | None:
     return ns
 
 
-# -------------------------------------------------------------------------
-# The sweep
-# -------------------------------------------------------------------------
-
-
-@dataclasses.dataclass(frozen=True)
-class Sweep:
-    """Elementary segments of all raters and who is active on each.
-
-    ``piece``, ``rater``, ``label``: one entry per distinct active
-    ``(piece, rater, label)``, sorted by ``(piece, rater, label)``.
-    ``m``: raters who rate the file of each piece.
-    """
-
-    pieces: Pieces
-    m: np.ndarray
-    piece: np.ndarray
-    rater: np.ndarray
-    label: np.ndarray
-
-
-def sweep(ratings: Ratings, frame_size: int | None = None) -> Sweep:
-    """Cut all files at every boundary of every rater (on the frame grid if given)."""
-    start, end, extent = ratings.start, ratings.end, ratings.extent
-    if frame_size is not None:
-        start, end = snap_to_frames(start, end, frame_size)
-        extent = -((-extent) // frame_size) * frame_size
-    keep = end > start
-    pieces = elementary_segments(
-        ratings.n_files, ratings.file[keep], start[keep], end[keep], extent=extent
-    )
-    n_labels = max(ratings.n_labels, 1)
-    channel = ratings.rater[keep] * n_labels + ratings.label[keep]
-    piece, chan = activity(pieces, channel, ratings.n_raters * n_labels)
-    m = ratings.rated.sum(axis=0).astype(np.int64)[pieces.file]
-    return Sweep(pieces, m, piece, chan // n_labels, chan % n_labels)
-
-
-def label_counts(sw: Sweep, n_labels: int) -> tuple[np.ndarray, ...]:
-    """Per ``(piece, label)`` with the label present: raters present, first rater present."""
-    key = sw.piece * np.int64(max(n_labels, 1)) + sw.label
-    keys, inverse, n = np.unique(key, return_inverse=True, return_counts=True)
-    first = np.bincount(inverse, weights=sw.rater == 0, minlength=len(keys)) > 0
-    n_labels = np.int64(max(n_labels, 1))
-    return keys // n_labels, keys % n_labels, n.astype(np.int64), first
-
-
-def label_sets(sw: Sweep) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple]]:
-    """The label set of every rater on every piece where it has labels.
-
-    Returns:
-        piece, rater, set id (``>= 1``) per ``(piece, rater)`` with labels,
-        and the label codes of every set (index 0: the empty set),
-        sets ordered by size, then by label codes
-
-    """
-    n = len(sw.piece)
-    new = np.ones(n, dtype=bool)
-    new[1:] = (sw.piece[1:] != sw.piece[:-1]) | (sw.rater[1:] != sw.rater[:-1])
-    begin = np.flatnonzero(new)
-    size = np.diff(np.r_[begin, n]).astype(np.int64)
-    code = sw.label[begin].astype(np.int64)  # the code of a first label: the label
-    width = np.int64(int(sw.label.max(initial=0)) + 2)
-    for k in range(1, int(size.max(initial=0))):
-        # the code of a prefix of k + 1 labels: the rank of (code of k labels, next label)
-        grow = size > k
-        key = code[grow] * width + sw.label[begin[grow] + k] + 1
-        _, code[grow] = np.unique(key, return_inverse=True)
-    identity = size * (code.max(initial=0) + 1) + code  # equal sets: equal size and code
-    _, where, set_code = np.unique(identity, return_index=True, return_inverse=True)
-    members = [tuple(sw.label[begin[g] : begin[g] + size[g]].tolist()) for g in where]
-    order = sorted(range(len(members)), key=lambda i: (len(members[i]), members[i]))
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(1, len(order) + 1)
-    return (
-        sw.piece[begin],
-        sw.rater[begin],
-        rank[set_code] if len(order) else set_code,
-        [()] + [members[i] for i in order],
-    )
-
-
-def set_counts(sw: Sweep, ratings: Ratings) -> tuple[tuple[np.ndarray, ...], list[tuple]]:
-    """Per ``(piece, label set)``: raters with that set, first rater with it."""
-    piece, rater, set_id, members = label_sets(sw)
-    n_sets = np.int64(len(members))
-    key = piece * n_sets + set_id
-    keys, inverse, n = np.unique(key, return_inverse=True, return_counts=True)
-    first = np.bincount(inverse, weights=rater == 0, minlength=len(keys)) > 0
-    # raters without labels on a piece: the "no label" category
-    n_pieces = len(sw.pieces)
-    labelled = np.bincount(piece, minlength=n_pieces)
-    first_labelled = np.bincount(piece[rater == 0], minlength=n_pieces) > 0
-    none = sw.m - labelled
-    has_none = none > 0
-    first_rates = ratings.rated[0][sw.pieces.file]
-    none_piece = np.flatnonzero(has_none)
-    out_piece = np.r_[keys // n_sets, none_piece]
-    out_set = np.r_[keys % n_sets, np.zeros(len(none_piece), np.int64)]
-    out_n = np.r_[n, none[has_none]].astype(np.int64)
-    out_first = np.r_[first, (first_rates & ~first_labelled)[has_none]]
-    return (out_piece, out_set, out_n, out_first), members
-
-
 def set_names(members: list[tuple], labels: list) -> list:
     """Category names: the label of a single label, ``"a + b"`` for sets, :data:`NO_LABEL`."""
     names = [
@@ -189,45 +85,62 @@ def set_names(members: list[tuple], labels: list) -> list:
     return names
 
 
-def aggregate(
-    sw: Sweep,
-    n_files: int,
-    n_categories: int,
-    counts: tuple[np.ndarray, ...],
-) -> dict[str, np.ndarray]:
-    """Columns over the dense ``(file, category)`` grid, ``file * n_categories + category``."""
-    piece, category, n, first = counts
-    d = sw.pieces.duration[piece]
-    m = sw.m[piece]
-    pairable = m >= 2
-    piece, category, n, first, d, m = (
-        a[pairable] for a in (piece, category, n, first, d, m)
-    )
-    row = sw.pieces.file[piece] * np.int64(n_categories) + category
+def _add(size: int, row: np.ndarray, values: np.ndarray) -> np.ndarray:
+    out = np.zeros(size, dtype=np.int64)
+    np.add.at(out, row, values)
+    return out
+
+
+def aggregate(seg: Segments, n_files: int, n_categories: int) -> dict[str, np.ndarray]:
+    """Columns over the dense ``(file, category)`` grid, ``file * n_categories + category``.
+
+    Sums over the ranges of pieces with a constant count per category
+    (:func:`audeval._agreement.coincidence.count_runs`),
+    plus, for label sets, the "no label" category (category 0) piece by piece:
+    the raters of the file without a segment on the piece.
+    """
+    pieces = seg.pieces
     size = n_files * n_categories
-    out = {}
-    for name, values in (("values", d * n), ("first", d * first)):
-        out[name] = np.zeros(size, dtype=np.int64)
-        np.add.at(out[name], row, values)
-    df = d.astype(np.float64)
-    nf = n.astype(np.float64)
-    mf = m.astype(np.float64)
-    pairs = df * nf * (nf - 1)
-    for name, values in (
-        ("coincide", pairs / (mf - 1)),
-        ("fleiss_agree", pairs / (mf * (mf - 1))),
-        ("fleiss_share", df * nf / mf),
-    ):
-        out[name] = np.bincount(row, weights=values, minlength=size)
-    # per-file totals over pairable pieces
-    keep = sw.m >= 2
-    total = np.zeros(n_files, dtype=np.int64)
-    np.add.at(total, sw.pieces.file[keep], sw.pieces.duration[keep])
-    pair_total = np.zeros(n_files, dtype=np.int64)
-    np.add.at(pair_total, sw.pieces.file[keep], sw.pieces.duration[keep] * sw.m[keep])
-    out["total"] = np.repeat(total, n_categories)
-    out["pairable"] = np.repeat(pair_total, n_categories)
+    category, n, lo, hi = count_runs(len(pieces), seg.first, seg.stop, seg.category)
+    row = pieces.file[lo] * np.int64(n_categories) + category
+    cumulative = seg.cumulative()
+    dn = (cumulative[hi] - cumulative[lo]) * n
+    values = _add(size, row, dn)
+    pairs = np.bincount(row, weights=dn * (n - 1.0), minlength=size).astype(np.float64)  # d n (n - 1)
+    if seg.members is not None:  # "no label": raters of the file without a segment
+        none = seg.m[pieces.file] - coverage(len(pieces), seg.first, seg.stop)
+        dk = pieces.duration * none
+        values[::n_categories] += _add(n_files, pieces.file, dk)
+        pairs[::n_categories] += np.bincount(pieces.file, weights=dk * (none - 1.0), minlength=n_files)
+    # m is constant in a file: divide the file's sums; files with m < 2 add nothing
+    pairable_file = seg.m >= 2
+    m = np.repeat(np.where(pairable_file, seg.m, 2).astype(np.float64), n_categories)
+    pairable = np.repeat(pairable_file, n_categories)
+    values = np.where(pairable, values, 0)
+    pairs = np.where(pairable, pairs, 0.0)
+    total = _add(n_files, pieces.file, pieces.duration) * pairable_file
+    out = {
+        "total": np.repeat(total, n_categories),
+        "pairable": np.repeat(total * seg.m, n_categories),
+        "values": values,
+        "first": _first(seg, n_files, n_categories, pairable_file, total),
+        "coincide": pairs / (m - 1),
+        "fleiss_agree": pairs / (m * (m - 1)),
+        "fleiss_share": values / m,
+    }
     return {c: out[c] for c in COLUMNS}
+
+
+def _first(seg: Segments, n_files: int, n_categories: int, pairable_file, total) -> np.ndarray:
+    """The first rater's time per ``(file, category)`` (its own segments; the rest "no label")."""
+    own = (seg.rater == 0) & pairable_file[seg.file]
+    file = seg.file[own]
+    length = seg.end[own] - seg.start[own]
+    first = _add(n_files * n_categories, file * np.int64(n_categories) + seg.category[own], length)
+    if seg.members is not None:
+        labelled = _add(n_files, file, length)
+        first[::n_categories] = np.where(seg.rated[0], total - labelled, 0)
+    return first
 
 
 def table(files: pd.Index, categories: list, columns: Mapping[str, np.ndarray]) -> pd.DataFrame:
@@ -279,6 +192,8 @@ def agreement_statistics(
     (each moment's set of active labels of a rater;
     the empty set is the category ``"<no label>"``),
     or with ``per_label=True`` each label on its own (binary: present or absent).
+    The counts are running sums over each rater's segments
+    (time and memory linear in the number of raters).
     The table sums over the segments of each file
     (:math:`T`: time, :math:`N`: pairable values, :math:`n_c`: values of :math:`c`,
     :math:`a_c`: first rater's time in :math:`c`, :math:`o_{cc}`: coincidences within :math:`c`)
@@ -356,14 +271,12 @@ def agreement_statistics(
         files_duration=files_duration,
         unrated=options["unrated"],
     )
-    sw = sweep(ratings, options["frame_size"])
+    seg = segments(ratings, options["frame_size"], options["per_label"])
     if options["per_label"]:
         categories = list(ratings.labels)
-        counts = label_counts(sw, ratings.n_labels)
     else:
-        counts, members = set_counts(sw, ratings)
-        categories = set_names(members, ratings.labels)
-    columns = aggregate(sw, ratings.n_files, len(categories), counts)
+        categories = set_names(seg.members, ratings.labels)
+    columns = aggregate(seg, ratings.n_files, len(categories))
     out = table(ratings.files, categories, columns)
     recorded = {**options, "raters": [str(r) for r in ratings.raters]}
     return stamp(out, "agreement", recorded)

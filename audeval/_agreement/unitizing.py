@@ -102,20 +102,23 @@ def _observed(lane, start, end, g_lane, g_start, g_end, n_raters, groups_of_trac
     s_lane = np.r_[lane, g_lane]
     s_start, s_end = np.r_[start, g_start], np.r_[end, g_end]
     unit = np.r_[np.ones(len(lane), bool), np.zeros(len(g_lane), bool)]
-    order = np.lexsort((s_start, s_lane))
+    # by rater, then track and start: each rater's sections are one slice
+    rater = s_lane % n_raters
+    order = np.lexsort((s_start, s_lane, rater))
     s_lane, s_start, s_end, unit = s_lane[order], s_start[order], s_end[order], unit[order]
     track, rater = s_lane // n_raters, s_lane % n_raters
     tracks, track_code = np.unique(track, return_inverse=True)
+    bounds = np.searchsorted(rater, np.arange(n_raters + 1))
+    has = np.zeros((n_raters, len(tracks)), bool)
+    has[rater, track_code] = True
     seconds = 1.0 / NS_PER_SECOND
     out = np.zeros(n_groups)
+    # pairs of raters: the overlapping sections of two raters (raters squared by nature)
     for i in range(n_raters):
         for j in range(i + 1, n_raters):
-            a = np.flatnonzero(rater == i)
-            b = np.flatnonzero(rater == j)
-            has_a = np.zeros(len(tracks), bool)
-            has_a[track_code[a]] = True
-            has_b = np.zeros(len(tracks), bool)
-            has_b[track_code[b]] = True
+            a = np.arange(bounds[i], bounds[i + 1])
+            b = np.arange(bounds[j], bounds[j + 1])
+            has_a, has_b = has[i], has[j]
             # a unit of one rater in a track where the other has none lies in a full gap
             for own, other in ((a, has_b), (b, has_a)):
                 alone = own[unit[own] & ~other[track_code[own]]]
