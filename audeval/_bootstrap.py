@@ -2,13 +2,17 @@
 
 Files are resampled with replacement;
 the statistics of a resample are the sum of its files' statistics
-(additivity, SPEC section 2),
-and the metric is computed from that sum with the metric function itself.
+(additivity, SPEC section 2).
 All resamples are summed at once:
-the per-file statistics form a ``(files, labels x columns)`` array
+the per-file counts form a ``(files, labels x columns)`` array
+(the family's declared schema: additive columns and label blocks,
+or the per-file counts its ``file_counts`` derives from the table)
 and the resamples a ``(n_boot, files)`` multinomial count matrix,
-so their sums are one matrix product;
-only the (cheap) reduction of a few rows per resample is a loop.
+so their sums are one matrix product,
+and the family's ``reduce`` turns all of them into metric values in one call.
+A metric the family does not reduce on arrays
+(reports, a user's function of a table, a mapping over all files)
+is called on a statistics table per resample.
 """
 
 from __future__ import annotations
@@ -22,6 +26,10 @@ import warnings
 import numpy as np
 import pandas as pd
 
+import inspect
+
+from audeval._options import value_of
+from audeval._protocol import Counts, Family, table_options
 from audeval._registry import family_of, reduce, split_options, statistics_of
 from audeval._intervals import expand_ranges
 from audeval._tables import label_index
@@ -155,29 +163,14 @@ class _Pooled:
     so the sums of all resamples are one product with the count matrix.
     """
 
-    def __init__(self, stats: pd.DataFrame):
+    def __init__(self, stats: pd.DataFrame, files: pd.Index, by_label: bool):
         self.columns = _check_columns(stats)
         self.attrs = stats.attrs
         self.dtypes = {c: stats[c].dtype for c in self.columns}
-        names = list(stats.index.names)
-        file_codes, files = pd.factorize(stats.index.get_level_values("file"))
+        file_codes = files.get_indexer(pd.Index(stats.index.get_level_values("file"), dtype=object))
         self.n_files = len(files)
-        if names == ["file", "label"]:
-            level = stats.index.get_level_values("label")
-            if isinstance(level.dtype, pd.CategoricalDtype):
-                labels = list(level.categories)
-                row_codes = np.asarray(level.codes, dtype=np.int64)
-            else:
-                row_codes, uniques = pd.factorize(level)
-                labels = list(uniques)
-                try:
-                    order = sorted(range(len(labels)), key=labels.__getitem__)
-                except TypeError:
-                    order = list(range(len(labels)))
-                labels = [labels[i] for i in order]
-                rank = np.empty(len(order), dtype=np.int64)
-                rank[order] = np.arange(len(order))
-                row_codes = rank[row_codes] if len(order) else row_codes
+        if by_label:
+            labels, row_codes = _table_labels(stats)
             self.rows = pd.MultiIndex.from_arrays(
                 [pd.Index([RESAMPLE] * len(labels), dtype=object), label_index(labels)],
                 names=["file", "label"],
@@ -217,12 +210,12 @@ class _Multiset:
     The files of a resample are renamed 0, 1, ... in the order of the draw.
     """
 
-    def __init__(self, stats: pd.DataFrame):
+    def __init__(self, stats: pd.DataFrame, files: pd.Index):
         self.columns = _check_columns(stats)
         self.stats = stats
         index = stats.index
         self.file_level = list(index.names).index("file")
-        file_codes, files = pd.factorize(index.get_level_values("file"))
+        file_codes = files.get_indexer(pd.Index(index.get_level_values("file"), dtype=object))
         self.n_files = len(files)
         self.order = np.argsort(file_codes, kind="stable")
         self.length = np.bincount(file_codes, minlength=self.n_files).astype(np.int64)
@@ -250,6 +243,208 @@ class _Multiset:
             table = pd.DataFrame({c: v[rows] for c, v in self.values.items()}, index=new_index)
             table.attrs = copy.deepcopy(self.stats.attrs)
             yield table
+
+
+# -------------------------------------------------------------------------
+# Files
+# -------------------------------------------------------------------------
+
+
+def _files_of(obj: object) -> list:
+    """File names of an input: the ``file`` level of a Series or DataFrame,
+    of the values of a mapping of them, or the keys of ``files_duration``."""
+    if isinstance(obj, (pd.Series, pd.DataFrame)):
+        if "file" in (obj.index.names or []):
+            level = obj.index.get_level_values("file")
+            if isinstance(level.dtype, pd.CategoricalDtype):
+                return list(level.categories)
+            return list(pd.unique(level))
+        return []
+    if isinstance(obj, Mapping):
+        return [f for value in obj.values() for f in _files_of(value)]
+    return []
+
+
+def resampled_files(stats: pd.DataFrame, family: Family, inputs: Sequence[object], durations) -> pd.Index:
+    """The files a bootstrap resamples: the table's files in its order,
+    then, for pooled families, the files of the inputs and of ``files_duration``
+    that have no row in the table (they count, with counts of 0)."""
+    files = pd.Index(pd.unique(stats.index.get_level_values("file")), dtype=object)
+    if not family.pooled:
+        return files
+    extra = [f for obj in inputs for f in _files_of(obj)]
+    if isinstance(durations, pd.Series):
+        extra += list(durations.index)
+    elif isinstance(durations, Mapping):
+        extra += list(durations)
+    if not extra:
+        return files
+    extra = pd.Index(pd.unique(pd.Index(extra, dtype=object)), dtype=object)
+    return files.append(extra[~extra.isin(files)])
+
+
+# -------------------------------------------------------------------------
+# Resamples on arrays
+# -------------------------------------------------------------------------
+
+
+def _table_labels(stats: pd.DataFrame) -> tuple[list, np.ndarray]:
+    """Labels of the ``label`` level (categories, else sorted where they can be) and row codes."""
+    level = stats.index.get_level_values("label")
+    if isinstance(level.dtype, pd.CategoricalDtype):
+        return list(level.categories), np.asarray(level.codes, dtype=np.int64)
+    row_codes, uniques = pd.factorize(level)
+    labels = list(uniques)
+    try:
+        order = sorted(range(len(labels)), key=labels.__getitem__)
+    except TypeError:
+        order = list(range(len(labels)))
+    labels = [labels[i] for i in order]
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return labels, (rank[row_codes] if len(order) else np.asarray(row_codes, dtype=np.int64))
+
+
+def _table_counts(family: Family, stats: pd.DataFrame, files: pd.Index):
+    """Per-file counts of a table as declared: additive columns and label blocks.
+
+    Returns the labels (``None`` for a table indexed by file only)
+    and ``{name: (files, ...) array}`` with blocks under ``("block", prefix)``;
+    ``None`` if the declared index is not ``file`` [and ``label``].
+    """
+    rest = [name for name in family.index if name != "file"]
+    if rest not in ([], ["label"]) or list(stats.index.names) != list(family.index):
+        return None
+    file_codes = files.get_indexer(pd.Index(stats.index.get_level_values("file"), dtype=object))
+    if rest:
+        labels, label_codes = _table_labels(stats)
+    else:
+        labels, label_codes = None, np.zeros(len(stats), dtype=np.int64)
+    n_files, n_labels = len(files), (1 if labels is None else len(labels))
+    out = {}
+    for column in family.additive_columns(list(stats.columns), labels):
+        if column not in stats.columns:
+            continue
+        grid = np.zeros((n_files, n_labels), dtype=np.float64)
+        np.add.at(grid, (file_codes, label_codes), _storage(stats[column].to_numpy()))
+        out[column] = grid if labels is not None else grid[:, 0]
+    if labels is not None:
+        for prefix, names in family.block_columns(labels).items():
+            if not all(name in stats.columns for name in names):
+                continue
+            grid = np.zeros((n_files, n_labels, n_labels), dtype=np.float64)
+            for k, name in enumerate(names):
+                np.add.at(grid[:, :, k], (file_codes, label_codes), _storage(stats[name].to_numpy()))
+            out[("block", prefix)] = grid
+    return labels, out
+
+
+class _Arrays:
+    """All resamples of a metric as one product of the count matrix with per-file counts,
+    reduced by the family's ``reduce`` in one call."""
+
+    def __init__(self, family, labels, per_file: dict, recorded: Mapping, options: dict):
+        self.family = family
+        self.labels = labels
+        self.options = options
+        self.recorded = dict(recorded)
+        self.names = list(per_file)
+        self.shapes = [per_file[name].shape[1:] for name in self.names]
+        n_files = len(next(iter(per_file.values()))) if per_file else 0
+        self.values = (
+            np.column_stack([per_file[name].reshape(n_files, -1) for name in self.names])
+            if per_file else np.zeros((n_files, 0))
+        )
+
+    def __call__(self, counts: np.ndarray) -> np.ndarray:
+        sums = np.asarray(counts, dtype=np.float64) @ self.values
+        columns, blocks, at = {}, {}, 0
+        for name, shape in zip(self.names, self.shapes):
+            size = int(np.prod(shape, dtype=np.int64))
+            value = sums[:, at : at + size].reshape((len(sums),) + shape)
+            at += size
+            if isinstance(name, tuple):
+                blocks[name[1]] = value
+            else:
+                columns[name] = value
+        summed = Counts(columns, self.labels, blocks, self.recorded)
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            return np.asarray(self.family.reduce(summed, self.options), dtype=np.float64)
+
+    @classmethod
+    def of(cls, family, metric, stats, files, labels, metric_options, template, value):
+        """The array path of a metric call, or ``None`` (then a table per resample)."""
+        if family.reduce is None or metric not in family.metrics:
+            return None
+        options = _metric_options(metric, metric_options)
+        options.update(metric=metric.__name__, labels=labels)
+        try:
+            if family.file_counts is not None:
+                derived = family.file_counts(stats, options)
+                if derived is None:
+                    return None
+                table_files, per_file = derived
+                where = files.get_indexer(pd.Index(table_files, dtype=object))
+                if (where < 0).any():
+                    return None
+                aligned = {}
+                for name, array in per_file.items():
+                    full = np.zeros((len(files),) + array.shape[1:], dtype=np.float64)
+                    full[where] = array
+                    aligned[name] = full
+                table_labels, per_file = None, aligned
+            else:
+                counted = _table_counts(family, stats, files)
+                if counted is None:
+                    return None
+                table_labels, per_file = counted
+            if not _exact(per_file, len(files)):
+                return None
+            arrays = cls(family, table_labels, per_file, table_options(stats), options)
+            # the full data must give the direct value: else the metric takes the table path
+            check = arrays(np.ones((1, len(files))))
+        except NotImplementedError:
+            return None
+        if check.shape != (1,) + template.shape:
+            return None
+        if isinstance(value, Mapping) and table_labels is not None and list(value) != table_labels:
+            return None
+        if not np.allclose(check[0], template, rtol=1e-9, atol=1e-12, equal_nan=True):
+            return None
+        return arrays
+
+
+def _exact(per_file: dict, n_files: int) -> bool:
+    """Whether float64 sums of up to ``n_files`` copies of every file are exact."""
+    for array in per_file.values():
+        if array.size and not np.all(np.isfinite(array)):
+            return False
+        if array.size and float(np.abs(array).sum(axis=0).max()) * max(n_files, 1) >= 2.0**53:
+            return False
+    return True
+
+
+def _metric_options(metric: Callable, given: Mapping[str, object]) -> dict:
+    """The metric's keyword options: its defaults, updated with the given ones."""
+    out = {}
+    try:
+        parameters = inspect.signature(metric).parameters.values()
+    except (TypeError, ValueError):
+        parameters = []
+    for p in parameters:
+        if p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is not inspect.Parameter.empty:
+            out[p.name] = value_of(p.default)
+    out.update({k: value_of(v) for k, v in given.items()})
+    return out
+
+
+def table_resamples(family: Family, stats: pd.DataFrame, files: pd.Index) -> _Pooled | _Multiset:
+    """Resamples as statistics tables, for metrics without an array reduction."""
+    rest = [name for name in family.index if name != "file"]
+    if family.pooled and rest in ([], ["label"]) and list(stats.index.names) == list(family.index):
+        return _Pooled(stats, files, by_label=bool(rest))
+    return _Multiset(stats, files)
 
 
 # -------------------------------------------------------------------------
@@ -373,11 +568,11 @@ def bootstrap(
 
     value = reduce(metric, stats, labels, metric_options, fam)
     template = _to_array(value)
-    if fam.pooled and list(stats.index.names) in (["file", "label"], ["file"]):
-        resamples = _Pooled(stats)
-    else:
-        resamples = _Multiset(stats)
-    n_files = resamples.n_files
+    _check_columns(stats)
+    files = resampled_files(
+        stats, fam, (truth, prediction), statistics_options.get("files_duration")
+    )
+    n_files = len(files)
 
     if n_files < MIN_FILES:
         warn(
@@ -397,21 +592,28 @@ def bootstrap(
             np.full((0,) + template.shape, np.nan),
         )
 
+    arrays = _Arrays.of(fam, metric, stats, files, labels, metric_options, template, value)
     distribution = np.empty((n_boot,) + template.shape, dtype=np.float64)
     # resamples in chunks so that the count matrix stays small
     chunk = max(1, min(n_boot, 2**22 // max(n_files, 1)))
     done = 0
+    tables = None
     while done < n_boot:
         size = min(chunk, n_boot - done)
         counts = resample_counts(n_files, size, rng)
-        for k, table in enumerate(resamples.tables(counts)):
-            replicate = _to_array(reduce(metric, table, labels, metric_options, fam))
-            if replicate.shape != template.shape:
-                raise ValueError(
-                    "the metric returned values of different shapes for resamples; "
-                    "pass labels=[...] so that every resample has the same labels."
-                )
-            distribution[done + k] = replicate
+        if arrays is not None:
+            distribution[done : done + size] = arrays(counts)
+        else:
+            if tables is None:
+                tables = table_resamples(fam, stats, files)
+            for k, table in enumerate(tables.tables(counts)):
+                replicate = _to_array(reduce(metric, table, labels, metric_options, fam))
+                if replicate.shape != template.shape:
+                    raise ValueError(
+                        "the metric returned values of different shapes for resamples; "
+                        "pass labels=[...] so that every resample has the same labels."
+                    )
+                distribution[done + k] = replicate
         done += size
 
     alpha = (1 - confidence) / 2
