@@ -375,11 +375,16 @@ class _Arrays:
     @classmethod
     def of(cls, family, metric, stats, files, labels, metric_options, template, value):
         """The array path of a metric call, or ``None`` (then a table per resample)."""
-        if family.reduce is None or metric not in family.metrics:
+        if (family.reduce is None and family.resample is None) or metric not in family.metrics:
             return None
         options = _metric_options(metric, metric_options)
         options.update(metric=metric.__name__, labels=labels)
         try:
+            if family.resample is not None:
+                arrays = family.resample(stats, files, options)
+                if arrays is None:
+                    return None
+                return _checked(arrays, len(files), template)
             if family.file_counts is not None:
                 derived = family.file_counts(stats, options)
                 if derived is None:
@@ -401,18 +406,23 @@ class _Arrays:
                 table_labels, per_file = counted
             if not _exact(per_file, len(files)):
                 return None
+            if isinstance(value, Mapping) and table_labels is not None and list(value) != table_labels:
+                return None
             arrays = cls(family, table_labels, per_file, table_options(stats), options)
-            # the full data must give the direct value: else the metric takes the table path
-            check = arrays(np.ones((1, len(files))))
+            return _checked(arrays, len(files), template)
         except NotImplementedError:
             return None
-        if check.shape != (1,) + template.shape:
-            return None
-        if isinstance(value, Mapping) and table_labels is not None and list(value) != table_labels:
-            return None
-        if not np.allclose(check[0], template, rtol=1e-9, atol=1e-12, equal_nan=True):
-            return None
-        return arrays
+
+
+def _checked(arrays: Callable, n_files: int, template: np.ndarray) -> Callable | None:
+    """``arrays`` if the full data (every file once) gives the direct value, else ``None``
+    (then the metric takes the table path)."""
+    check = np.asarray(arrays(np.ones((1, n_files))))
+    if check.shape != (1,) + template.shape:
+        return None
+    if not np.allclose(check[0], template, rtol=1e-9, atol=1e-12, equal_nan=True):
+        return None
+    return arrays
 
 
 def _exact(per_file: dict, n_files: int) -> bool:
@@ -420,7 +430,8 @@ def _exact(per_file: dict, n_files: int) -> bool:
     for array in per_file.values():
         if array.size and not np.all(np.isfinite(array)):
             return False
-        if array.size and float(np.abs(array).sum(axis=0).max()) * max(n_files, 1) >= 2.0**53:
+        # a resample sums n_files files: at most n_files times the largest value
+        if array.size and float(np.abs(array).max()) * max(n_files, 1) >= 2.0**53:
             return False
     return True
 

@@ -103,6 +103,10 @@ class Family:
             where the table's columns do not add up to the metric's counts
             (diarization: errors under each file's own speaker mapping);
             ``None`` from the function: the metric has no such counts
+        resample: ``resample(table, files, options) -> f | None``, ``f(counts) -> ndarray``:
+            the metric of every resample (rows of a ``(resamples, files)`` count matrix)
+            for a family whose rows are sparse over files
+            (score tables: per-file threshold deltas); ``None``: no array path for the metric
 
     """
 
@@ -126,6 +130,7 @@ class Family:
     dense: bool = False
     reduce: Callable | None = None
     file_counts: Callable | None = None
+    resample: Callable | None = None
 
     def __post_init__(self):
         _DECLARED[self.name] = self

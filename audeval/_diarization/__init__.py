@@ -76,6 +76,7 @@ from audeval._diarization._statistics import _Table
 from audeval._diarization._table import _from_frame
 from audeval._diarization._table import _to_frame
 from audeval._diarization._table import diarization_statistics
+from audeval._diarization import reductions
 
 
 __all__ = [
@@ -134,6 +135,8 @@ FAMILY = Family(
     takes_labels=False,
     columns=_opt.DIARIZATION_COLUMNS,
     normalise=_opt.normalise,
+    reduce=reductions.reduce,
+    file_counts=reductions.file_counts,
 )
 """The diarization family's one declaration (read by the registry)."""
 

@@ -1,0 +1,142 @@
+"""The bootstrap on arrays (issue 31 item 4) against the bootstrap of a table per resample.
+
+Every registered family and metric (the data of the contract test) is bootstrapped twice
+with the same seed: on arrays (the family's ``reduce`` of the count-matrix product)
+and by the reference, the metric called on the statistics table of every resample
+(the implementation before the array path, kept in :mod:`audeval._bootstrap`
+for metrics without an array reduction).
+The draws are the same, so the resampled values and the intervals must be too.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import audformat
+import numpy as np
+import pandas as pd
+import pytest
+
+import audeval
+from audeval import _bootstrap
+from audeval._registry import FAMILIES
+
+from test_contract import DATA, cases
+
+
+# metrics that must take the array path with the contract's options
+ARRAY_METRICS = {
+    "event_precision_per_class", "event_recall_per_class", "event_fscore_per_class",
+    "event_unweighted_average_fscore", "event_fscore", "event_error_rate",
+    "event_error_rate_per_class", "event_confusion_matrix",
+    "segment_precision_per_class", "segment_recall_per_class", "segment_fscore_per_class",
+    "segment_fscore", "segment_error_rate", "segment_error_rate_per_class", "segment_accuracy",
+    "diarization_error_rate", "identification_error_rate", "jaccard_error_rate",
+    "identification_precision_recall",
+    "psds",
+}
+
+
+def _bootstrap_both(metric, truth, prediction, options, monkeypatch):
+    """(array path taken, result on arrays, result of the table per resample)."""
+    taken = []
+    original = _bootstrap._Arrays.of
+
+    def spy(*args, **kwargs):
+        arrays = original(*args, **kwargs)
+        taken.append(arrays is not None)
+        return arrays
+
+    kwargs = dict(n_boot=25, seed=4, **options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        monkeypatch.setattr(_bootstrap._Arrays, "of", spy)
+        on_arrays = audeval.bootstrap(metric, truth, prediction, **kwargs)
+        monkeypatch.setattr(_bootstrap._Arrays, "of", classmethod(lambda cls, *a, **k: None))
+        try:
+            on_tables = audeval.bootstrap(metric, truth, prediction, **kwargs)
+        except ValueError as error:  # curves, mappings: values of another shape per resample
+            pytest.skip(f"no interval of {metric.__name__}: {error}")
+    return bool(taken and taken[0]), on_arrays, on_tables
+
+
+def _same(a, b):
+    if isinstance(b, dict):
+        assert list(a) == list(b)
+        np.testing.assert_allclose(list(a.values()), list(b.values()), rtol=1e-12, atol=1e-12)
+    elif isinstance(b, (pd.Series, pd.DataFrame)):
+        np.testing.assert_allclose(a.to_numpy(float), b.to_numpy(float), rtol=1e-12, atol=1e-12)
+    else:
+        np.testing.assert_allclose(np.asarray(a, float), np.asarray(b, float), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("name, metric, options", list(cases()))
+def test_arrays_equal_a_table_per_resample(name, metric, options, monkeypatch):
+    if options.get("per_file"):
+        pytest.skip("a bootstrap interval is of the metric over files, not of per-file values")
+    truth, prediction = DATA[name][:2]
+    taken, on_arrays, on_tables = _bootstrap_both(metric, truth, prediction, options, monkeypatch)
+    if metric.__name__ in ARRAY_METRICS and not (
+        metric.__name__ == "diarization_error_rate" and options.get("mapping") == "greedy"
+        and not options.get("individual_file_mapping", True)
+    ):
+        assert taken, f"{metric.__name__} took the table path"
+    # the point value is the direct call's, bit for bit, on both paths
+    if isinstance(on_tables.value, float):
+        assert on_arrays.value == on_tables.value or np.isnan(on_arrays.value) and np.isnan(on_tables.value)
+    assert on_arrays.n_files == on_tables.n_files
+    np.testing.assert_allclose(
+        on_arrays.distribution, on_tables.distribution, rtol=1e-12, atol=1e-12, equal_nan=True
+    )
+    for field in ("low", "high", "standard_error"):
+        _same(getattr(on_arrays, field), getattr(on_tables, field))
+
+
+def test_a_mapping_over_all_files_takes_the_table_path(monkeypatch):
+    truth, prediction = DATA["diarization"][:2]
+    options = dict(files_duration=DATA["diarization"][2][0]["files_duration"], individual_file_mapping=False)
+    taken, on_arrays, on_tables = _bootstrap_both(
+        audeval.diarization_error_rate, truth, prediction, options, monkeypatch
+    )
+    assert not taken
+    np.testing.assert_array_equal(on_arrays.distribution, on_tables.distribution)
+
+
+def _series(rows):
+    files, starts, ends, labels = zip(*rows)
+    return pd.Series(labels, index=audformat.segmented_index(list(files), starts, ends))
+
+
+def test_files_without_rows_are_resampled():
+    """Issue 33 item 21: files of files_duration (or of the inputs) without events count."""
+    truth = _series([("f1", 0, 1, "a"), ("f2", 0, 1, "a"), ("f3", 0, 1, "a")])
+    prediction = _series([("f1", 0, 1, "a"), ("f2", 0, 1, "a"), ("f3", 5, 6, "a")])
+    durations = {"f1": 10.0, "f2": 10.0, "f3": 10.0, "silent": 10.0}
+    event = audeval.bootstrap(
+        audeval.event_fscore, truth, prediction, n_boot=200, seed=0, files_duration=durations
+    )
+    segment = audeval.bootstrap(
+        audeval.segment_fscore, truth, prediction, n_boot=200, seed=0, files_duration=durations
+    )
+    assert event.n_files == segment.n_files == 4
+    # the silent file is drawn like any other: with r draws of the right files
+    # and w of the wrong one, P = R = F = r / (r + w) (0 if only the silent file is drawn)
+    counts = _bootstrap.resample_counts(4, 200, np.random.default_rng(0))
+    right, wrong = counts[:, :2].sum(axis=1), counts[:, 2]
+    assert (counts[:, 3] > 0).any()
+    expected = np.where(right + wrong == 0, 0.0, right / np.maximum(right + wrong, 1))
+    np.testing.assert_allclose(event.distribution, expected, rtol=1e-12)
+    # without files_duration the files of the inputs are the units
+    assert audeval.bootstrap(audeval.event_fscore, truth, prediction, n_boot=5).n_files == 3
+
+
+def test_counts_of_the_array_path_are_exact_integers():
+    """Summed on float64 only while every resample sum is an exact integer."""
+    assert _bootstrap._exact({"x": np.array([2.0**40])}, 1000)
+    assert not _bootstrap._exact({"x": np.array([2.0**44])}, 1000)
+    assert not _bootstrap._exact({"x": np.array([np.nan])}, 3)
+
+
+def test_every_array_family_declares_reduce():
+    for name in ("event", "segment", "diarization", "score"):
+        assert FAMILIES[name].reduce is not None, name
