@@ -50,13 +50,16 @@ def _bootstrap_both(metric, truth, prediction, options, monkeypatch):
     kwargs = dict(n_boot=25, seed=4, **options)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        monkeypatch.setattr(_bootstrap._Arrays, "of", spy)
-        on_arrays = audeval.bootstrap(metric, truth, prediction, **kwargs)
         monkeypatch.setattr(_bootstrap._Arrays, "of", classmethod(lambda cls, *a, **k: None))
         try:
             on_tables = audeval.bootstrap(metric, truth, prediction, **kwargs)
         except ValueError as error:  # curves, mappings: values of another shape per resample
+            with pytest.raises(ValueError):
+                monkeypatch.setattr(_bootstrap._Arrays, "of", spy)
+                audeval.bootstrap(metric, truth, prediction, **kwargs)
             pytest.skip(f"no interval of {metric.__name__}: {error}")
+        monkeypatch.setattr(_bootstrap._Arrays, "of", spy)
+        on_arrays = audeval.bootstrap(metric, truth, prediction, **kwargs)
     return bool(taken and taken[0]), on_arrays, on_tables
 
 
@@ -138,5 +141,44 @@ def test_counts_of_the_array_path_are_exact_integers():
 
 
 def test_every_array_family_declares_reduce():
-    for name in ("event", "segment", "diarization", "score"):
+    for name in ("event", "segment", "diarization"):
         assert FAMILIES[name].reduce is not None, name
+    assert FAMILIES["score"].resample is not None
+
+
+def _informative_scores(n_files=8, seconds=12.0, frame=0.1, seed=0):
+    """Truth events and frame scores that follow them, with noise (PSDS strictly between 0 and 1)."""
+    rng = np.random.default_rng(seed)
+    files = [f"g{k}" for k in range(n_files)]
+    n = int(seconds / frame)
+    starts = np.round(np.arange(n) * frame, 6)
+    rows, values = [], []
+    for file in files:
+        active = np.zeros((n, 3))
+        for c, label in enumerate("abc"):
+            a, b = np.sort(rng.choice(np.arange(1, n - 1), 2, replace=False))
+            rows.append((file, starts[a], starts[b], label))
+            active[a:b, c] = 1.0
+        values.append(np.round(1 / (1 + np.exp(-(2.5 * active - 1.2 + rng.normal(0, 1, (n, 3))))), 3))
+    index = audformat.segmented_index(
+        np.repeat(files, n), np.tile(starts, n_files), np.tile(np.round(starts + frame, 6), n_files)
+    )
+    scores = pd.DataFrame(np.concatenate(values), index=index, columns=list("abc"))
+    return _series(rows), scores
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        dict(alpha_ct=0.5, cttc_threshold=0.3, dtc_threshold=0.1, gtc_threshold=0.1),
+        dict(dtc_threshold=0.3, gtc_threshold=0.3, max_efpr=50.0),  # the bound prunes thresholds
+        dict(dtc_threshold=0.3, gtc_threshold=0.3, max_efpr=300.0, alpha_st=0.0),
+    ],
+)
+def test_psds_on_arrays_equals_a_table_per_resample(options, monkeypatch):
+    truth, scores = _informative_scores()
+    taken, on_arrays, on_tables = _bootstrap_both(audeval.psds, truth, scores, options, monkeypatch)
+    assert taken
+    assert on_arrays.value == on_tables.value == audeval.psds(truth, scores, **options)
+    np.testing.assert_array_equal(on_arrays.distribution, on_tables.distribution)
+    assert np.ptp(on_arrays.distribution) > 0
