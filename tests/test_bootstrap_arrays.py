@@ -182,3 +182,19 @@ def test_psds_on_arrays_equals_a_table_per_resample(options, monkeypatch):
     assert on_arrays.value == on_tables.value == audeval.psds(truth, scores, **options)
     np.testing.assert_array_equal(on_arrays.distribution, on_tables.distribution)
     assert np.ptp(on_arrays.distribution) > 0
+
+
+def test_average_precision_and_auroc_per_class_are_dicts():
+    """Issue 31 item 5: one per-class type (PerClass, a dict label -> value) in every family."""
+    from audeval._report import PerClass
+
+    truth, scores = _informative_scores(n_files=3)
+    for metric in (audeval.average_precision, audeval.auroc):
+        per_class = metric(truth, scores, average=None)
+        assert type(per_class) is PerClass
+        assert list(per_class) == ["a", "b", "c"]
+        assert all(type(v) is float for v in per_class.values())
+        assert np.mean(list(per_class.values())) == pytest.approx(metric(truth, scores), rel=1e-15)
+    # and the bootstrap gives a dict per class too
+    result = audeval.bootstrap(audeval.auroc, truth, scores, n_boot=20, average=None)
+    assert type(result.value) is PerClass and list(result.low) == ["a", "b", "c"]
