@@ -250,18 +250,18 @@ class _Multiset:
 # -------------------------------------------------------------------------
 
 
-def _files_of(obj: object) -> list:
+def _files_of(obj: object) -> list[pd.Index]:
     """File names of an input: the ``file`` level of a Series or DataFrame,
-    of the values of a mapping of them, or the keys of ``files_duration``."""
+    or of the values of a mapping of them (one Index each)."""
     if isinstance(obj, (pd.Series, pd.DataFrame)):
         if "file" in (obj.index.names or []):
             level = obj.index.get_level_values("file")
             if isinstance(level.dtype, pd.CategoricalDtype):
-                return list(level.categories)
-            return list(pd.unique(level))
+                return [pd.Index(level.categories, dtype=object)]
+            return [pd.Index(level.unique(), dtype=object)]
         return []
     if isinstance(obj, Mapping):
-        return [f for value in obj.values() for f in _files_of(value)]
+        return [index for value in obj.values() for index in _files_of(value)]
     return []
 
 
@@ -269,18 +269,19 @@ def resampled_files(stats: pd.DataFrame, family: Family, inputs: Sequence[object
     """The files a bootstrap resamples: the table's files in its order,
     then, for pooled families, the files of the inputs and of ``files_duration``
     that have no row in the table (they count, with counts of 0)."""
-    files = pd.Index(pd.unique(stats.index.get_level_values("file")), dtype=object)
+    files = pd.Index(stats.index.get_level_values("file").unique(), dtype=object)
     if not family.pooled:
         return files
-    extra = [f for obj in inputs for f in _files_of(obj)]
+    extra = [index for obj in inputs for index in _files_of(obj)]
     if isinstance(durations, pd.Series):
-        extra += list(durations.index)
+        extra.append(pd.Index(durations.index, dtype=object))
     elif isinstance(durations, Mapping):
-        extra += list(durations)
-    if not extra:
-        return files
-    extra = pd.Index(pd.unique(pd.Index(extra, dtype=object)), dtype=object)
-    return files.append(extra[~extra.isin(files)])
+        extra.append(pd.Index(list(durations), dtype=object))
+    for index in extra:
+        new = index[~index.isin(files)]
+        if len(new):
+            files = files.append(new.unique())
+    return files
 
 
 # -------------------------------------------------------------------------
@@ -321,21 +322,27 @@ def _table_counts(family: Family, stats: pd.DataFrame, files: pd.Index):
     else:
         labels, label_codes = None, np.zeros(len(stats), dtype=np.int64)
     n_files, n_labels = len(files), (1 if labels is None else len(labels))
+    cell = np.asarray(file_codes, dtype=np.int64) * n_labels + label_codes
     out = {}
     for column in family.additive_columns(list(stats.columns), labels):
         if column not in stats.columns:
             continue
-        grid = np.zeros((n_files, n_labels), dtype=np.float64)
-        np.add.at(grid, (file_codes, label_codes), _storage(stats[column].to_numpy()))
+        grid = np.bincount(
+            cell, weights=_storage(stats[column].to_numpy()), minlength=n_files * n_labels
+        ).reshape(n_files, n_labels)
         out[column] = grid if labels is not None else grid[:, 0]
     if labels is not None:
         for prefix, names in family.block_columns(labels).items():
             if not all(name in stats.columns for name in names):
                 continue
-            grid = np.zeros((n_files, n_labels, n_labels), dtype=np.float64)
-            for k, name in enumerate(names):
-                np.add.at(grid[:, :, k], (file_codes, label_codes), _storage(stats[name].to_numpy()))
-            out[("block", prefix)] = grid
+            grid = np.stack(
+                [
+                    np.bincount(cell, weights=_storage(stats[name].to_numpy()), minlength=n_files * n_labels)
+                    for name in names
+                ],
+                axis=-1,
+            )
+            out[("block", prefix)] = grid.reshape(n_files, n_labels, n_labels)
     return labels, out
 
 
@@ -348,29 +355,23 @@ class _Arrays:
         self.labels = labels
         self.options = options
         self.recorded = dict(recorded)
-        self.names = list(per_file)
-        self.shapes = [per_file[name].shape[1:] for name in self.names]
         n_files = len(next(iter(per_file.values()))) if per_file else 0
-        self.values = (
-            np.column_stack([per_file[name].reshape(n_files, -1) for name in self.names])
-            if per_file else np.zeros((n_files, 0))
-        )
+        # one (files, size) matrix per column or block, summed when reduce reads it
+        self.values = {name: np.ascontiguousarray(v.reshape(n_files, -1)) for name, v in per_file.items()}
+        self.shapes = {name: v.shape[1:] for name, v in per_file.items()}
 
     def __call__(self, counts: np.ndarray) -> np.ndarray:
-        sums = np.asarray(counts, dtype=np.float64) @ self.values
-        columns, blocks, at = {}, {}, 0
-        for name, shape in zip(self.names, self.shapes):
-            size = int(np.prod(shape, dtype=np.int64))
-            value = sums[:, at : at + size].reshape((len(sums),) + shape)
-            at += size
-            if isinstance(name, tuple):
-                blocks[name[1]] = value
-            else:
-                columns[name] = value
-        summed = Counts(columns, self.labels, blocks, self.recorded)
+        counts = np.asarray(counts, dtype=np.float64)
+
+        def summed(name):
+            return (counts @ self.values[name]).reshape((len(counts),) + self.shapes[name])
+
+        columns = _Lazy({n: (lambda n=n: summed(n)) for n in self.values if not isinstance(n, tuple)})
+        blocks = _Lazy({n[1]: (lambda n=n: summed(n)) for n in self.values if isinstance(n, tuple)})
+        arrays = Counts(columns, self.labels, blocks, self.recorded)
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
-            return np.asarray(self.family.reduce(summed, self.options), dtype=np.float64)
+            return np.asarray(self.family.reduce(arrays, self.options), dtype=np.float64)
 
     @classmethod
     def of(cls, family, metric, stats, files, labels, metric_options, template, value):
@@ -423,6 +424,25 @@ def _checked(arrays: Callable, n_files: int, template: np.ndarray) -> Callable |
     if not np.allclose(check[0], template, rtol=1e-9, atol=1e-12, equal_nan=True):
         return None
     return arrays
+
+
+class _Lazy(Mapping):
+    """A mapping whose values are computed on first access (the sums a reduce reads)."""
+
+    def __init__(self, make: dict):
+        self._make = make
+        self._done: dict = {}
+
+    def __getitem__(self, key):
+        if key not in self._done:
+            self._done[key] = self._make[key]()
+        return self._done[key]
+
+    def __iter__(self):
+        return iter(self._make)
+
+    def __len__(self) -> int:
+        return len(self._make)
 
 
 def _exact(per_file: dict, n_files: int) -> bool:
