@@ -251,18 +251,24 @@ class _Multiset:
 
 
 def _files_of(obj: object) -> list[pd.Index]:
-    """File names of an input: the ``file`` level of a Series or DataFrame,
+    """File names of an input: the ``file`` level of a Series or DataFrame
+    and the files its reader saw (``attrs["files"]``: files without events too),
     or of the values of a mapping of them (one Index each)."""
-    if isinstance(obj, (pd.Series, pd.DataFrame)):
-        if "file" in (obj.index.names or []):
-            level = obj.index.get_level_values("file")
-            if isinstance(level.dtype, pd.CategoricalDtype):
-                return [pd.Index(level.categories, dtype=object)]
-            return [pd.Index(level.unique(), dtype=object)]
-        return []
     if isinstance(obj, Mapping):
         return [index for value in obj.values() for index in _files_of(value)]
-    return []
+    if not isinstance(obj, (pd.Series, pd.DataFrame)):
+        return []
+    out = []
+    if "file" in (obj.index.names or []):
+        level = obj.index.get_level_values("file")
+        if isinstance(level.dtype, pd.CategoricalDtype):
+            out.append(pd.Index(level.categories, dtype=object))
+        else:
+            out.append(pd.Index(level.unique(), dtype=object))
+    seen = obj.attrs.get("files")
+    if isinstance(seen, (list, tuple, pd.Index, np.ndarray)) and len(seen):
+        out.append(pd.Index(list(seen), dtype=object))
+    return out
 
 
 def resampled_files(stats: pd.DataFrame, family: Family, inputs: Sequence[object], durations) -> pd.Index:

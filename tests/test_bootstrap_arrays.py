@@ -198,3 +198,26 @@ def test_average_precision_and_auroc_per_class_are_dicts():
     # and the bootstrap gives a dict per class too
     result = audeval.bootstrap(audeval.auroc, truth, scores, n_boot=20, average=None)
     assert type(result.value) is PerClass and list(result.low) == ["a", "b", "c"]
+
+
+def test_files_a_reader_saw_without_events_are_resampled(tmp_path):
+    """Issue 33 item 21: DESED lists 1,168 files, 15 without events; every one is a unit
+    (the event bootstrap reported 1,166 files, those of either input's rows)."""
+    truth_file, prediction_file = tmp_path / "truth.tsv", tmp_path / "prediction.tsv"
+    truth_file.write_text(
+        "filename\tonset\toffset\tevent_label\n"
+        "f1.wav\t0.0\t1.0\ta\nf2.wav\t0.0\t1.0\ta\nf3.wav\t0.0\t1.0\ta\nquiet.wav\t\t\t\n"
+    )
+    prediction_file.write_text(
+        "filename\tonset\toffset\tevent_label\nf1.wav\t0.0\t1.0\ta\nf2.wav\t0.0\t1.0\ta\nf3.wav\t5.0\t6.0\ta\n"
+    )
+    truth = audeval.read_annotations(truth_file)
+    prediction = audeval.read_annotations(prediction_file)
+    assert "quiet.wav" in truth.attrs["files"]
+    event = audeval.bootstrap(audeval.event_fscore, truth, prediction, n_boot=200, seed=0)
+    segment = audeval.bootstrap(audeval.segment_fscore, truth, prediction, n_boot=200, seed=0)
+    assert event.n_files == segment.n_files == 4
+    counts = _bootstrap.resample_counts(4, 200, np.random.default_rng(0))
+    right, wrong = counts[:, :2].sum(axis=1), counts[:, 2]
+    expected = np.where(right + wrong == 0, 0.0, right / np.maximum(right + wrong, 1))
+    np.testing.assert_allclose(event.distribution, expected, rtol=1e-12)
