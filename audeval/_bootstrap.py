@@ -385,7 +385,7 @@ class _Arrays:
         if (family.reduce is None and family.resample is None) or metric not in family.metrics:
             return None
         options = _metric_options(metric, metric_options)
-        options.update(metric=metric.__name__, labels=labels)
+        options.update(metric=metric.__name__, labels=labels, given=frozenset(metric_options))
         try:
             if family.resample is not None:
                 arrays = family.resample(stats, files, options)
@@ -417,7 +417,8 @@ class _Arrays:
                 return None
             arrays = cls(family, table_labels, per_file, table_options(stats), options)
             return _checked(arrays, len(files), template)
-        except NotImplementedError:
+        except (NotImplementedError, ValueError, TypeError, KeyError):
+            # (the direct call worked: a metric the arrays cannot reduce takes the table path)
             return None
 
 

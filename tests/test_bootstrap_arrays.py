@@ -34,6 +34,9 @@ ARRAY_METRICS = {
     "diarization_error_rate", "identification_error_rate", "jaccard_error_rate",
     "identification_precision_recall",
     "psds",
+    "boundary_detection", "boundary_deviation", "pairwise_clustering", "rand_index",
+    "adjusted_rand_index", "mutual_information", "normalized_conditional_entropy", "v_measure",
+    "hierarchy_tmeasure", "hierarchy_lmeasure",
 }
 
 
@@ -141,7 +144,7 @@ def test_counts_of_the_array_path_are_exact_integers():
 
 
 def test_every_array_family_declares_reduce():
-    for name in ("event", "segment", "diarization"):
+    for name in ("event", "segment", "diarization", "structure", "hierarchy"):
         assert FAMILIES[name].reduce is not None, name
     assert FAMILIES["score"].resample is not None
 
@@ -221,3 +224,23 @@ def test_files_a_reader_saw_without_events_are_resampled(tmp_path):
     right, wrong = counts[:, :2].sum(axis=1), counts[:, 2]
     expected = np.where(right + wrong == 0, 0.0, right / np.maximum(right + wrong, 1))
     np.testing.assert_allclose(event.distribution, expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "name, metric, options",
+    [
+        ("structure", audeval.boundary_detection, dict(window=3.0, beta=0.5)),
+        ("structure", audeval.normalized_conditional_entropy, dict(marginal=True)),
+        ("structure", audeval.pairwise_clustering, dict(beta=2.0, frame_size=0.1)),
+        ("hierarchy", audeval.hierarchy_tmeasure, dict(transitive=True, window=5.0)),
+    ],
+)
+def test_means_over_files_on_arrays(name, metric, options, monkeypatch):
+    """Families whose metrics are means over files: per-file values, the mean of each resample."""
+    truth, prediction = DATA[name][:2]
+    taken, on_arrays, on_tables = _bootstrap_both(metric, truth, prediction, options, monkeypatch)
+    assert taken
+    assert on_arrays.value == on_tables.value
+    np.testing.assert_allclose(
+        on_arrays.distribution, on_tables.distribution, rtol=1e-12, atol=1e-12, equal_nan=True
+    )
