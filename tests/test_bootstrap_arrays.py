@@ -37,6 +37,7 @@ ARRAY_METRICS = {
     "boundary_detection", "boundary_deviation", "pairwise_clustering", "rand_index",
     "adjusted_rand_index", "mutual_information", "normalized_conditional_entropy", "v_measure",
     "hierarchy_tmeasure", "hierarchy_lmeasure",
+    "detection_error_rate", "speaker_change_precision_recall", "speaker_change_purity_coverage",
 }
 
 

@@ -151,6 +151,7 @@ DETECTION_FAMILY = Family(
     takes_labels=True,
     columns=_opt.DETECTION_COLUMNS,
     normalise=_opt.normalise,
+    reduce=reductions.detection_reduce,
 )
 """The detection family's one declaration (``positive_labels`` is its ``labels``)."""
 
@@ -164,6 +165,7 @@ SPEAKER_CHANGE_FAMILY = Family(
     takes_labels=False,
     columns=_segmentation.COLUMNS,
     normalise=_segmentation._normalise,
+    reduce=reductions.speaker_change_reduce,
 )
 """The speaker-change family's one declaration."""
 

@@ -70,4 +70,33 @@ def reduce(counts, options: Mapping[str, object]) -> np.ndarray:
     raise NotImplementedError(metric)
 
 
-__all__ = ["file_counts", "reduce"]
+def detection_reduce(counts, options: Mapping[str, object]) -> np.ndarray:
+    """The detection error rate from the summed columns of a detection table."""
+    if options["metric"] != "detection_error_rate":
+        raise NotImplementedError(options["metric"])
+    tp, fa, miss = counts["true_positive"], counts["false_alarm"], counts["miss"]
+    return _rate(fa + miss, tp + miss)
+
+
+def _ratio(numerator, denominator) -> np.ndarray:
+    """Summed numerator over summed denominator; 1.0 where the denominator is 0."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(denominator > 0, numerator / denominator, 1.0)
+
+
+def speaker_change_reduce(counts, options: Mapping[str, object]) -> np.ndarray:
+    """``(..., 3)``: boundary precision, recall, F, or purity, coverage, F, from summed columns."""
+    metric = options["metric"]
+    if metric == "speaker_change_precision_recall":
+        first = _ratio(counts["matches"], counts["prediction_boundaries"])
+        second = _ratio(counts["matches"], counts["truth_boundaries"])
+    elif metric == "speaker_change_purity_coverage":
+        first = _ratio(counts["purity"], counts["intersection"])
+        second = _ratio(counts["coverage"], counts["intersection"])
+    else:
+        raise NotImplementedError(metric)
+    f = fscore(first, second, beta=float(options.get("beta", 1.0)))
+    return np.stack([first, second, f], axis=-1)
+
+
+__all__ = ["detection_reduce", "file_counts", "reduce", "speaker_change_reduce"]
