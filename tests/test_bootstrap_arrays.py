@@ -19,6 +19,7 @@ import pytest
 
 import audeval
 from audeval import _bootstrap
+from audeval import _resample
 from audeval._registry import FAMILIES
 
 from test_contract import DATA, cases
@@ -139,9 +140,9 @@ def test_files_without_rows_are_resampled():
 
 def test_counts_of_the_array_path_are_exact_integers():
     """Summed on float64 only while every resample sum is an exact integer."""
-    assert _bootstrap._exact({"x": np.array([2.0**40])}, 1000)
-    assert not _bootstrap._exact({"x": np.array([2.0**44])}, 1000)
-    assert not _bootstrap._exact({"x": np.array([np.nan])}, 3)
+    assert _resample._exact({"x": np.array([2.0**40])}, 1000)
+    assert not _resample._exact({"x": np.array([2.0**44])}, 1000)
+    assert not _resample._exact({"x": np.array([np.nan])}, 3)
 
 
 def test_every_array_family_declares_reduce():
