@@ -51,7 +51,7 @@ class PsdsResamples:
         if (file_code < 0).any():
             raise NotImplementedError("files of the table missing from the resampled files")
         levels, rank = _threshold_ranks(index)
-        group, out_rank, inverse = _deltas.level_keys(label, rank, len(levels))
+        group, out_rank, inverse = _cells(label, rank, len(levels), n_labels)
         self.n_cells = len(group)
         self.threshold = levels[out_rank] if len(levels) else np.zeros(0)
         self.offsets = np.searchsorted(group, np.arange(n_labels + 1))
@@ -62,10 +62,10 @@ class PsdsResamples:
         n_files = len(files)
         self.cell_label = np.repeat(np.arange(n_labels), np.diff(self.offsets))
         self.deltas = {}
+        by_cell = np.argsort(inverse, kind="stable")
         for c in self.columns:
             values = np.asarray(table[c].to_numpy(), dtype=np.float64)
-            rows = np.flatnonzero(values != 0)
-            rows = rows[np.argsort(inverse[rows], kind="stable")]
+            rows = by_cell[values[by_cell] != 0]
             cell = inverse[rows]
             # per cell: the prefix of rows up to its end; per label: up to its start
             end = np.searchsorted(cell, np.arange(self.n_cells), side="right")
@@ -175,6 +175,21 @@ class PsdsResamples:
         return out
 
 
+def _cells(label, rank, n_levels: int, n_labels: int):
+    """Distinct (label, threshold) cells by label, threshold descending, and each row's cell
+    (as :func:`audeval._score_based.statistics.accumulate`: a counting sort where the grid is small)."""
+    n_levels = max(int(n_levels), 1)
+    n_grid = n_labels * n_levels
+    if n_grid > 16 * len(rank) + 2**20:
+        return _deltas.level_keys(label, rank, n_levels)
+    key = label.astype(np.int64) * n_levels + (n_levels - 1 - rank.astype(np.int64))
+    used = np.zeros(n_grid, dtype=bool)
+    used[key] = True
+    cells = np.flatnonzero(used)
+    inverse = np.cumsum(used, dtype=np.int64)[key] - 1
+    return cells // n_levels, n_levels - 1 - cells % n_levels, inverse
+
+
 def _fp_bounds(fp, file_code, label, inverse, offsets, n_files, per_label: int = 64):
     """Per file and grid cell ``k``: the least fp of the file at ``k`` or any later cell
     of the label (a lower bound of the fp of every later cell; the fp of a resample
@@ -194,8 +209,12 @@ def _fp_bounds(fp, file_code, label, inverse, offsets, n_files, per_label: int =
     grid_label = np.concatenate(grid_label) if grid_label else np.zeros(0, dtype=np.int64)
     n_cells = int(offsets[-1])
     group = file_code * n_labels + label
-    order = np.lexsort((inverse, group))
-    group, cell, delta = group[order], inverse[order], fp[order]
+    key = group * n_cells + inverse
+    if len(key) > 1 and not (key[1:] >= key[:-1]).all():  # tables are made in this order
+        order = np.argsort(key, kind="stable")
+        group, cell, delta, key = group[order], inverse[order], fp[order], key[order]
+    else:
+        cell, delta = inverse, fp
     first = np.ones(len(group), dtype=bool)
     first[1:] = group[1:] != group[:-1]
     total = np.cumsum(delta)
@@ -206,7 +225,6 @@ def _fp_bounds(fp, file_code, label, inverse, offsets, n_files, per_label: int =
     shifted = running + group * span
     least = np.minimum.accumulate(shifted[::-1])[::-1] - group * span
     # per (file, grid cell): the value at the cell, and the least of the rows after it
-    key = group * n_cells + cell
     files = np.arange(n_files)
     query_group = files[:, None] * n_labels + grid_label[None, :]
     query = query_group * n_cells + grid_cell[None, :]
