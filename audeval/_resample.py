@@ -34,6 +34,19 @@ def _storage(values: np.ndarray) -> np.ndarray:
 # -------------------------------------------------------------------------
 
 
+def level_values(index: pd.Index, name: str) -> pd.Index:
+    """The values of an index level in the order they first occur,
+    from the level's codes where it has them (no per-row values)."""
+    if isinstance(index, pd.MultiIndex):
+        position = index.names.index(name)
+        level = index.levels[position]
+        codes = np.asarray(index.codes[position], dtype=np.int64)
+        used, first = np.unique(codes[codes >= 0], return_index=True)
+        values = np.asarray(level, dtype=object)[used[np.argsort(first, kind="stable")]]
+        return pd.Index(values, dtype=object)
+    return pd.Index(index.get_level_values(name).unique(), dtype=object)
+
+
 def _files_of(obj: object) -> list[pd.Index]:
     """File names of an input: the ``file`` level of a Series or DataFrame
     and the files its reader saw (``attrs["files"]``: files without events too),
@@ -44,11 +57,11 @@ def _files_of(obj: object) -> list[pd.Index]:
         return []
     out = []
     if "file" in (obj.index.names or []):
-        level = obj.index.get_level_values("file")
-        if isinstance(level.dtype, pd.CategoricalDtype):
-            out.append(pd.Index(level.categories, dtype=object))
-        else:
-            out.append(pd.Index(level.unique(), dtype=object))
+        out.append(level_values(obj.index, "file"))
+        dtype = obj.index.get_level_values("file").dtype if not isinstance(obj.index, pd.MultiIndex) \
+            else obj.index.levels[obj.index.names.index("file")].dtype
+        if isinstance(dtype, pd.CategoricalDtype):  # the categories list the files
+            out.append(pd.Index(np.asarray(dtype.categories, dtype=object), dtype=object))
     seen = obj.attrs.get("files")
     if isinstance(seen, (list, tuple, pd.Index, np.ndarray)) and len(seen):
         out.append(pd.Index(list(seen), dtype=object))
@@ -59,7 +72,7 @@ def resampled_files(stats: pd.DataFrame, family: Family, inputs: Sequence[object
     """The files a bootstrap resamples: the table's files in its order,
     then, for pooled families, the files of the inputs and of ``files_duration``
     that have no row in the table (they count, with counts of 0)."""
-    files = pd.Index(stats.index.get_level_values("file").unique(), dtype=object)
+    files = level_values(stats.index, "file")
     if not family.pooled:
         return files
     extra = [index for obj in inputs for index in _files_of(obj)]

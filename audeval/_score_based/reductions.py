@@ -47,7 +47,7 @@ class PsdsResamples:
             labels = list(uniques)
         self.labels = labels
         n_labels = len(labels)
-        file_code = files.get_indexer(pd.Index(index.get_level_values("file"), dtype=object))
+        file_code = _level_codes(index, "file", files)
         if (file_code < 0).any():
             raise NotImplementedError("files of the table missing from the resampled files")
         levels, rank = _threshold_ranks(index)
@@ -173,6 +173,17 @@ class PsdsResamples:
                     staircase_area(etpr, efpr, self.max_efpr) / self.max_efpr if len(etpr) else 0.0
                 )
         return out
+
+
+def _level_codes(index: pd.Index, name: str, target: pd.Index) -> np.ndarray:
+    """Position in ``target`` of every row's value of level ``name`` (-1: not there),
+    through the level's codes (no per-row values)."""
+    if isinstance(index, pd.MultiIndex):
+        position = index.names.index(name)
+        values = pd.Index(np.asarray(index.levels[position], dtype=object), dtype=object)
+        mapping = np.append(target.get_indexer(values), -1)
+        return mapping[np.asarray(index.codes[position], dtype=np.int64)]
+    return target.get_indexer(pd.Index(np.asarray(index, dtype=object), dtype=object))
 
 
 def _cells(label, rank, n_levels: int, n_labels: int):
