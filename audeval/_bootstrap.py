@@ -299,6 +299,12 @@ def bootstrap(
     applied to those pooled statistics,
     so every metric that accepts a statistics table can be bootstrapped:
     ``metric(resample_statistics, None, **metric_options)``.
+    Where the metric's family reduces it on arrays (its declared ``reduce``),
+    all resamples are computed at once from the per-file counts
+    (the same numbers, without a table per resample).
+    Every file of the inputs is a resampling unit,
+    also one without events (listed in ``files_duration``
+    or by a reader in ``attrs["files"]``).
     The interval is given by the percentiles
 
     .. math::
