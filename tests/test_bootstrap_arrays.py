@@ -246,3 +246,21 @@ def test_means_over_files_on_arrays(name, metric, options, monkeypatch):
     np.testing.assert_allclose(
         on_arrays.distribution, on_tables.distribution, rtol=1e-12, atol=1e-12, equal_nan=True
     )
+
+
+def test_sum_statistics_reads_the_declared_label_blocks():
+    """The confusion block is the event family's declared ``label_blocks``:
+    its columns follow the label order; other columns keep their place, whatever their names."""
+    assert FAMILIES["event"].label_blocks == ("substituted_by_",)
+    a = _series([("f1", 0, 1, "b"), ("f1", 2, 3, "c")])
+    b = _series([("f2", 0, 1, "a")])
+    options = dict(onset_tolerance=0.5, offset_tolerance=None, confusion=True)
+    shards = [audeval.event_statistics(a, a, **options), audeval.event_statistics(b, b, **options)]
+    summed = audeval.sum_statistics(shards)
+    blocks = [c for c in summed.columns if c.startswith("substituted_by_")]
+    assert blocks == ["substituted_by_a", "substituted_by_b", "substituted_by_c"]
+    full = audeval.event_statistics(pd.concat([a, b]), pd.concat([a, b]), **options)
+    pd.testing.assert_frame_equal(summed, full)
+    # a column named like a label but not declared as a block stays where it is
+    extra = [t.assign(total_a=1) for t in shards]
+    assert list(audeval.sum_statistics(extra).columns)[-1] == "total_a"
