@@ -2,13 +2,17 @@
 
 Files are resampled with replacement;
 the statistics of a resample are the sum of its files' statistics
-(additivity, SPEC section 2),
-and the metric is computed from that sum with the metric function itself.
+(additivity, SPEC section 2).
 All resamples are summed at once:
-the per-file statistics form a ``(files, labels x columns)`` array
+the per-file counts form a ``(files, labels x columns)`` array
+(the family's declared schema: additive columns and label blocks,
+or the per-file counts its ``file_counts`` derives from the table)
 and the resamples a ``(n_boot, files)`` multinomial count matrix,
-so their sums are one matrix product;
-only the (cheap) reduction of a few rows per resample is a loop.
+so their sums are one matrix product,
+and the family's ``reduce`` turns all of them into metric values in one call.
+A metric the family does not reduce on arrays
+(reports, a user's function of a table, a mapping over all files)
+is called on a statistics table per resample.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from audeval._protocol import Family
+from audeval._resample import _Arrays, _storage, _table_labels, resampled_files
 from audeval._registry import family_of, reduce, split_options, statistics_of
 from audeval._intervals import expand_ranges
 from audeval._tables import label_index
@@ -111,14 +117,6 @@ def _like(template: object, array: np.ndarray) -> object:
 RESAMPLE = "resample"
 
 
-def _storage(values: np.ndarray) -> np.ndarray:
-    """Column values as float64 (timedeltas as nanoseconds)."""
-    values = np.asarray(values)
-    if values.dtype.kind == "m":
-        values = values.astype("m8[ns]").view(np.int64)
-    return values.astype(np.float64)
-
-
 def _restore(values: np.ndarray, dtype) -> np.ndarray:
     dtype = np.dtype(dtype) if not isinstance(dtype, np.dtype) else dtype
     if dtype.kind == "m":
@@ -155,29 +153,14 @@ class _Pooled:
     so the sums of all resamples are one product with the count matrix.
     """
 
-    def __init__(self, stats: pd.DataFrame):
+    def __init__(self, stats: pd.DataFrame, files: pd.Index, by_label: bool):
         self.columns = _check_columns(stats)
         self.attrs = stats.attrs
         self.dtypes = {c: stats[c].dtype for c in self.columns}
-        names = list(stats.index.names)
-        file_codes, files = pd.factorize(stats.index.get_level_values("file"))
+        file_codes = files.get_indexer(pd.Index(stats.index.get_level_values("file"), dtype=object))
         self.n_files = len(files)
-        if names == ["file", "label"]:
-            level = stats.index.get_level_values("label")
-            if isinstance(level.dtype, pd.CategoricalDtype):
-                labels = list(level.categories)
-                row_codes = np.asarray(level.codes, dtype=np.int64)
-            else:
-                row_codes, uniques = pd.factorize(level)
-                labels = list(uniques)
-                try:
-                    order = sorted(range(len(labels)), key=labels.__getitem__)
-                except TypeError:
-                    order = list(range(len(labels)))
-                labels = [labels[i] for i in order]
-                rank = np.empty(len(order), dtype=np.int64)
-                rank[order] = np.arange(len(order))
-                row_codes = rank[row_codes] if len(order) else row_codes
+        if by_label:
+            labels, row_codes = _table_labels(stats)
             self.rows = pd.MultiIndex.from_arrays(
                 [pd.Index([RESAMPLE] * len(labels), dtype=object), label_index(labels)],
                 names=["file", "label"],
@@ -217,12 +200,12 @@ class _Multiset:
     The files of a resample are renamed 0, 1, ... in the order of the draw.
     """
 
-    def __init__(self, stats: pd.DataFrame):
+    def __init__(self, stats: pd.DataFrame, files: pd.Index):
         self.columns = _check_columns(stats)
         self.stats = stats
         index = stats.index
         self.file_level = list(index.names).index("file")
-        file_codes, files = pd.factorize(index.get_level_values("file"))
+        file_codes = files.get_indexer(pd.Index(index.get_level_values("file"), dtype=object))
         self.n_files = len(files)
         self.order = np.argsort(file_codes, kind="stable")
         self.length = np.bincount(file_codes, minlength=self.n_files).astype(np.int64)
@@ -250,6 +233,14 @@ class _Multiset:
             table = pd.DataFrame({c: v[rows] for c, v in self.values.items()}, index=new_index)
             table.attrs = copy.deepcopy(self.stats.attrs)
             yield table
+
+
+def table_resamples(family: Family, stats: pd.DataFrame, files: pd.Index) -> _Pooled | _Multiset:
+    """Resamples as statistics tables, for metrics without an array reduction."""
+    rest = [name for name in family.index if name != "file"]
+    if family.pooled and rest in ([], ["label"]) and list(stats.index.names) == list(family.index):
+        return _Pooled(stats, files, by_label=bool(rest))
+    return _Multiset(stats, files)
 
 
 # -------------------------------------------------------------------------
@@ -308,6 +299,12 @@ def bootstrap(
     applied to those pooled statistics,
     so every metric that accepts a statistics table can be bootstrapped:
     ``metric(resample_statistics, None, **metric_options)``.
+    Where the metric's family reduces it on arrays (its declared ``reduce``),
+    all resamples are computed at once from the per-file counts
+    (the same numbers, without a table per resample).
+    Every file of the inputs is a resampling unit,
+    also one without events (listed in ``files_duration``
+    or by a reader in ``attrs["files"]``).
     The interval is given by the percentiles
 
     .. math::
@@ -373,11 +370,11 @@ def bootstrap(
 
     value = reduce(metric, stats, labels, metric_options, fam)
     template = _to_array(value)
-    if fam.pooled and list(stats.index.names) in (["file", "label"], ["file"]):
-        resamples = _Pooled(stats)
-    else:
-        resamples = _Multiset(stats)
-    n_files = resamples.n_files
+    _check_columns(stats)
+    files = resampled_files(
+        stats, fam, (truth, prediction), statistics_options.get("files_duration")
+    )
+    n_files = len(files)
 
     if n_files < MIN_FILES:
         warn(
@@ -397,21 +394,28 @@ def bootstrap(
             np.full((0,) + template.shape, np.nan),
         )
 
+    arrays = _Arrays.of(fam, metric, stats, files, labels, metric_options, template, value)
     distribution = np.empty((n_boot,) + template.shape, dtype=np.float64)
     # resamples in chunks so that the count matrix stays small
     chunk = max(1, min(n_boot, 2**22 // max(n_files, 1)))
     done = 0
+    tables = None
     while done < n_boot:
         size = min(chunk, n_boot - done)
         counts = resample_counts(n_files, size, rng)
-        for k, table in enumerate(resamples.tables(counts)):
-            replicate = _to_array(reduce(metric, table, labels, metric_options, fam))
-            if replicate.shape != template.shape:
-                raise ValueError(
-                    "the metric returned values of different shapes for resamples; "
-                    "pass labels=[...] so that every resample has the same labels."
-                )
-            distribution[done + k] = replicate
+        if arrays is not None:
+            distribution[done : done + size] = arrays(counts)
+        else:
+            if tables is None:
+                tables = table_resamples(fam, stats, files)
+            for k, table in enumerate(tables.tables(counts)):
+                replicate = _to_array(reduce(metric, table, labels, metric_options, fam))
+                if replicate.shape != template.shape:
+                    raise ValueError(
+                        "the metric returned values of different shapes for resamples; "
+                        "pass labels=[...] so that every resample has the same labels."
+                    )
+                distribution[done + k] = replicate
         done += size
 
     alpha = (1 - confidence) / 2

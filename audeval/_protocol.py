@@ -32,6 +32,7 @@ from audeval._options import given, value_of
 
 __all__ = [
     "ATTRS",
+    "Counts",
     "Family",
     "check_table",
     "is_table",
@@ -83,6 +84,29 @@ class Family:
         normalise: ``normalise(options) -> options`` turns given keyword options
             into the form the table records (ns for durations);
             must accept any subset of :attr:`options`
+        additive: the table's columns that add up over files
+            (``None``: every column but :attr:`per_file` and the label blocks)
+        per_file: columns holding a per-file value that is not summed over labels
+            (e.g. a file's number of segments, repeated on each of its label rows)
+        label_blocks: prefixes of label-indexed column blocks:
+            one column ``f"{prefix}{label}"`` per label of the table
+            (e.g. the event confusion counts ``substituted_by_<label>``)
+        dense: the table holds every ``(file, label)`` row
+            (rows missing from a shard are filled when tables are summed)
+        reduce: ``reduce(counts, options) -> ndarray``: the metric from summed counts as arrays,
+            vectorised over leading axes (resamples); ``counts`` a :class:`Counts`,
+            ``options`` the metric's options with ``metric`` (its name) and ``labels``;
+            raises ``NotImplementedError`` for a metric it does not reduce
+            (the bootstrap then calls the metric on a table per resample)
+        file_counts: ``file_counts(table, options) -> dict[name, ndarray (files, ...)] | None``:
+            per-file additive counts derived from a table for ``reduce``
+            where the table's columns do not add up to the metric's counts
+            (diarization: errors under each file's own speaker mapping);
+            ``None`` from the function: the metric has no such counts
+        resample: ``resample(table, files, options) -> f | None``, ``f(counts) -> ndarray``:
+            the metric of every resample (rows of a ``(resamples, files)`` count matrix)
+            for a family whose rows are sparse over files
+            (score tables: per-file threshold deltas); ``None``: no array path for the metric
 
     """
 
@@ -100,9 +124,27 @@ class Family:
     requires: tuple[tuple[Callable, Mapping[str, object]], ...] = ()
     fill_missing: Callable | None = None
     normalise: Callable[[dict], dict] | None = None
+    additive: tuple[str, ...] | None = None
+    per_file: tuple[str, ...] = ()
+    label_blocks: tuple[str, ...] = ()
+    dense: bool = False
+    reduce: Callable | None = None
+    file_counts: Callable | None = None
+    resample: Callable | None = None
 
     def __post_init__(self):
         _DECLARED[self.name] = self
+
+    def block_columns(self, labels: Sequence[object]) -> dict[str, list[str]]:
+        """The columns of every label block, by prefix, in the order of ``labels``."""
+        return {prefix: [f"{prefix}{label}" for label in labels] for prefix in self.label_blocks}
+
+    def additive_columns(self, columns: Sequence[str], labels: Sequence[object] | None) -> list[str]:
+        """The columns of a table (``columns``) that add up over files, as declared."""
+        if self.additive is not None:
+            return [c for c in self.additive if c in set(columns)]
+        blocks = {c for names in self.block_columns(labels or []).values() for c in names}
+        return [c for c in columns if c not in blocks and c not in self.per_file]
 
     def required_options(self, metric: Callable | None) -> dict:
         """Statistics options that ``metric`` needs (e.g. the confusion columns)."""
@@ -127,6 +169,27 @@ class Family:
         if labels is not None:
             raise TypeError(f"{self.statistics.__name__} does not take labels.")
         return self.statistics(truth, prediction, **options)
+
+
+@dataclasses.dataclass(frozen=True)
+class Counts:
+    """Summed counts of a family's table as arrays, for :attr:`Family.reduce`.
+
+    Every array has leading axes (e.g. resamples) before the table's own axes:
+    ``columns[name]``: ``(..., n_labels)`` for a table indexed by ``(file, label)``,
+    ``(...)`` for one indexed by ``file``;
+    ``blocks[prefix]``: ``(..., n_labels, n_labels)``
+    (row: the label of the table row, column: the label of the block column);
+    ``recorded``: the options the table records.
+    """
+
+    columns: Mapping[str, np.ndarray]
+    labels: list | None = None
+    blocks: Mapping[str, np.ndarray] = dataclasses.field(default_factory=dict)
+    recorded: Mapping[str, object] = dataclasses.field(default_factory=dict)
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.columns[name]
 
 
 # -------------------------------------------------------------------------

@@ -44,35 +44,22 @@ def _is_sorted(values: list) -> bool:
         return False
 
 
-def _order_columns(columns: list[str], labels: list) -> list[str]:
-    """Columns named ``<prefix><label>`` follow the label order within their prefix."""
-    names = [str(label) for label in labels]
-    key: dict[str, tuple[str, int]] = {}
-    for column in columns:
-        if not isinstance(column, str):
-            continue
-        for position, name in sorted(enumerate(names), key=lambda x: -len(x[1])):
-            if name and column.endswith(name) and len(column) > len(name):
-                key[column] = (column[: -len(name)], position)
-                break
-    prefixes = {}
-    for column, (prefix, _) in key.items():
-        prefixes.setdefault(prefix, []).append(column)
-    # only prefixes shared by several label columns (or matching every label) are label blocks
-    blocks = {p: cs for p, cs in prefixes.items() if len(cs) > 1 or len(names) == 1}
+def _order_columns(columns: list[str], labels: list, family) -> list[str]:
+    """The family's declared label blocks (``f"{prefix}{label}"``) follow the label order."""
+    if family is None or not family.label_blocks:
+        return columns
+    blocks = family.block_columns(labels)
+    member = {name: prefix for prefix, names in blocks.items() for name in names}
     out: list[str] = []
     done: set[str] = set()
     for column in columns:
-        if column in done:
-            continue
-        block = key.get(column, (None,))[0] if isinstance(column, str) else None
-        if block in blocks:
-            for member in sorted(blocks[block], key=lambda c: key[c][1]):
-                out.append(member)
-                done.add(member)
-        else:
+        prefix = member.get(column) if isinstance(column, str) else None
+        if prefix is None:
             out.append(column)
-            done.add(column)
+        elif prefix not in done:
+            done.add(prefix)
+            present = set(columns)
+            out.extend(name for name in blocks[prefix] if name in present)
     return out
 
 
@@ -88,9 +75,12 @@ def sum_statistics(tables: Iterable[pd.DataFrame]) -> pd.DataFrame:
     else the sorted union (the order of ``labels=None``);
     a ``threshold`` level (score tables) runs from the highest value down,
     as the tables of :func:`audeval.score_statistics` do.
-    Columns named after labels
-    (like ``substituted_by_<label>``)
-    are filled with 0 where a table lacks them.
+    The label-indexed column blocks a family declares
+    (like the event confusion columns ``substituted_by_<label>``)
+    follow the label order and are filled with 0 where a table lacks them.
+    The family's declared schema (:class:`audeval._protocol.Family`) says
+    which tables hold every ``(file, label)`` row;
+    tables that record no family are summed row by row.
     A row missing from a table means the label was not seen in its files:
     all its counts are 0,
     unless the table's family declares another rule
@@ -146,8 +136,10 @@ def sum_statistics(tables: Iterable[pd.DataFrame]) -> pd.DataFrame:
     levels, categorical = _union_levels(tables, names)
     columns = _sortable_union([list(t.columns) for t in tables], sort=False)
     if "label" in levels:
-        columns = _order_columns(columns, levels["label"])
-    dense = names == ["file", "label"]
+        columns = _order_columns(columns, list(levels["label"]), family)
+    # the declared schema says whether every (file, label) row is held;
+    # a table that records no family is summed row by row
+    dense = family is not None and family.dense and names == list(family.index)
     shift = 0 if dense else 1
     shape = [len(levels[name]) + shift for name in names]
     keys = _row_keys(tables, names, levels, shape, shift, dense)

@@ -64,13 +64,13 @@ def expected(kind: str, **options) -> pd.DataFrame:
         "best_fscore": best["fscore"], "best_threshold": best["threshold"],
         "fscore": at["fscore"], "precision": at["precision"], "recall": at["recall"],
     })
-    ap = audeval.average_precision(truth, scores, average=None, **common, **options)
+    ap = pd.Series(audeval.average_precision(truth, scores, average=None, **common, **options))
     out["average_precision"] = ap.reindex(out.index)
     out.loc["macro", "average_precision"] = audeval.average_precision(truth, scores, **common, **options)
     out.loc["macro", "psds1"] = audeval.psds(truth, scores, **audeval.PSDS1, **common)
     out.loc["macro", "psds2"] = audeval.psds(truth, scores, **audeval.PSDS2, **common)
     if kind == "scores":
-        auroc = audeval.auroc(truth, scores, average=None, **common)
+        auroc = pd.Series(audeval.auroc(truth, scores, average=None, **common))
         out["auroc"] = auroc.reindex(out.index)
         out.loc["macro", "auroc"] = audeval.auroc(truth, scores, **common)
     return out
@@ -110,7 +110,7 @@ def test_collar_and_options(capsys):
     best = audeval.best_fscore(truth, scores, **options)
     np.testing.assert_allclose(got["best_fscore"], best.loc[got.index, "fscore"], rtol=1e-12)
     auroc = audeval.auroc(truth, scores, files_duration=durations, max_fpr=0.5, mcclish=True, average=None)
-    np.testing.assert_allclose(got.loc[["cat", "dog"], "auroc"], auroc, rtol=1e-12)
+    np.testing.assert_allclose(got.loc[["cat", "dog"], "auroc"], [auroc["cat"], auroc["dog"]], rtol=1e-12)
     assert "psds1" not in got.columns
 
 

@@ -58,5 +58,6 @@ FAMILY = Family(
     columns=COLUMNS,
     fill_missing=fill_missing,
     normalise=normalise,
+    dense=True,
 )
 """The agreement family's one declaration (read by the registry)."""

@@ -202,15 +202,17 @@ def compute(data: ScoreData, args: argparse.Namespace) -> tuple[pd.DataFrame, li
     out["best_threshold"] = best["threshold"]
     for column in ("fscore", "precision", "recall"):
         out[column] = at[column]
-    ap = audeval.average_precision(table, None, average=None)
+    ap = pd.Series(audeval.average_precision(table, None, average=None), dtype=float)
     out["average_precision"] = ap.reindex(out.index)
     out.loc["macro", "average_precision"] = _macro(ap)
     if data.kind == "scores":
         if args.segment_length is None:
             raise UsageError("--segment-length must be a positive number of seconds")
         segments = tables(criterion="segment", segment_length=args.segment_length)
-        auroc = audeval.auroc(segments, None, max_fpr=args.max_fpr, mcclish=args.mcclish,
-                              average=None)
+        auroc = pd.Series(
+            audeval.auroc(segments, None, max_fpr=args.max_fpr, mcclish=args.mcclish, average=None),
+            dtype=float,
+        )
         out["auroc"] = auroc.reindex(out.index)
         out.loc["macro", "auroc"] = _macro(auroc)
     out["best_precision"] = best["precision"]

@@ -78,6 +78,7 @@ from audeval._diarization._statistics import _Table
 from audeval._diarization._table import _from_frame
 from audeval._diarization._table import _to_frame
 from audeval._diarization._table import diarization_statistics
+from audeval._diarization import reductions
 
 
 __all__ = [
@@ -127,6 +128,8 @@ FAMILY = Family(
     takes_labels=False,
     columns=_opt.DIARIZATION_COLUMNS,
     normalise=_opt.normalise,
+    reduce=reductions.reduce,
+    file_counts=reductions.file_counts,
 )
 """The diarization family's one declaration (read by the registry)."""
 
@@ -141,6 +144,7 @@ DETECTION_FAMILY = Family(
     takes_labels=True,
     columns=_opt.DETECTION_COLUMNS,
     normalise=_opt.normalise,
+    reduce=reductions.detection_reduce,
 )
 """The detection family's one declaration (``positive_labels`` is its ``labels``)."""
 
@@ -154,6 +158,7 @@ SPEAKER_CHANGE_FAMILY = Family(
     takes_labels=False,
     columns=_segmentation.COLUMNS,
     normalise=_segmentation._normalise,
+    reduce=reductions.speaker_change_reduce,
 )
 """The speaker-change family's one declaration."""
 

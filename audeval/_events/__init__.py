@@ -23,7 +23,9 @@ from audeval._events.metrics import event_precision_per_class
 from audeval._events.metrics import event_recall_per_class
 from audeval._events.metrics import event_report
 from audeval._events.metrics import event_unweighted_average_fscore
+from audeval._events import reductions
 from audeval._events.options import COLUMNS
+from audeval._events.options import CONFUSION_PREFIX
 from audeval._events.options import MATCHINGS
 from audeval._events.options import OPTIONS
 from audeval._events.options import Tolerance
@@ -72,5 +74,8 @@ FAMILY = Family(
     columns=tuple(COLUMNS),
     requires=((event_confusion_matrix, {"confusion": True}),),
     normalise=normalise,
+    label_blocks=(CONFUSION_PREFIX,),
+    dense=True,
+    reduce=reductions.reduce,
 )
 """The event family's one declaration (read by the registry)."""

@@ -200,4 +200,86 @@ def _dense_counts(stats: pd.DataFrame, labels: list) -> tuple[list, dict[str, np
     return list(files), counts
 
 
-__all__ = ["Summed", "class_values", "class_wise", "error_rate", "overall", "totals"]
+
+
+# -------------------------------------------------------------------------
+# The family's reduce: summed counts as arrays, vectorised over leading axes
+# -------------------------------------------------------------------------
+
+
+def macro_keep(n_truth: np.ndarray, n_prediction: np.ndarray, labels_given: bool) -> np.ndarray:
+    """:func:`audeval._scores.supported` along the last axis, without its warning:
+    every label if given, or if all or none have support, else the labels with support."""
+    support = (np.asarray(n_truth) + np.asarray(n_prediction)) > 0
+    if labels_given:
+        return np.ones(support.shape, dtype=bool)
+    every = support.all(axis=-1, keepdims=True) | ~support.any(axis=-1, keepdims=True)
+    return support | every
+
+
+def masked_macro(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """Mean over the last axis of the kept values, NaN ignored (:func:`audeval._scores.macro`)."""
+    return _scores.macro(np.where(keep, values, np.nan), axis=-1)
+
+
+def reduce(counts, options: Mapping[str, object]) -> np.ndarray:
+    """The event metrics from summed counts (:class:`audeval._protocol.Counts`).
+
+    ``counts[name]`` has shape ``(..., n_labels)``; the confusion block
+    ``counts.blocks[CONFUSION_PREFIX]`` ``(..., n_labels, n_labels)``.
+    Returns the metric with the leading axes first
+    (per-class metrics: ``(..., n_labels)``; the confusion matrix ``(..., L + 1, L + 1)``).
+    """
+    metric = options["metric"]
+    zero_division = options.get("zero_division", 0.0)
+    propagate_nans = bool(options.get("propagate_nans", False))
+    n_truth, n_prediction, tp = counts["n_truth"], counts["n_prediction"], counts["tp"]
+    given = options.get("labels") is not None or bool(counts.recorded.get("labels_given"))
+    per_class = {
+        "event_precision_per_class": "precision",
+        "event_recall_per_class": "recall",
+        "event_fscore_per_class": "fscore",
+        "event_error_rate_per_class": "error_rate",
+    }
+    if metric in per_class:
+        propagate = propagate_nans if metric == "event_fscore_per_class" else False
+        return class_values(n_truth, n_prediction, tp, zero_division, propagate)[per_class[metric]]
+    average = "macro" if metric == "event_unweighted_average_fscore" else options.get("average")
+    if metric in ("event_fscore", "event_unweighted_average_fscore") and average == "macro":
+        f = class_values(n_truth, n_prediction, tp, zero_division, propagate_nans)["fscore"]
+        return masked_macro(f, macro_keep(n_truth, n_prediction, given))
+    if metric == "event_fscore":
+        _, _, f = _scores.precision_recall_fscore(
+            tp.sum(axis=-1), n_prediction.sum(axis=-1), n_truth.sum(axis=-1),
+            zero_division=zero_division, propagate_nans=propagate_nans,
+        )
+        return f
+    if metric == "event_error_rate":
+        sums = {name: counts[name].sum(axis=-1) for name in ("n_truth", "n_prediction", "tp", "substituted")}
+        return overall(sums, zero_division)["error_rate"]
+    if metric == "event_confusion_matrix":
+        return _confusion(counts, bool(options.get("normalize", False)))
+    raise NotImplementedError(metric)
+
+
+def _confusion(counts, normalize: bool) -> np.ndarray:
+    """The ``(..., L + 1, L + 1)`` confusion matrices (see ``event_confusion_matrix``)."""
+    from audeval._events.options import CONFUSION_PREFIX
+
+    if CONFUSION_PREFIX not in counts.blocks:
+        raise NotImplementedError("confusion columns")
+    block = counts.blocks[CONFUSION_PREFIX]
+    lead, n = block.shape[:-2], block.shape[-1]
+    cm = np.zeros(lead + (n + 1, n + 1), dtype=np.float64)
+    cm[..., :n, :n] = block
+    diagonal = np.arange(n)
+    cm[..., diagonal, diagonal] = counts["tp"]
+    cm[..., :n, n] = counts["n_truth"] - counts["tp"] - counts["substituted"]
+    cm[..., n, :n] = counts["n_prediction"] - counts["tp"] - counts["substituting"]
+    if not normalize:
+        return cm
+    sums = cm.sum(axis=-1, keepdims=True)
+    return np.divide(cm, sums, out=np.zeros(cm.shape), where=sums != 0)
+
+
+__all__ = ["Summed", "class_values", "class_wise", "error_rate", "overall", "reduce", "totals"]

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from audeval._hierarchy import reductions
 from audeval._hierarchy import _statistics
 from audeval._hierarchy._options import OPTIONS
 from audeval._hierarchy._options import make_options
@@ -354,5 +355,7 @@ FAMILY = Family(
     takes_labels=False,
     columns=_statistics.COLUMNS,
     normalise=normalise,
+    reduce=reductions.reduce,
+    file_counts=reductions.file_counts,
 )
 """The hierarchy family's one declaration (read by the registry)."""

@@ -16,6 +16,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
+from audeval._report import PerClass
 from audeval._options import Default, value_of
 from audeval._score_based.statistics import Accumulated, accumulate, score_table
 
@@ -297,7 +298,7 @@ def average_precision(
     files_duration: Mapping | pd.Series | None = None,
     compat: str | None = Default(None),
     average: str | None = "macro",
-) -> float | pd.Series:
+) -> float | dict[object, float]:
     r"""Average precision: the area under the precision-recall staircase.
 
     .. math::
@@ -312,7 +313,7 @@ def average_precision(
         average: ``"macro"``: the mean over labels; ``None``: per label
 
     Returns:
-        AP (float), or a Series per label
+        AP (float), or a dict label -> AP (``PerClass``, as every family)
 
     Examples:
         >>> import audformat
@@ -333,8 +334,7 @@ def average_precision(
         values.append(_ap(p, r))
     if average == "macro":
         return float(np.mean(values)) if values else float("nan")
-    return pd.Series(values, index=pd.Index(list(acc.labels), dtype=object, name="label"),
-                     name="average_precision")
+    return PerClass((label, float(v)) for label, v in zip(acc.labels, values))
 
 
 def _ap(precision: np.ndarray, recall: np.ndarray) -> float:

@@ -10,6 +10,7 @@ from audeval._score_based.curves import (
     fscore_at,
     precision_recall_curve,
 )
+from audeval._score_based import reductions
 from audeval._score_based.psd import psd_roc, psds
 from audeval._score_based.roc import auroc, roc_curve
 from audeval._score_based.statistics import STATISTICS_OPTIONS, normalise, score_statistics
@@ -36,5 +37,6 @@ FAMILY = Family(
         (roc_curve, {"criterion": Default("segment")}),
         (auroc, {"criterion": Default("segment")}),
     ),
+    resample=reductions.resample,
 )
 """The score family (index ``(file, label, threshold)``)."""

@@ -8,6 +8,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
+from audeval._report import PerClass
 from audeval._options import Default, value_of
 from audeval._score_based.psd import staircase_area
 from audeval._score_based.statistics import Accumulated, accumulate, score_table
@@ -106,7 +107,7 @@ def auroc(
     mcclish: bool = False,
     average: str | None = "macro",
     ties: str = "after",
-) -> float | pd.Series:
+) -> float | dict[object, float]:
     r"""Area under the ROC curve, or the partial area up to ``max_fpr``.
 
     The ROC of :func:`roc_curve` as a staircase
@@ -138,12 +139,12 @@ def auroc(
         {args}
         max_fpr: largest FPR of the partial area, in (0, 1]; ``None``: the whole curve
         mcclish: standardise the partial area (McClish correction)
-        average: ``"macro"``: the mean over labels; ``None``: a Series per label
+        average: ``"macro"``: the mean over labels; ``None``: per label
         ties: ``"after"``: the staircase (sed_scores_eval);
             ``"half"``: straight lines between the ROC points (sklearn)
 
     Returns:
-        AUROC (float), or a Series per label
+        AUROC (float), or a dict label -> AUROC (``PerClass``, as every family)
 
     Examples:
         >>> import audformat
@@ -180,7 +181,7 @@ def auroc(
         values.append(_area(tpr, fpr, max_fpr, bool(mcclish), ties))
     if average == "macro":
         return float(np.mean(values)) if values else float("nan")
-    return pd.Series(values, index=pd.Index(list(acc.labels), dtype=object, name="label"), name="auroc")
+    return PerClass((label, float(v)) for label, v in zip(acc.labels, values))
 
 
 def _area(tpr, fpr, max_fpr, mcclish, ties="after") -> float:

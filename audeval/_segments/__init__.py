@@ -38,6 +38,7 @@ the exact continuous-time limit, statistics are durations.
 
 
 from audeval._protocol import Family
+from audeval._segments import reductions
 from audeval._segments.engine import KEY_LIMIT
 from audeval._segments.engine import _n_units
 from audeval._segments.engine import _side_units
@@ -93,5 +94,7 @@ FAMILY = Family(
     columns=COLUMNS,
     fill_missing=fill_true_negatives,
     normalise=normalise,
+    dense=True,
+    reduce=reductions.reduce,
 )
 """The segment family's one declaration (read by the registry)."""

@@ -114,3 +114,55 @@ def _overall(counts: _Counts, zero_division, propagate_nans) -> tuple[dict, dict
 def _per_class(counts: _Counts, name: str, zero_division, propagate_nans=False) -> PerClass:
     classwise, _, _ = _overall(counts, zero_division, propagate_nans)
     return PerClass(zip(counts.labels, (float(v) for v in classwise[name])))
+
+
+# -------------------------------------------------------------------------
+# The family's reduce: summed counts as arrays, vectorised over leading axes
+# -------------------------------------------------------------------------
+
+_PER_CLASS = {
+    "segment_precision_per_class": "precision",
+    "segment_recall_per_class": "recall",
+    "segment_fscore_per_class": "fscore",
+    "segment_error_rate_per_class": "error_rate",
+}
+
+
+def _macro_keep(n_truth: np.ndarray, n_prediction: np.ndarray, labels_given: bool) -> np.ndarray:
+    """The labels of macro averages (:func:`audeval._scores.supported` along the last axis)."""
+    support = (n_truth + n_prediction) > 0
+    if labels_given:
+        return np.ones(support.shape, dtype=bool)
+    every = support.all(axis=-1, keepdims=True) | ~support.any(axis=-1, keepdims=True)
+    return support | every
+
+
+def reduce(counts, options) -> np.ndarray:
+    """The segment metrics from summed counts (:class:`audeval._protocol.Counts`).
+
+    ``counts[name]`` has shape ``(..., n_labels)`` for ``tp``, ``fp``, ``fn``, ``tn``
+    and ``substitutions`` (summed over labels here).
+    """
+    metric = options["metric"]
+    if metric == "segment_accuracy" and options.get("gap_label") is not None:
+        raise NotImplementedError("gap_label")
+    zero_division = options.get("zero_division", 0.0)
+    propagate_nans = bool(options.get("propagate_nans", False)) if metric in (
+        "segment_fscore_per_class", "segment_fscore"
+    ) else False
+    tp, fp, fn, tn = (counts[name] for name in ("tp", "fp", "fn", "tn"))
+    substitutions = counts["substitutions"].sum(axis=-1)
+    classwise, micro, _ = _scores(tp, fp, fn, tn, substitutions, zero_division, propagate_nans)
+    if metric in _PER_CLASS:
+        return classwise[_PER_CLASS[metric]]
+    if metric == "segment_fscore":
+        if options.get("average", "micro") == "micro":
+            return micro["fscore"]
+        given = options.get("labels") is not None or bool(counts.recorded.get("labels_given"))
+        keep = _macro_keep(tp + fn, tp + fp, given)
+        return _nanmean(np.where(keep, classwise["fscore"], np.nan))
+    if metric == "segment_error_rate":
+        return micro["error_rate"]
+    if metric == "segment_accuracy":
+        return micro["accuracy"]
+    raise NotImplementedError(metric)

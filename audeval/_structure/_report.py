@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from audeval._structure import reductions
 from audeval._options import Default
 from audeval._options import given
 from audeval._options import value_of
@@ -281,5 +282,7 @@ FAMILY = Family(
     takes_labels=False,
     columns=_table.COLUMNS,
     normalise=normalise,
+    reduce=reductions.reduce,
+    file_counts=reductions.file_counts,
 )
 """The structure family's one declaration (read by the registry)."""

@@ -1,0 +1,80 @@
+"""Reductions of structure statistics on arrays: means over files (the family's
+``file_counts`` and ``reduce``).
+
+Every structure metric is a mean over files (NaN files left out) of per-file values:
+``file_counts`` gives, per file, the values with NaN as 0 and whether each is defined,
+and ``reduce`` the mean of any multiset of files (a file drawn twice counts twice),
+vectorised over leading axes (resamples).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from audeval._structure import _table
+
+_CLUSTERING = {
+    "pairwise_clustering": ("pairwise", ("pairwise_precision", "pairwise_recall", "pairwise_f_measure")),
+    "rand_index": ("rand", ("rand_index",)),
+    "adjusted_rand_index": ("ari", ("adjusted_rand_index",)),
+    "mutual_information": (
+        "mi",
+        ("mutual_information", "adjusted_mutual_information", "normalized_mutual_information"),
+    ),
+}
+
+
+def per_file_values(table: pd.DataFrame, options: Mapping[str, object]) -> np.ndarray | None:
+    """``(files, values)``: the metric's values of each file (``None``: no per-file values)."""
+    metric = options["metric"]
+    beta = float(options.get("beta", 1.0))
+    if metric == "boundary_detection":
+        from audeval._structure._metrics import _window_ns
+
+        # a window the caller did not give: the table's own (as the metric does)
+        given = "window" in options.get("given", ())
+        column = _table.hits_column(table, _window_ns(options["window"]) if given else None)
+        values = _table.detection_values(table, column, beta)
+    elif metric == "boundary_deviation":
+        values = _table.deviation_values(table)
+    elif metric in _CLUSTERING:
+        key, names = _CLUSTERING[metric]
+        which = frozenset({"mi", "ami"}) if key == "mi" else frozenset({key})
+        scores = _table.clustering_values(table, 1.0 if key != "pairwise" else beta, which)
+        values = [scores[name] for name in names]
+    elif metric in ("normalized_conditional_entropy", "v_measure"):
+        marginal = metric == "v_measure" or bool(options.get("marginal", False))
+        key = "v" if marginal else "nce"
+        scores = _table.clustering_values(table, beta, frozenset({key}))
+        names = ("v_precision", "v_recall", "v_measure") if marginal else (
+            "nce_over", "nce_under", "nce_f_measure"
+        )
+        values = [scores[name] for name in names]
+    else:
+        return None
+    return np.column_stack([np.asarray(v, dtype=np.float64) for v in values])
+
+
+def file_counts(table: pd.DataFrame, options: Mapping[str, object]):
+    """Per file: the values (NaN as 0) and whether each is defined."""
+    values = per_file_values(table, options)
+    if values is None:
+        return None
+    defined = ~np.isnan(values)
+    return pd.Index(table.index.get_level_values("file")), {
+        "value": np.where(defined, values, 0.0),
+        "defined": defined.astype(np.float64),
+    }
+
+
+def reduce(counts, options: Mapping[str, object]) -> np.ndarray:
+    """Means over the files of each resample, NaN files left out; a tuple metric ``(..., k)``."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = np.where(counts["defined"] > 0, counts["value"] / counts["defined"], np.nan)
+    return mean[..., 0] if mean.shape[-1] == 1 else mean
+
+
+__all__ = ["file_counts", "per_file_values", "reduce"]
