@@ -17,14 +17,12 @@ import numpy as np
 import pandas as pd
 
 from audeval._bootstrap import bootstrap
-from audeval._validation import batch_durations
 from audeval._registry import (
+    Batches,
     empty_statistics,
     family_of,
     reduce,
     split_options,
-    statistics_of,
-    unseen_statistics,
 )
 from audeval._sum import _sortable_union, sum_statistics
 
@@ -131,6 +129,8 @@ class Accumulator:
         self._tables: list[pd.DataFrame] = []
         self._files: set = set()
         self._summed: pd.DataFrame | None = None
+        self._total: pd.DataFrame | None = None
+        self._batches = Batches(self._family, self._labels, self._statistics_options)
         return self
 
     @property
@@ -156,21 +156,29 @@ class Accumulator:
     @property
     def statistics(self) -> pd.DataFrame:
         """The summed statistics table (as :func:`sum_statistics`)."""
+        self._batches.check()  # (labels that must occur: over all batches)
+        if self._total is None:
+            summed = self._consolidated()
+            # files of files_duration (or uem) in no batch: evaluated as in a direct call
+            unseen = self._batches.unseen(summed)
+            self._total = summed if unseen is None else sum_statistics([summed, unseen])
+        return self._total
+
+    def _consolidated(self) -> pd.DataFrame:
+        """The sum of the batches' tables (no files of the file options added)."""
         if self._summed is None:
             if self._tables:
                 self._summed = sum_statistics(self._tables)
             else:
-                options = dict(self._statistics_options)
-                if "files_duration" in options:  # its files are added below
-                    options["files_duration"] = None
-                self._summed = empty_statistics(self._family, self._labels, options)
+                options = dict(self._batches.options)
+                for name in self._family.file_options:  # (their files are added by statistics)
+                    options[name] = None
+                labels = [] if self._batches.deferred else self._batches.labels
+                self._summed = self._batches.restamp(
+                    empty_statistics(self._family, labels, options)
+                )
             self._tables = [self._summed] if self._tables else []
-            # files of files_duration in no batch: evaluated as in a direct call
-            unseen = unseen_statistics(
-                self._family, self._labels, self._statistics_options, self._summed
-            )
-            self._total = self._summed if unseen is None else sum_statistics([self._summed, unseen])
-        return self._total
+        return self._summed
 
     def _add(self, table: pd.DataFrame) -> None:
         files = set(pd.unique(table.index.get_level_values("file")))
@@ -184,9 +192,9 @@ class Accumulator:
             )
         self._files |= files
         self._tables.append(table)
-        self._summed = None
+        self._summed = self._total = None
         if len(self._tables) > 64:
-            self.statistics  # noqa: B018 (consolidate)
+            self._consolidated()
 
     def update(
         self,
@@ -209,11 +217,7 @@ class Accumulator:
                 on invalid input (as the metric)
 
         """
-        options = self._statistics_options
-        if options.get("files_duration") is not None:  # the batch's files only
-            durations = batch_durations(options["files_duration"], truth, prediction)
-            options = {**options, "files_duration": durations}
-        table = statistics_of(self._family, truth, prediction, self._labels, options, self._metric)
+        table = self._batches.statistics(truth, prediction, self._metric)
         self._add(table)
         return self
 
@@ -250,8 +254,8 @@ class Accumulator:
         if other is self:
             raise ValueError("cannot merge an accumulator into itself.")
         if other._tables:
-            other.statistics  # noqa: B018 (consolidate)
-            self._add(other._summed)
+            self._add(other._consolidated())
+        self._batches.found.update(other._batches.found)
         return self
 
     def __add__(self, other: Accumulator) -> Accumulator:
@@ -266,6 +270,7 @@ class Accumulator:
         out.__dict__.update(self.__dict__)
         out._tables = list(self._tables)
         out._files = set(self._files)
+        out._batches = self._batches.copy()
         return out
 
     # --- results --------------------------------------------------------

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 import dataclasses
+import functools
+import inspect
 
 import numpy as np
 import pandas as pd
@@ -43,6 +45,9 @@ __all__ = [
 
 ATTRS = "audeval"
 """Key of ``DataFrame.attrs`` under which a statistics table records its family and options."""
+
+FILE_OPTIONS = ("files_duration", "uem")
+"""Options that name files: every file they name is evaluated (SPEC section 1)."""
 
 
 _DECLARED: dict = {}
@@ -83,6 +88,11 @@ class Family:
         normalise: ``normalise(options) -> options`` turns given keyword options
             into the form the table records (ns for durations);
             must accept any subset of :attr:`options`
+        labels_must_occur: a label given in ``labels`` that occurs in neither input
+            is an error (a misspelt label would give a perfect score);
+            batched paths check it over all batches, not per batch
+        scores_input: the prediction is a table with one column per label
+            (scores), not a Series of labels
 
     """
 
@@ -100,9 +110,32 @@ class Family:
     requires: tuple[tuple[Callable, Mapping[str, object]], ...] = ()
     fill_missing: Callable | None = None
     normalise: Callable[[dict], dict] | None = None
+    labels_must_occur: bool = False
+    scores_input: bool = False
 
     def __post_init__(self):
         _DECLARED[self.name] = self
+
+    @functools.cached_property
+    def _parameters(self) -> list[str]:
+        return list(inspect.signature(self.statistics).parameters)
+
+    @property
+    def file_options(self) -> tuple[str, ...]:
+        """Options of the statistics function that name files (``files_duration``, ``uem``).
+
+        Every file they name is an evaluated file (SPEC section 1):
+        a batch passes only its own files' entries,
+        and the files that no batch held are added when the batches are summed.
+        Tables do not record them.
+        """
+        return tuple(name for name in FILE_OPTIONS if name in self._parameters)
+
+    @property
+    def labels_option(self) -> str | None:
+        """The name of the statistics function's ``labels`` argument
+        (``"positive_labels"`` for detection), ``None`` if it takes none."""
+        return self._parameters[2] if self.takes_labels else None
 
     def required_options(self, metric: Callable | None) -> dict:
         """Statistics options that ``metric`` needs (e.g. the confusion columns)."""
@@ -112,6 +145,19 @@ class Family:
                 out.update(options)
         return out
 
+    def labels_of(self, labels, options: Mapping[str, object]):
+        """``labels``, or the option that names them (``positive_labels=``); both raise."""
+        name = self.labels_option
+        if name is None or name == "labels" or name not in options:
+            return labels
+        value = value_of(options[name])
+        if labels is not None and value is not None:
+            raise TypeError(
+                f"labels and {name} name the same argument of {self.statistics.__name__}; "
+                "give one of them."
+            )
+        return value if labels is None else labels
+
     def normalised(self, options: Mapping[str, object]) -> dict:
         """Options in the form the table records them."""
         options = {k: value_of(v) for k, v in options.items()}
@@ -120,8 +166,14 @@ class Family:
         return self.normalise(options)
 
     def compute(self, truth, prediction, labels, options: Mapping[str, object]) -> pd.DataFrame:
-        """Call the statistics function with the options it takes."""
+        """Call the statistics function with the options it takes.
+
+        ``labels`` may also be given by the name of the statistics function's argument
+        among the options (``positive_labels=`` of detection).
+        """
         options = {k: value_of(v) for k, v in options.items()}
+        labels = self.labels_of(labels, options)
+        options.pop(self.labels_option, None)
         if self.takes_labels:
             return self.statistics(truth, prediction, labels, **options)
         if labels is not None:

@@ -148,6 +148,7 @@ DETECTION_FAMILY = Family(
     takes_labels=True,
     columns=_opt.DETECTION_COLUMNS,
     normalise=_opt.normalise,
+    labels_must_occur=True,
 )
 """The detection family's one declaration (``positive_labels`` is its ``labels``)."""
 
