@@ -162,6 +162,7 @@ class Accumulator:
             # files of files_duration (or uem) in no batch: evaluated as in a direct call
             unseen = self._batches.unseen(summed)
             self._total = summed if unseen is None else sum_statistics([summed, unseen])
+            self._batches.warn(self._total)  # (once for all batches, as the direct call)
         return self._total
 
     def _consolidated(self) -> pd.DataFrame:
@@ -255,7 +256,7 @@ class Accumulator:
             raise ValueError("cannot merge an accumulator into itself.")
         if other._tables:
             self._add(other._consolidated())
-        self._batches.found.update(other._batches.found)
+        self._batches.merge(other._batches.found, other._batches.pending)
         return self
 
     def __add__(self, other: Accumulator) -> Accumulator:

@@ -145,14 +145,16 @@ def to_frame(part: pd.DataFrame | pd.Series, name: str) -> pd.DataFrame:
     return pd.DataFrame(values.to_numpy(), index=index, columns=values.columns).infer_objects()
 
 
-def _partition_statistics(batches: Batches, truth, prediction, column) -> tuple[pd.DataFrame, dict]:
-    """The statistics table of one pair of partitions, and the labels it found."""
+def _partition_statistics(batches: Batches, truth, prediction, column) -> tuple:
+    """The statistics table of one pair of partitions, the labels it found
+    and the warnings it kept (to issue once for all partitions)."""
     truth = to_series(truth, "truth", column)
     if batches.family.scores_input:
         prediction = to_frame(prediction, "prediction")
     else:
         prediction = to_series(prediction, "prediction", column)
-    return batches.statistics(truth, prediction), batches.found
+    batches = batches.copy()  # (a worker may run several partitions)
+    return batches.statistics(truth, prediction), batches.found, batches.pending
 
 
 # -------------------------------------------------------------------------
@@ -363,15 +365,17 @@ def dask_statistics(
         for t, p in zip(truth_parts, prediction_parts)
     ]
     results = list(dask.compute(*tasks))
-    for _, found in results:
-        batches.found.update(found)
+    for _, found, pending in results:
+        batches.merge(found, pending)
     batches.check()  # (labels that must occur: over all partitions)
-    tables = [table for table, _ in results]
+    tables = [table for table, _, _ in results]
     _check_split(tables)
     # files of files_duration (or uem) in no partition: evaluated as in a direct call
     summed = sum_statistics(tables)
     unseen = batches.unseen(summed)
-    return summed if unseen is None else sum_statistics([summed, unseen])
+    total = summed if unseen is None else sum_statistics([summed, unseen])
+    batches.warn(total)  # (once for all partitions, as the direct call)
+    return total
 
 
 __all__ = ["dask_statistics"]

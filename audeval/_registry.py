@@ -28,6 +28,7 @@ from audeval._options import given
 from audeval._intervals import expand_ranges
 from audeval._protocol import ATTRS, Family, resolve, table_family
 from audeval._tables import select_labels
+from audeval._warnings import warn
 
 
 def _declared(module) -> tuple[Family, ...]:
@@ -328,12 +329,42 @@ class Batches:
                 self.file_options[name] = option
         self.deferred = family.labels_must_occur and self.labels is not None
         self.found: dict = {}
+        self.pending: dict = {}
 
     def copy(self) -> Batches:
         """An independent copy (the labels found so far are its own)."""
         out = copy.copy(self)
         out.found = dict(self.found)
+        out.pending = {category: list(parts) for category, parts in self.pending.items()}
         return out
+
+    def merge(self, found: Mapping, pending: Mapping) -> None:
+        """Add what other batches found and warned."""
+        self.found.update(found)
+        for category, parts in pending.items():
+            self.pending.setdefault(category, []).extend(parts)
+
+    def _warning_once(self, compute: Callable[[], pd.DataFrame]) -> pd.DataFrame:
+        """Run a batch; a warning that can be combined over batches (``combine``)
+        is kept for :meth:`warn`, every other one is issued as it is."""
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            table = compute()
+        for w in caught:
+            if hasattr(w.category, "combine") and isinstance(w.message, w.category):
+                self.pending.setdefault(w.category, []).append(w.message)
+            else:
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        return table
+
+    def warn(self, total: pd.DataFrame) -> None:
+        """Issue the kept warnings once, each combined over all batches
+        (as the direct call on all batches states it; ``total``: the summed table)."""
+        if not self.pending:
+            return
+        n_files = int(pd.unique(total.index.get_level_values("file")).size)
+        for category, parts in self.pending.items():
+            warn(category.combine(parts, n_files))
 
     def options_for(self, truth: object, prediction: object) -> dict:
         """The statistics options of a batch: file options restricted to its files."""
@@ -353,13 +384,13 @@ class Batches:
         """The statistics table of one batch (Series, or a given table checked by the gate)."""
         options = self.options_for(truth, prediction)
         labels = self.labels
-        if not self.deferred or (prediction is None and isinstance(truth, pd.DataFrame)):
-            return statistics_of(self.family, truth, prediction, labels, options, metric)
-        found = _found_labels(truth, self.family) + _found_labels(prediction, self.family)
-        self.found.update(dict.fromkeys(found))
-        held = set(found)
-        table = statistics_of(
-            self.family, truth, prediction, [label for label in labels if label in held], options, metric
+        if self.deferred and not (prediction is None and isinstance(truth, pd.DataFrame)):
+            found = _found_labels(truth, self.family) + _found_labels(prediction, self.family)
+            self.found.update(dict.fromkeys(found))
+            held = set(found)
+            labels = [label for label in labels if label in held]
+        table = self._warning_once(
+            lambda: statistics_of(self.family, truth, prediction, labels, options, metric)
         )
         return self.restamp(table)
 

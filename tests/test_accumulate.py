@@ -634,3 +634,26 @@ FAMILIES_OF = {
     audeval.detection_error_rate: FAMILIES["detection"],
     audeval.diarization_cluster_report: FAMILIES["speaker_set"],
 }
+
+
+def test_unknown_durations_warned_once_as_the_direct_call(activity):
+    """One warning for all batches, with the direct call's numbers (issue 33 item 21)."""
+    truth, prediction, _ = activity
+    durations = {"f0": 10.0}
+    with pytest.warns(UserWarning) as direct_warnings:
+        direct = audeval.detection_error_rate(truth, prediction, files_duration=durations)
+    assert [str(w.message) for w in direct_warnings] == [
+        "files_duration is not known for 2 of 3 files: their scored region is the union "
+        "of the extents of truth and prediction (pyannote.metrics' rule). "
+        "Pass files_duration to score [0, duration]."
+    ]
+    accumulator = audeval.Accumulator(audeval.detection_error_rate, files_duration=durations)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning per batch
+        for file in ("f0", "f1", "f2"):
+            accumulator.update(_of(truth, [file]), _of(prediction, [file]))
+    with pytest.warns(UserWarning) as caught:
+        assert accumulator.compute() == direct
+        assert accumulator.compute() == direct  # (the same sum: not warned again)
+    assert [str(w.message) for w in caught] == [str(w.message) for w in direct_warnings]
+    assert caught[0].filename == __file__
