@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from audeval._bootstrap import bootstrap
+from audeval._protocol import Parts, frame_of_parts
 from audeval._registry import (
     Batches,
     empty_statistics,
@@ -127,6 +128,7 @@ class Accumulator:
 
         """
         self._tables: list[pd.DataFrame] = []
+        self._parts: dict[tuple, list[Parts]] = {}  # (arrays of batches, by labels and options)
         self._files: set = set()
         self._summed: pd.DataFrame | None = None
         self._total: pd.DataFrame | None = None
@@ -166,10 +168,15 @@ class Accumulator:
         return self._total
 
     def _consolidated(self) -> pd.DataFrame:
-        """The sum of the batches' tables (no files of the file options added)."""
+        """The sum of the batches' statistics (no files of the file options added)."""
         if self._summed is None:
-            if self._tables:
-                self._summed = sum_statistics(self._tables)
+            tables = self._tables + [
+                frame_of_parts(self._family.name, group) for group in self._parts.values()
+            ]
+            if len(tables) == 1 and not self._tables:  # one table of arrays: as the direct call
+                self._summed = tables[0]
+            elif tables:
+                self._summed = sum_statistics(tables)
             else:
                 options = dict(self._batches.options)
                 for name in self._family.file_options:  # (their files are added by statistics)
@@ -178,11 +185,15 @@ class Accumulator:
                 self._summed = self._batches.restamp(
                     empty_statistics(self._family, labels, options)
                 )
-            self._tables = [self._summed] if self._tables else []
+            self._tables = [self._summed] if tables else []
+            self._parts = {}
         return self._summed
 
-    def _add(self, table: pd.DataFrame) -> None:
-        files = set(pd.unique(table.index.get_level_values("file")))
+    def _add(self, batch: pd.DataFrame | Parts) -> None:
+        if isinstance(batch, Parts):
+            files = set(batch.files)
+        else:
+            files = set(pd.unique(batch.index.get_level_values("file")))
         repeated = self._files & files
         if repeated:
             shown = _sortable_union([list(repeated)], sort=True)
@@ -192,9 +203,12 @@ class Accumulator:
                 "(the statistics of a split file do not add up to those of the whole file)."
             )
         self._files |= files
-        self._tables.append(table)
+        if isinstance(batch, Parts):  # arrays: one table of all of them when reduced
+            self._parts.setdefault(batch.key(), []).append(batch)
+        else:
+            self._tables.append(batch)
         self._summed = self._total = None
-        if len(self._tables) > 64:
+        if len(self._tables) > 64 or len(self._parts) > 64:
             self._consolidated()
 
     def update(
@@ -218,8 +232,7 @@ class Accumulator:
                 on invalid input (as the metric)
 
         """
-        table = self._batches.statistics(truth, prediction, self._metric)
-        self._add(table)
+        self._add(self._batches.statistics(truth, prediction, self._metric, parts=True))
         return self
 
     def merge(self, other: Accumulator) -> Accumulator:
@@ -254,7 +267,7 @@ class Accumulator:
             )
         if other is self:
             raise ValueError("cannot merge an accumulator into itself.")
-        if other._tables:
+        if other._tables or other._parts:
             self._add(other._consolidated())
         self._batches.merge(other._batches.found, other._batches.pending)
         return self
@@ -270,6 +283,7 @@ class Accumulator:
         out = object.__new__(Accumulator)
         out.__dict__.update(self.__dict__)
         out._tables = list(self._tables)
+        out._parts = {key: list(group) for key, group in self._parts.items()}
         out._files = set(self._files)
         out._batches = self._batches.copy()
         return out

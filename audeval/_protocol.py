@@ -35,6 +35,8 @@ from audeval._options import given, value_of
 __all__ = [
     "ATTRS",
     "Family",
+    "Parts",
+    "frame_of_parts",
     "check_table",
     "is_table",
     "resolve",
@@ -93,6 +95,11 @@ class Family:
             batched paths check it over all batches, not per batch
         scores_input: the prediction is a table with one column per label
             (scores), not a Series of labels
+        parts: ``parts(truth, prediction, labels, **options) -> Parts``:
+            the statistics of Series as arrays on the dense ``(file, label)`` grid
+            (no DataFrame), for families indexed by ``(file, label)``;
+            batched paths keep these and build one table when they reduce
+            (:func:`frame_of_parts`). ``None``: batches keep tables
 
     """
 
@@ -112,6 +119,7 @@ class Family:
     normalise: Callable[[dict], dict] | None = None
     labels_must_occur: bool = False
     scores_input: bool = False
+    parts: Callable | None = None
 
     def __post_init__(self):
         _DECLARED[self.name] = self
@@ -184,6 +192,60 @@ class Family:
 # -------------------------------------------------------------------------
 # Tables
 # -------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Parts:
+    """The statistics of some files as arrays on the dense ``(file, label)`` grid.
+
+    ``columns[name]`` holds ``len(files) * len(labels)`` values
+    in the order ``file * len(labels) + label``;
+    ``recorded``: the options the table records.
+    """
+
+    files: pd.Index
+    labels: list
+    columns: Mapping[str, np.ndarray]
+    recorded: Mapping[str, object]
+
+    def key(self) -> tuple:
+        """Parts of equal keys concatenate (same labels, columns and options)."""
+        return (tuple(self.labels), tuple(self.columns), repr(sorted(self.recorded.items(), key=str)))
+
+
+def frame_of_parts(family: str, parts: Sequence[Parts]) -> pd.DataFrame:
+    """One statistics table of the parts of disjoint files with the same :meth:`Parts.key`.
+
+    The rows are those of the parts one after the other, files sorted where they can be
+    (the order of the statistics function's table of all files).
+    """
+    first = parts[0]
+    n_labels = len(first.labels)
+    files = first.files.append([p.files for p in parts[1:]]) if len(parts) > 1 else first.files
+    columns = {
+        name: np.concatenate([p.columns[name] for p in parts]) if len(parts) > 1 else first.columns[name]
+        for name in first.columns
+    }
+    try:
+        order = np.argsort(np.asarray(files, dtype=object), kind="stable") if len(parts) > 1 else None
+    except TypeError:
+        order = None
+    if order is not None and (np.diff(order) < 0).any():
+        files = files.take(order)
+        rows = (order[:, None] * n_labels + np.arange(n_labels)).ravel()
+        columns = {name: values[rows] for name, values in columns.items()}
+    codes_file = np.repeat(np.arange(len(files)), n_labels)
+    codes_label = np.tile(np.arange(n_labels), len(files))
+    labels = pd.CategoricalIndex(
+        list(first.labels), categories=pd.Index(list(first.labels), dtype=object), ordered=True, name="label"
+    )
+    index = pd.MultiIndex(
+        levels=[pd.Index(files, name="file"), labels],
+        codes=[codes_file, codes_label],
+        names=["file", "label"],
+        verify_integrity=False,
+    )
+    return stamp(pd.DataFrame(dict(columns), index=index), family, dict(first.recorded))
 
 
 def stamp(table: pd.DataFrame, family: str, options: Mapping[str, object]) -> pd.DataFrame:
@@ -287,7 +349,7 @@ def check_table(
 # -------------------------------------------------------------------------
 
 
-def _with_required(options: Mapping[str, object], required: Mapping[str, object]) -> dict:
+def with_required(options: Mapping[str, object], required: Mapping[str, object]) -> dict:
     """Options with what a metric requires; a required default yields to a given option."""
     out = dict(options)
     for key, value in required.items():
@@ -336,7 +398,7 @@ def resolve(
                 "prediction is None: pass a prediction Series, "
                 f"or a table from {family.statistics.__name__} in place of truth."
             )
-        return family.compute(truth, prediction, labels, _with_required(options, required))
+        return family.compute(truth, prediction, labels, with_required(options, required))
     if options.get("files_duration") is not None:
         raise ValueError(
             "files_duration cannot be applied to a statistics table: "

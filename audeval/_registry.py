@@ -26,7 +26,8 @@ from audeval import _segments
 from audeval import _structure
 from audeval._options import given
 from audeval._intervals import expand_ranges
-from audeval._protocol import ATTRS, Family, resolve, table_family
+from audeval._options import value_of
+from audeval._protocol import ATTRS, Family, Parts, resolve, table_family, with_required
 from audeval._tables import select_labels
 from audeval._warnings import warn
 
@@ -380,8 +381,19 @@ class Batches:
             options[name] = option.take(option.positions(files))
         return options
 
-    def statistics(self, truth: object, prediction: object, metric: Callable | None = None) -> pd.DataFrame:
-        """The statistics table of one batch (Series, or a given table checked by the gate)."""
+    def statistics(
+        self,
+        truth: object,
+        prediction: object,
+        metric: Callable | None = None,
+        *,
+        parts: bool = False,
+    ) -> pd.DataFrame | Parts:
+        """The statistics of one batch (Series, or a given table checked by the gate).
+
+        With ``parts=True`` the statistics of Series are arrays (:class:`Parts`)
+        where the family computes them so (:attr:`Family.parts`), else a table.
+        """
         options = self.options_for(truth, prediction)
         labels = self.labels
         if self.deferred and not (prediction is None and isinstance(truth, pd.DataFrame)):
@@ -389,6 +401,10 @@ class Batches:
             self.found.update(dict.fromkeys(found))
             held = set(found)
             labels = [label for label in labels if label in held]
+        if parts and self.family.parts is not None and isinstance(truth, pd.Series) and prediction is not None:
+            options = with_required(options, self.family.required_options(metric))
+            options = {k: value_of(v) for k, v in options.items()}
+            return self._warning_once(lambda: self.family.parts(truth, prediction, labels, **options))
         table = self._warning_once(
             lambda: statistics_of(self.family, truth, prediction, labels, options, metric)
         )

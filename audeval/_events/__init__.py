@@ -34,6 +34,7 @@ from audeval._events.reductions import class_wise
 from audeval._events.reductions import overall
 from audeval._events.statistics import confusion_columns
 from audeval._events.statistics import event_statistics
+from audeval._events.statistics import event_parts
 from audeval._protocol import Family
 
 
@@ -72,5 +73,6 @@ FAMILY = Family(
     columns=tuple(COLUMNS),
     requires=((event_confusion_matrix, {"confusion": True}),),
     normalise=normalise,
+    parts=event_parts,
 )
 """The event family's one declaration (read by the registry)."""

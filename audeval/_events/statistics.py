@@ -10,7 +10,7 @@ import pandas as pd
 from audeval import _tables
 from audeval._tables import statistics_frame
 from audeval._options import Default, value_of
-from audeval._protocol import declared, resolve, stamp
+from audeval._protocol import Parts, declared, resolve, stamp
 from audeval._validation import check_inputs
 from audeval._events.matching import EventMatch, match_events
 from audeval._events.options import CONFUSION_PREFIX, OPTIONS, Tolerance, normalise, tolerances
@@ -29,6 +29,11 @@ def _count(groups: np.ndarray, n: int) -> np.ndarray:
 
 def statistics_of_match(em: EventMatch, *, confusion: bool = False) -> pd.DataFrame:
     """Additive counts per ``(file, label)`` from a matching."""
+    return statistics_frame(em.inputs, _count_arrays(em, confusion))
+
+
+def _count_arrays(em: EventMatch, confusion: bool) -> dict[str, np.ndarray]:
+    """The columns of :func:`statistics_of_match` as arrays (``file * n_labels + label``)."""
     inputs = em.inputs
     truth, pred = inputs.truth, inputs.prediction
     n_labels = inputs.n_labels
@@ -49,7 +54,14 @@ def statistics_of_match(em: EventMatch, *, confusion: bool = False) -> pd.DataFr
         names = confusion_columns(inputs.labels)
         for k, name in enumerate(names):
             columns[name] = table[:, k]
-    return statistics_frame(inputs, columns)
+    return columns
+
+
+def event_parts(truth, prediction, labels=None, **options) -> Parts:
+    """:func:`event_statistics` as arrays (:class:`audeval._protocol.Parts`), for batched paths."""
+    match, recorded = _matched(truth, prediction, labels, **options)
+    columns = _count_arrays(match, recorded["confusion"])
+    return Parts(match.inputs.files, list(match.inputs.labels), columns, recorded)
 
 
 def confusion_columns(labels: Sequence[object]) -> list[str]:
