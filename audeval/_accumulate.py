@@ -171,7 +171,7 @@ class Accumulator:
         """The sum of the batches' statistics (no files of the file options added)."""
         if self._summed is None:
             tables = self._tables + [
-                frame_of_parts(self._family.name, group) for group in self._parts.values()
+                frame_of_parts(self._family.name, _resolved(group)) for group in self._parts.values()
             ]
             if len(tables) == 1 and not self._tables:  # one table of arrays: as the direct call
                 self._summed = tables[0]
@@ -190,7 +190,8 @@ class Accumulator:
         return self._summed
 
     def _add(self, batch: pd.DataFrame | Parts) -> None:
-        if isinstance(batch, Parts):
+        arrays = not isinstance(batch, pd.DataFrame)  # Parts, or pending ones
+        if arrays:
             files = set(batch.files)
         else:
             files = set(pd.unique(batch.index.get_level_values("file")))
@@ -203,7 +204,7 @@ class Accumulator:
                 "(the statistics of a split file do not add up to those of the whole file)."
             )
         self._files |= files
-        if isinstance(batch, Parts):  # arrays: one table of all of them when reduced
+        if arrays:  # one table of all of them when reduced
             self._parts.setdefault(batch.key(), []).append(batch)
         else:
             self._tables.append(batch)
@@ -355,6 +356,12 @@ class Accumulator:
     def __repr__(self) -> str:
         what = getattr(self._metric, "__name__", None) or self.family
         return f"Accumulator({what}, files={self.n_files})"
+
+
+def _resolved(group: list) -> list[Parts]:
+    """Parts of a group; pending ones (e.g. events validated, not matched) computed together."""
+    resolve = getattr(type(group[0]), "resolve", None)
+    return [resolve(group)] if resolve is not None else group
 
 
 def _same_options(a: dict, b: dict) -> bool:

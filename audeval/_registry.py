@@ -200,7 +200,7 @@ def empty_statistics(
 
 
 def input_files(obj: object) -> pd.Index | None:
-    """The files of an input (Series, score table, mapping of Series), ``None``: unknown."""
+    """The distinct files of an input (Series, score table, mapping of Series), ``None``: unknown."""
     if obj is None:
         return pd.Index([], dtype=object)
     if isinstance(obj, Mapping):
@@ -215,21 +215,24 @@ def input_files(obj: object) -> pd.Index | None:
         if "file" not in index.names:
             return None
         k = index.names.index("file")
-        codes = np.unique(np.asarray(index.codes[k]))
-        return index.levels[k].take(codes[codes >= 0])
+        level = index.levels[k]
+        used = np.zeros(len(level) + 1, dtype=bool)
+        used[np.asarray(index.codes[k])] = True  # (code -1: the last, left out)
+        return level if used[:-1].all() else level[used[:-1]]
     if index.name != "file":
         return None
     return pd.Index(pd.unique(index.array))
 
 
 def _union(parts: list[pd.Index]) -> pd.Index:
+    """Distinct files of several inputs (the first input's Index itself where they agree)."""
     parts = [part for part in parts if len(part)]
     if not parts:
         return pd.Index([], dtype=object)
-    out = parts[0]
-    for part in parts[1:]:
-        out = out.append(part)
-    return out.unique() if len(parts) > 1 else out
+    first = parts[0]
+    if all(part is first or (len(part) == len(first) and part.equals(first)) for part in parts[1:]):
+        return first
+    return first.append(parts[1:]).unique()
 
 
 def _found_labels(obj: object, family: Family) -> list:
@@ -256,23 +259,30 @@ class _FileOption:
 
     def __init__(self, name: str, value: object):
         self.name = name
-        self.value = value
         self.kind = None
         try:
             if isinstance(value, Mapping):
                 value = pd.Series(dict(value)).infer_objects()
             if isinstance(value, pd.Series) and not isinstance(value.index, pd.MultiIndex):
-                if not value.index.is_unique:
-                    return
-                self.kind, self.series, self.files = "mapping", value, pd.Index(value.index)
+                files = list(value.index)
+                self.values = value.array  # (typed: no casting per batch)
+                self.kind = "mapping"
             elif isinstance(value, (pd.Series, pd.Index)):
                 index = value.index if isinstance(value, pd.Series) else value
                 if not isinstance(index, pd.MultiIndex) or "file" not in index.names:
                     return
-                codes, files = pd.factorize(index.get_level_values("file"))
+                codes, uniques = pd.factorize(index.get_level_values("file"))
+                files = list(uniques)
                 order = np.argsort(codes, kind="stable")
                 self.bounds = np.searchsorted(codes[order], np.arange(len(files) + 1))
-                self.kind, self.rows, self.order, self.files = "intervals", value, order, pd.Index(files)
+                self.kind, self.rows, self.order = "intervals", value, order
+            else:
+                return
+            self.files = np.empty(len(files), dtype=object)
+            self.files[:] = files
+            self.position = {file: k for k, file in enumerate(files)}
+            if len(self.position) != len(files):  # a file named twice: the function's error
+                self.kind = None
         except (TypeError, ValueError):
             self.kind = None  # the statistics function names the error
 
@@ -280,15 +290,29 @@ class _FileOption:
         """Whether the option could be indexed by file (else it is passed on unchanged)."""
         return self.kind is not None
 
-    def positions(self, files: pd.Index) -> np.ndarray:
-        """Positions in :attr:`files` of those of ``files`` that the option names."""
-        found = np.asarray(self.files.get_indexer(files), dtype=np.int64)
-        return found[found >= 0]
+    def lookup(self, files: Sequence[object]) -> np.ndarray:
+        """Position in :attr:`files` of each of ``files`` (-1: not named)."""
+        get = self.position.get
+        return np.fromiter((get(file, -1) for file in files), dtype=np.int64, count=len(files))
+
+    def positions(self, files: Sequence[object]) -> np.ndarray:
+        """Positions in :attr:`files` of those of ``files`` that the option names (sorted)."""
+        found = self.lookup(files)
+        return np.unique(found[found >= 0])
+
+    def restricted(self, files: pd.Index) -> tuple[object, np.ndarray]:
+        """The option restricted to ``files`` (a batch's), and the positions it used."""
+        found = self.lookup(files.tolist())
+        if self.kind == "mapping" and (found >= 0).all():  # on the batch's own Index
+            return pd.Series(self.values.take(found), index=files, copy=False), found
+        positions = np.unique(found[found >= 0])
+        return self.take(positions), positions
 
     def take(self, positions: np.ndarray) -> object:
         """The option restricted to the files at ``positions``."""
         if self.kind == "mapping":
-            return self.series.iloc[positions]
+            index = pd.Index(self.files[positions], dtype=object)
+            return pd.Series(self.values.take(positions), index=index, copy=False)
         first, last = self.bounds[positions], self.bounds[positions + 1]
         rows = self.order[expand_ranges(first, last)[1]] if len(positions) else np.zeros(0, np.int64)
         rows = np.sort(rows)
@@ -378,7 +402,7 @@ class Batches:
         files = _union([files, other])
         options = dict(self.options)
         for name, option in self.file_options.items():
-            options[name] = option.take(option.positions(files))
+            options[name] = option.restricted(files)[0]
         return options
 
     def statistics(
@@ -440,7 +464,7 @@ class Batches:
         """
         if not self.file_options:
             return None
-        seen_files = pd.Index(pd.unique(seen.index.get_level_values("file")))
+        seen_files = pd.unique(seen.index.get_level_values("file")).tolist()
         options = dict(self.options)
         any_unseen = False
         for name, option in self.file_options.items():
