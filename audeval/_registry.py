@@ -266,6 +266,7 @@ class _FileOption:
             if isinstance(value, pd.Series) and not isinstance(value.index, pd.MultiIndex):
                 files = list(value.index)
                 self.values = value.array  # (typed: no casting per batch)
+                self.index = value.index
                 self.kind = "mapping"
             elif isinstance(value, (pd.Series, pd.Index)):
                 index = value.index if isinstance(value, pd.Series) else value
@@ -311,8 +312,7 @@ class _FileOption:
     def take(self, positions: np.ndarray) -> object:
         """The option restricted to the files at ``positions``."""
         if self.kind == "mapping":
-            index = pd.Index(self.files[positions], dtype=object)
-            return pd.Series(self.values.take(positions), index=index, copy=False)
+            return pd.Series(self.values.take(positions), index=self.index.take(positions), copy=False)
         first, last = self.bounds[positions], self.bounds[positions + 1]
         rows = self.order[expand_ranges(first, last)[1]] if len(positions) else np.zeros(0, np.int64)
         rows = np.sort(rows)

@@ -657,3 +657,41 @@ def test_unknown_durations_warned_once_as_the_direct_call(activity):
         assert accumulator.compute() == direct  # (the same sum: not warned again)
     assert [str(w.message) for w in caught] == [str(w.message) for w in direct_warnings]
     assert caught[0].filename == __file__
+
+
+def test_update_costs_the_batch_only(monkeypatch):
+    """No per-batch isin against all files; events are matched once, when reduced (issue 32 item 2)."""
+    truth = events([f"f{i}" for i in range(50)], [0.0] * 50, [1.0] * 50, ["a", "b"] * 25)
+    prediction = events([f"f{i}" for i in range(50)], [0.1] * 50, [1.1] * 50, ["a", "b"] * 25)
+    durations = pd.Series(5.0, index=[f"f{i}" for i in range(100)])  # 50 files in no batch
+    options = dict(onset_tolerance=0.2, offset_tolerance=0.2, files_duration=durations)
+    direct = audeval.event_report(truth, prediction, ["a", "b"], **options)
+    batches = [(_of(truth, [f"f{i}"]), _of(prediction, [f"f{i}"])) for i in range(50)]
+    calls = {"isin": 0, "match": 0}
+    isin, match = pd.Index.isin, audeval._events.statistics.match_events
+
+    def counted_isin(self, values, *args, **kwargs):
+        calls["isin"] += 1
+        return isin(self, values, *args, **kwargs)
+
+    def counted_match(*args, **kwargs):
+        calls["match"] += 1
+        return match(*args, **kwargs)
+
+    monkeypatch.setattr(pd.Index, "isin", counted_isin)
+    monkeypatch.setattr(audeval._events.statistics, "match_events", counted_match)
+    accumulator = audeval.Accumulator(audeval.event_report, ["a", "b"], **options)
+    for t, p in batches:
+        accumulator.update(t, p)
+    assert calls == {"isin": 0, "match": 0}
+    report = accumulator.compute()
+    assert calls["match"] == 2  # all batches at once, and the files of no batch
+    # (the file level's string dtype may differ, as in tests/test_contract.py)
+    pd.testing.assert_frame_equal(report, direct, check_index_type=False)
+    table = accumulator.statistics
+    assert len(pd.unique(table.index.get_level_values("file"))) == 100
+    pd.testing.assert_frame_equal(
+        table,
+        audeval.event_statistics(truth, prediction, ["a", "b"], **options),
+        check_index_type=False,
+    )
