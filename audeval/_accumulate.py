@@ -49,10 +49,19 @@ class Accumulator:
     pass the durations of the files to evaluate only).
 
     Options that the family's statistics function takes
-    (tolerances, ``matching``, ``files_duration``, ...)
+    (tolerances, ``matching``, ``compat``, ``files_duration``, ``uem``,
+    detection's ``positive_labels``, ...)
     are used in :meth:`update`,
     the others (``average``, ``zero_division``, ...)
     are passed to the metric in :meth:`compute`.
+    ``files_duration`` and ``uem`` are looked up per batch by file,
+    so an update costs in proportion to its batch;
+    event batches are validated in :meth:`update`
+    and matched all at once when reduced.
+    A label that must occur (``positive_labels``) is checked over all batches
+    when reduced, and a warning about the inputs that the direct call issues once
+    (files without ``files_duration``) is issued once, when reduced,
+    with the direct call's numbers.
 
     Args:
         metric: a metric function (e.g. :func:`audeval.event_fscore`),

@@ -227,7 +227,7 @@ def frame_of_parts(family: str, parts: Sequence[Parts]) -> pd.DataFrame:
         for name in first.columns
     }
     try:
-        order = np.argsort(np.asarray(files, dtype=object), kind="stable") if len(parts) > 1 else None
+        order = np.argsort(np.asarray(files, dtype=object), kind="stable")
     except TypeError:
         order = None
     if order is not None and (np.diff(order) < 0).any():

@@ -695,3 +695,16 @@ def test_update_costs_the_batch_only(monkeypatch):
         audeval.event_statistics(truth, prediction, ["a", "b"], **options),
         check_index_type=False,
     )
+
+
+def test_batches_in_any_file_order_give_the_direct_table():
+    """Event batches matched together keep the direct call's file order."""
+    truth = events(["f3", "f1", "f2", "f0"], [0.0] * 4, [1.0] * 4, ["a", "b", "a", "b"])
+    prediction = events(["f3", "f1", "f2", "f0"], [0.1] * 4, [1.1] * 4, ["a", "a", "a", "b"])
+    options = dict(onset_tolerance=0.2, offset_tolerance=0.2)
+    accumulator = audeval.Accumulator(audeval.event_fscore, ["a", "b"], **options)
+    for file in ("f3", "f1", "f2", "f0"):
+        accumulator.update(_of(truth, [file]), _of(prediction, [file]))
+    expected = audeval.event_statistics(truth, prediction, ["a", "b"], **options)
+    pd.testing.assert_frame_equal(accumulator.statistics, expected, check_index_type=False)
+    assert list(accumulator.statistics.index.get_level_values("file").unique()) == ["f0", "f1", "f2", "f3"]
