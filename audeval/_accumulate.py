@@ -17,14 +17,13 @@ import numpy as np
 import pandas as pd
 
 from audeval._bootstrap import bootstrap
-from audeval._validation import batch_durations
+from audeval._protocol import Parts, frame_of_parts
 from audeval._registry import (
+    Batches,
     empty_statistics,
     family_of,
     reduce,
     split_options,
-    statistics_of,
-    unseen_statistics,
 )
 from audeval._sum import _sortable_union, sum_statistics
 
@@ -50,10 +49,19 @@ class Accumulator:
     pass the durations of the files to evaluate only).
 
     Options that the family's statistics function takes
-    (tolerances, ``matching``, ``files_duration``, ...)
+    (tolerances, ``matching``, ``compat``, ``files_duration``, ``uem``,
+    detection's ``positive_labels``, ...)
     are used in :meth:`update`,
     the others (``average``, ``zero_division``, ...)
     are passed to the metric in :meth:`compute`.
+    ``files_duration`` and ``uem`` are looked up per batch by file,
+    so an update costs in proportion to its batch;
+    event batches are validated in :meth:`update`
+    and matched all at once when reduced.
+    A label that must occur (``positive_labels``) is checked over all batches
+    when reduced, and a warning about the inputs that the direct call issues once
+    (files without ``files_duration``) is issued once, when reduced,
+    with the direct call's numbers.
 
     Args:
         metric: a metric function (e.g. :func:`audeval.event_fscore`),
@@ -129,8 +137,11 @@ class Accumulator:
 
         """
         self._tables: list[pd.DataFrame] = []
+        self._parts: dict[tuple, list[Parts]] = {}  # (arrays of batches, by labels and options)
         self._files: set = set()
         self._summed: pd.DataFrame | None = None
+        self._total: pd.DataFrame | None = None
+        self._batches = Batches(self._family, self._labels, self._statistics_options)
         return self
 
     @property
@@ -156,24 +167,43 @@ class Accumulator:
     @property
     def statistics(self) -> pd.DataFrame:
         """The summed statistics table (as :func:`sum_statistics`)."""
-        if self._summed is None:
-            if self._tables:
-                self._summed = sum_statistics(self._tables)
-            else:
-                options = dict(self._statistics_options)
-                if "files_duration" in options:  # its files are added below
-                    options["files_duration"] = None
-                self._summed = empty_statistics(self._family, self._labels, options)
-            self._tables = [self._summed] if self._tables else []
-            # files of files_duration in no batch: evaluated as in a direct call
-            unseen = unseen_statistics(
-                self._family, self._labels, self._statistics_options, self._summed
-            )
-            self._total = self._summed if unseen is None else sum_statistics([self._summed, unseen])
+        self._batches.check()  # (labels that must occur: over all batches)
+        if self._total is None:
+            summed = self._consolidated()
+            # files of files_duration (or uem) in no batch: evaluated as in a direct call
+            unseen = self._batches.unseen(summed)
+            self._total = summed if unseen is None else sum_statistics([summed, unseen])
+            self._batches.warn(self._total)  # (once for all batches, as the direct call)
         return self._total
 
-    def _add(self, table: pd.DataFrame) -> None:
-        files = set(pd.unique(table.index.get_level_values("file")))
+    def _consolidated(self) -> pd.DataFrame:
+        """The sum of the batches' statistics (no files of the file options added)."""
+        if self._summed is None:
+            tables = self._tables + [
+                frame_of_parts(self._family.name, _resolved(group)) for group in self._parts.values()
+            ]
+            if len(tables) == 1 and not self._tables:  # one table of arrays: as the direct call
+                self._summed = tables[0]
+            elif tables:
+                self._summed = sum_statistics(tables)
+            else:
+                options = dict(self._batches.options)
+                for name in self._family.file_options:  # (their files are added by statistics)
+                    options[name] = None
+                labels = [] if self._batches.deferred else self._batches.labels
+                self._summed = self._batches.restamp(
+                    empty_statistics(self._family, labels, options)
+                )
+            self._tables = [self._summed] if tables else []
+            self._parts = {}
+        return self._summed
+
+    def _add(self, batch: pd.DataFrame | Parts) -> None:
+        arrays = not isinstance(batch, pd.DataFrame)  # Parts, or pending ones
+        if arrays:
+            files = set(batch.files)
+        else:
+            files = set(pd.unique(batch.index.get_level_values("file")))
         repeated = self._files & files
         if repeated:
             shown = _sortable_union([list(repeated)], sort=True)
@@ -183,10 +213,13 @@ class Accumulator:
                 "(the statistics of a split file do not add up to those of the whole file)."
             )
         self._files |= files
-        self._tables.append(table)
-        self._summed = None
-        if len(self._tables) > 64:
-            self.statistics  # noqa: B018 (consolidate)
+        if arrays:  # one table of all of them when reduced
+            self._parts.setdefault(batch.key(), []).append(batch)
+        else:
+            self._tables.append(batch)
+        self._summed = self._total = None
+        if len(self._tables) > 64 or len(self._parts) > 64:
+            self._consolidated()
 
     def update(
         self,
@@ -209,12 +242,7 @@ class Accumulator:
                 on invalid input (as the metric)
 
         """
-        options = self._statistics_options
-        if options.get("files_duration") is not None:  # the batch's files only
-            durations = batch_durations(options["files_duration"], truth, prediction)
-            options = {**options, "files_duration": durations}
-        table = statistics_of(self._family, truth, prediction, self._labels, options, self._metric)
-        self._add(table)
+        self._add(self._batches.statistics(truth, prediction, self._metric, parts=True))
         return self
 
     def merge(self, other: Accumulator) -> Accumulator:
@@ -249,9 +277,9 @@ class Accumulator:
             )
         if other is self:
             raise ValueError("cannot merge an accumulator into itself.")
-        if other._tables:
-            other.statistics  # noqa: B018 (consolidate)
-            self._add(other._summed)
+        if other._tables or other._parts:
+            self._add(other._consolidated())
+        self._batches.merge(other._batches.found, other._batches.pending)
         return self
 
     def __add__(self, other: Accumulator) -> Accumulator:
@@ -265,7 +293,9 @@ class Accumulator:
         out = object.__new__(Accumulator)
         out.__dict__.update(self.__dict__)
         out._tables = list(self._tables)
+        out._parts = {key: list(group) for key, group in self._parts.items()}
         out._files = set(self._files)
+        out._batches = self._batches.copy()
         return out
 
     # --- results --------------------------------------------------------
@@ -335,6 +365,12 @@ class Accumulator:
     def __repr__(self) -> str:
         what = getattr(self._metric, "__name__", None) or self.family
         return f"Accumulator({what}, files={self.n_files})"
+
+
+def _resolved(group: list) -> list[Parts]:
+    """Parts of a group; pending ones (e.g. events validated, not matched) computed together."""
+    resolve = getattr(type(group[0]), "resolve", None)
+    return [resolve(group)] if resolve is not None else group
 
 
 def _same_options(a: dict, b: dict) -> bool:

@@ -15,9 +15,9 @@ import sys
 import numpy as np
 import pandas as pd
 
-from audeval._registry import family_of, unseen_statistics
+from audeval._registry import Batches, family_of, split_options
 from audeval._sum import sum_statistics
-from audeval._validation import NAT, batch_durations, seconds_to_ns
+from audeval._validation import NAT, seconds_to_ns
 
 
 LEVELS = ("file", "start", "end")
@@ -121,11 +121,40 @@ def to_series(part: pd.DataFrame | pd.Series, name: str, column: object | None =
     return pd.Series(values, index=index, name=value)
 
 
-def _partition_statistics(family, truth, prediction, labels, column, options) -> pd.DataFrame:
-    truth, prediction = to_series(truth, "truth", column), to_series(prediction, "prediction", column)
-    if options.get("files_duration") is not None:  # the partition's files only
-        options = {**options, "files_duration": batch_durations(options["files_duration"], truth, prediction)}
-    return family.compute(truth, prediction, labels, options)
+def to_frame(part: pd.DataFrame | pd.Series, name: str) -> pd.DataFrame:
+    """A partition as a table on an audformat segmented index, every other column kept
+    (a score table: one column per class)."""
+    if isinstance(part, pd.Series):
+        part = part.to_frame()
+    if not isinstance(part, pd.DataFrame):
+        raise TypeError(f"{name} partitions must be pandas objects; got {type(part).__name__}.")
+    if any(n in LEVELS for n in part.index.names if n is not None):
+        part = part.reset_index()
+    columns = list(part.columns)
+    missing = [c for c in LEVELS if c not in columns]
+    if missing:
+        raise ValueError(
+            f"{name} must have the columns (or index levels) {list(LEVELS)}; "
+            f"it lacks {missing}: its columns are {columns}."
+        )
+    index = pd.MultiIndex.from_arrays(
+        [_files(part["file"]), _times(part["start"], name, "start"), _times(part["end"], name, "end")],
+        names=list(LEVELS),
+    )
+    values = part[[c for c in columns if c not in LEVELS]]
+    return pd.DataFrame(values.to_numpy(), index=index, columns=values.columns).infer_objects()
+
+
+def _partition_statistics(batches: Batches, truth, prediction, column) -> tuple:
+    """The statistics table of one pair of partitions, the labels it found
+    and the warnings it kept (to issue once for all partitions)."""
+    truth = to_series(truth, "truth", column)
+    if batches.family.scores_input:
+        prediction = to_frame(prediction, "prediction")
+    else:
+        prediction = to_series(prediction, "prediction", column)
+    batches = batches.copy()  # (a worker may run several partitions)
+    return batches.statistics(truth, prediction), batches.found, batches.pending
 
 
 # -------------------------------------------------------------------------
@@ -283,7 +312,7 @@ def dask_statistics(
         column: label column, if there is more than one
             besides ``file``, ``start`` and ``end``
         **options: options of the statistics function
-            (tolerances, ``files_duration``, ...)
+            (tolerances, ``files_duration``, ``uem``, ``positive_labels``, ...)
 
     Returns:
         statistics table indexed by ``(file, label)``
@@ -325,21 +354,28 @@ def dask_statistics(
             f"statistics must be a statistics function such as {family.statistics.__name__}; "
             f"got {statistics.__name__}."
         )
+    statistics_options, _ = split_options(family, None, options)  # (unknown options raise)
     _check_collection(truth, "truth", dd)
     _check_collection(prediction, "prediction", dd)
     truth_parts, prediction_parts = _aligned(truth, prediction)
-    shared = dask.delayed(options, traverse=False)
-    declared = dask.delayed(family, traverse=False)
+    batches = Batches(family, labels, statistics_options)
+    shared = dask.delayed(batches, traverse=False)
     tasks = [
-        dask.delayed(_partition_statistics, pure=True)(declared, t, p, labels, column, shared)
+        dask.delayed(_partition_statistics, pure=True)(shared, t, p, column)
         for t, p in zip(truth_parts, prediction_parts)
     ]
-    tables = list(dask.compute(*tasks))
+    results = list(dask.compute(*tasks))
+    for _, found, pending in results:
+        batches.merge(found, pending)
+    batches.check()  # (labels that must occur: over all partitions)
+    tables = [table for table, _, _ in results]
     _check_split(tables)
-    # files of files_duration in no partition: evaluated as in a direct call
+    # files of files_duration (or uem) in no partition: evaluated as in a direct call
     summed = sum_statistics(tables)
-    unseen = unseen_statistics(family, labels, options, summed)
-    return summed if unseen is None else sum_statistics([summed, unseen])
+    unseen = batches.unseen(summed)
+    total = summed if unseen is None else sum_statistics([summed, unseen])
+    batches.warn(total)  # (once for all partitions, as the direct call)
+    return total
 
 
 __all__ = ["dask_statistics"]

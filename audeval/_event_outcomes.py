@@ -110,11 +110,12 @@ def event_outcomes(
     duration_tolerance: float | None = None,
     matching: str = "optimal",
     files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = None,
 ) -> pd.DataFrame:
     r"""The outcome of every truth and every predicted event.
 
     Events are matched exactly as by :func:`audeval.event_statistics`
-    with the same options (validation, tolerances, ``matching``, substitutions).
+    with the same options (validation, tolerances, ``matching``, ``compat``, substitutions).
     There is one row per truth event (``side="truth"``)
     and one per predicted event (``side="prediction"``),
     truth rows first, each side in the row order of its Series.
@@ -164,6 +165,9 @@ def event_outcomes(
         matching: ``"optimal"`` (maximum matching) or ``"greedy"``
             (first fit in time order, as audmetric)
         files_duration: duration per file, resolves ``end=NaT``
+        compat: ``None`` (exact integer nanoseconds)
+            or ``"sed_eval"`` (sed_eval 0.2.1's float64 time conditions,
+            see :func:`audeval.event_statistics`)
 
     Returns:
         outcome table, one row per event
@@ -194,7 +198,7 @@ def event_outcomes(
 
     """
     matching = check_choice(matching, "matching", MATCHINGS)
-    tol = tolerances(onset_tolerance, offset_tolerance, duration_tolerance)
+    tol = tolerances(onset_tolerance, offset_tolerance, duration_tolerance, compat)
     inputs = check_inputs(
         truth, prediction, labels=labels, files_duration=files_duration, require_end=True
     )

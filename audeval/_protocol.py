@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 import dataclasses
+import functools
+import inspect
 
 import numpy as np
 import pandas as pd
@@ -34,6 +36,8 @@ __all__ = [
     "ATTRS",
     "Counts",
     "Family",
+    "Parts",
+    "frame_of_parts",
     "check_table",
     "is_table",
     "resolve",
@@ -44,6 +48,9 @@ __all__ = [
 
 ATTRS = "audeval"
 """Key of ``DataFrame.attrs`` under which a statistics table records its family and options."""
+
+FILE_OPTIONS = ("files_duration", "uem")
+"""Options that name files: every file they name is evaluated (SPEC section 1)."""
 
 
 _DECLARED: dict = {}
@@ -107,6 +114,16 @@ class Family:
             the metric of every resample (rows of a ``(resamples, files)`` count matrix)
             for a family whose rows are sparse over files
             (score tables: per-file threshold deltas); ``None``: no array path for the metric
+        labels_must_occur: a label given in ``labels`` that occurs in neither input
+            is an error (a misspelt label would give a perfect score);
+            batched paths check it over all batches, not per batch
+        scores_input: the prediction is a table with one column per label
+            (scores), not a Series of labels
+        parts: ``parts(truth, prediction, labels, **options) -> Parts``:
+            the statistics of Series as arrays on the dense ``(file, label)`` grid
+            (no DataFrame), for families indexed by ``(file, label)``;
+            batched paths keep these and build one table when they reduce
+            (:func:`frame_of_parts`). ``None``: batches keep tables
 
     """
 
@@ -131,6 +148,9 @@ class Family:
     reduce: Callable | None = None
     file_counts: Callable | None = None
     resample: Callable | None = None
+    labels_must_occur: bool = False
+    scores_input: bool = False
+    parts: Callable | None = None
 
     def __post_init__(self):
         _DECLARED[self.name] = self
@@ -146,6 +166,27 @@ class Family:
         blocks = {c for names in self.block_columns(labels or []).values() for c in names}
         return [c for c in columns if c not in blocks and c not in self.per_file]
 
+    @functools.cached_property
+    def _parameters(self) -> list[str]:
+        return list(inspect.signature(self.statistics).parameters)
+
+    @property
+    def file_options(self) -> tuple[str, ...]:
+        """Options of the statistics function that name files (``files_duration``, ``uem``).
+
+        Every file they name is an evaluated file (SPEC section 1):
+        a batch passes only its own files' entries,
+        and the files that no batch held are added when the batches are summed.
+        Tables do not record them.
+        """
+        return tuple(name for name in FILE_OPTIONS if name in self._parameters)
+
+    @property
+    def labels_option(self) -> str | None:
+        """The name of the statistics function's ``labels`` argument
+        (``"positive_labels"`` for detection), ``None`` if it takes none."""
+        return self._parameters[2] if self.takes_labels else None
+
     def required_options(self, metric: Callable | None) -> dict:
         """Statistics options that ``metric`` needs (e.g. the confusion columns)."""
         out: dict = {}
@@ -153,6 +194,19 @@ class Family:
             if function is metric:
                 out.update(options)
         return out
+
+    def labels_of(self, labels, options: Mapping[str, object]):
+        """``labels``, or the option that names them (``positive_labels=``); both raise."""
+        name = self.labels_option
+        if name is None or name == "labels" or name not in options:
+            return labels
+        value = value_of(options[name])
+        if labels is not None and value is not None:
+            raise TypeError(
+                f"labels and {name} name the same argument of {self.statistics.__name__}; "
+                "give one of them."
+            )
+        return value if labels is None else labels
 
     def normalised(self, options: Mapping[str, object]) -> dict:
         """Options in the form the table records them."""
@@ -162,8 +216,14 @@ class Family:
         return self.normalise(options)
 
     def compute(self, truth, prediction, labels, options: Mapping[str, object]) -> pd.DataFrame:
-        """Call the statistics function with the options it takes."""
+        """Call the statistics function with the options it takes.
+
+        ``labels`` may also be given by the name of the statistics function's argument
+        among the options (``positive_labels=`` of detection).
+        """
         options = {k: value_of(v) for k, v in options.items()}
+        labels = self.labels_of(labels, options)
+        options.pop(self.labels_option, None)
         if self.takes_labels:
             return self.statistics(truth, prediction, labels, **options)
         if labels is not None:
@@ -195,6 +255,60 @@ class Counts:
 # -------------------------------------------------------------------------
 # Tables
 # -------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Parts:
+    """The statistics of some files as arrays on the dense ``(file, label)`` grid.
+
+    ``columns[name]`` holds ``len(files) * len(labels)`` values
+    in the order ``file * len(labels) + label``;
+    ``recorded``: the options the table records.
+    """
+
+    files: pd.Index
+    labels: list
+    columns: Mapping[str, np.ndarray]
+    recorded: Mapping[str, object]
+
+    def key(self) -> tuple:
+        """Parts of equal keys concatenate (same labels, columns and options)."""
+        return (tuple(self.labels), tuple(self.columns), repr(sorted(self.recorded.items(), key=str)))
+
+
+def frame_of_parts(family: str, parts: Sequence[Parts]) -> pd.DataFrame:
+    """One statistics table of the parts of disjoint files with the same :meth:`Parts.key`.
+
+    The rows are those of the parts one after the other, files sorted where they can be
+    (the order of the statistics function's table of all files).
+    """
+    first = parts[0]
+    n_labels = len(first.labels)
+    files = first.files.append([p.files for p in parts[1:]]) if len(parts) > 1 else first.files
+    columns = {
+        name: np.concatenate([p.columns[name] for p in parts]) if len(parts) > 1 else first.columns[name]
+        for name in first.columns
+    }
+    try:
+        order = np.argsort(np.asarray(files, dtype=object), kind="stable")
+    except TypeError:
+        order = None
+    if order is not None and (np.diff(order) < 0).any():
+        files = files.take(order)
+        rows = (order[:, None] * n_labels + np.arange(n_labels)).ravel()
+        columns = {name: values[rows] for name, values in columns.items()}
+    codes_file = np.repeat(np.arange(len(files)), n_labels)
+    codes_label = np.tile(np.arange(n_labels), len(files))
+    labels = pd.CategoricalIndex(
+        list(first.labels), categories=pd.Index(list(first.labels), dtype=object), ordered=True, name="label"
+    )
+    index = pd.MultiIndex(
+        levels=[pd.Index(files, name="file"), labels],
+        codes=[codes_file, codes_label],
+        names=["file", "label"],
+        verify_integrity=False,
+    )
+    return stamp(pd.DataFrame(dict(columns), index=index), family, dict(first.recorded))
 
 
 def stamp(table: pd.DataFrame, family: str, options: Mapping[str, object]) -> pd.DataFrame:
@@ -298,7 +412,7 @@ def check_table(
 # -------------------------------------------------------------------------
 
 
-def _with_required(options: Mapping[str, object], required: Mapping[str, object]) -> dict:
+def with_required(options: Mapping[str, object], required: Mapping[str, object]) -> dict:
     """Options with what a metric requires; a required default yields to a given option."""
     out = dict(options)
     for key, value in required.items():
@@ -347,7 +461,7 @@ def resolve(
                 "prediction is None: pass a prediction Series, "
                 f"or a table from {family.statistics.__name__} in place of truth."
             )
-        return family.compute(truth, prediction, labels, _with_required(options, required))
+        return family.compute(truth, prediction, labels, with_required(options, required))
     if options.get("files_duration") is not None:
         raise ValueError(
             "files_duration cannot be applied to a statistics table: "

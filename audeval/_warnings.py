@@ -12,6 +12,31 @@ class UndefinedMetricWarning(UserWarning):
     """A metric is undefined for a label (no support in either input): it gets ``zero_division``."""
 
 
+class UnknownDurationsWarning(UserWarning):
+    """Files without ``files_duration`` (or UEM) are scored over the union of their extents.
+
+    Carries its counts, so that batched paths (``Accumulator``, ``dask_statistics``)
+    warn once for all batches, with the numbers of the direct call (:meth:`combine`).
+    """
+
+    def __init__(self, unknown: int, total: int):
+        self.unknown, self.total = int(unknown), int(total)
+        super().__init__(
+            f"files_duration is not known for {self.unknown} of {self.total} files: "
+            "their scored region is the union of the extents "
+            "of truth and prediction (pyannote.metrics' rule). "
+            "Pass files_duration to score [0, duration]."
+        )
+
+    def __reduce__(self):
+        return type(self), (self.unknown, self.total)
+
+    @classmethod
+    def combine(cls, parts: list[UnknownDurationsWarning], n_files: int) -> UnknownDurationsWarning:
+        """The warning of the batches of disjoint files ``parts``, ``n_files`` evaluated in all."""
+        return cls(sum(part.unknown for part in parts), n_files)
+
+
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -40,4 +65,4 @@ def warn(message: str, category: type[Warning] = UserWarning) -> None:
     warnings.warn(message, category, stacklevel=level)
 
 
-__all__ = ["UndefinedMetricWarning", "warn"]
+__all__ = ["UndefinedMetricWarning", "UnknownDurationsWarning", "warn"]

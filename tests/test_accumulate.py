@@ -432,3 +432,279 @@ def test_accumulator_many_batches_consolidate():
     assert accumulator.n_files == 1200
     assert accumulator.compute() == 1.0
     assert len(accumulator.statistics) == 1200
+
+
+# -------------------------------------------------------------------------
+# Every option through every path (issue 31)
+# -------------------------------------------------------------------------
+
+
+def events(files, starts, ends, labels):
+    return pd.Series(labels, index=audformat.segmented_index(files, starts, ends))
+
+
+def test_unweighted_average_fscore_keeps_compat():
+    """Events exactly 0.2 s off: sed_eval's float64 misses one of them (issue 31, probe 1)."""
+    truth = events(["f", "f", "g"], [0.0, 2.0, 0.0], [1.0, 3.0, 1.0], ["a", "b", "a"])
+    prediction = events(["f", "f", "g"], [0.2, 2.2, 0.0], [1.2, 3.2, 1.0], ["a", "b", "a"])
+    options = dict(onset_tolerance=0.2, offset_tolerance=0.2, compat="sed_eval")
+    macro = audeval.event_fscore(truth, prediction, average="macro", **options)
+    assert macro == pytest.approx(0.5)  # a: 1.0, b: 0.0
+    assert audeval.event_unweighted_average_fscore(truth, prediction, **options) == macro
+    stats = audeval.event_statistics(truth, prediction, **options)
+    assert audeval.event_unweighted_average_fscore(stats, None) == macro
+    with pytest.raises(ValueError, match="pass compat to event_statistics"):
+        audeval.event_unweighted_average_fscore(
+            audeval.event_statistics(truth, prediction, onset_tolerance=0.2, offset_tolerance=0.2),
+            None,
+            compat="sed_eval",
+        )
+    accumulator = audeval.Accumulator(audeval.event_unweighted_average_fscore, **options)
+    for file in ("f", "g"):
+        keep_t = truth.index.get_level_values("file") == file
+        keep_p = prediction.index.get_level_values("file") == file
+        accumulator.update(truth[keep_t], prediction[keep_p])
+    assert accumulator.compute() == macro
+    result = audeval.bootstrap(
+        audeval.event_unweighted_average_fscore, truth, prediction, n_boot=3, **options
+    )
+    assert result.value == macro
+    exact = {**options, "compat": None}
+    assert audeval.event_unweighted_average_fscore(truth, prediction, **exact) == 1.0
+
+
+@pytest.fixture
+def scores_case():
+    """Three files of frame scores of classes a, b; truth events in every file."""
+    files = ["f0", "f1", "f2"]
+    n = 20
+    rng = np.random.default_rng(3)
+    starts = np.round(np.arange(n) * 0.5, 6)
+    index = audformat.segmented_index(
+        np.repeat(files, n), np.tile(starts, 3), np.tile(starts + 0.5, 3)
+    )
+    truth = events(
+        ["f0", "f0", "f1", "f2", "f2"],
+        [1.0, 4.0, 2.0, 0.5, 6.0],
+        [3.0, 6.5, 5.0, 2.0, 9.0],
+        ["a", "b", "a", "b", "a"],
+    )
+    # high scores mostly inside the events of a class, low ones elsewhere
+    values = np.round(rng.uniform(0, 0.4, (3 * n, 2)), 2)
+    file = np.repeat(np.arange(3), n)
+    middle = np.tile(starts + 0.25, 3)
+    for (f, start, end), label in truth.items():
+        inside = (file == int(f[1])) & (middle > start.total_seconds()) & (middle < end.total_seconds())
+        values[inside, "ab".index(label)] = np.round(rng.uniform(0.5, 1.0, inside.sum()), 2)
+    scores = pd.DataFrame(values, index=index, columns=["a", "b"])
+    return truth, scores, {f: 10.0 for f in files}
+
+
+def _of(data, files):
+    return data[data.index.get_level_values("file").isin(files)]
+
+
+def test_accumulator_psds_with_the_durations_of_all_files(scores_case):
+    """The first batch holds one file, files_duration all three (issue 31, probe 3)."""
+    truth, scores, durations = scores_case
+    options = dict(dtc_threshold=0.5, gtc_threshold=0.5, files_duration=durations)
+    direct = audeval.psds(truth, scores, **options)
+    assert direct > 0
+    accumulator = audeval.Accumulator(audeval.psds, **options)
+    for files in (["f0"], ["f1", "f2"]):
+        accumulator.update(_of(truth, files), _of(scores, files))
+    assert accumulator.compute() == pytest.approx(direct, abs=1e-12)
+    # a file of files_duration without frames: the direct call and the sum raise alike
+    more = {**durations, "silent": 10.0}
+    with pytest.raises(ValueError, match="no frames for truth files \\['silent'\\]"):
+        audeval.psds(truth, scores, dtc_threshold=0.5, gtc_threshold=0.5, files_duration=more)
+    accumulator = audeval.Accumulator(
+        audeval.psds, dtc_threshold=0.5, gtc_threshold=0.5, files_duration=more
+    )
+    accumulator.update(truth, scores)
+    with pytest.raises(ValueError, match="no frames for truth files \\['silent'\\]"):
+        accumulator.compute()
+
+
+@pytest.fixture
+def activity():
+    """Labels a, b, c in three files; the first file has no 'c'."""
+    truth = events(
+        ["f0", "f0", "f1", "f1", "f2"],
+        [0.0, 3.0, 1.0, 5.0, 2.0],
+        [2.0, 6.0, 4.0, 8.0, 7.0],
+        ["a", "b", "c", "a", "b"],
+    )
+    prediction = events(
+        ["f0", "f1", "f1", "f2"], [0.5, 0.0, 5.5, 2.5], [2.5, 4.5, 7.0, 6.0], ["a", "c", "a", "c"]
+    )
+    durations = {"f0": 10.0, "f1": 10.0, "f2": 10.0}
+    return truth, prediction, durations
+
+
+def test_positive_labels_checked_over_all_batches(activity):
+    """A batch without a positive label is fine; a label of no batch raises (issue 31, probe 4)."""
+    truth, prediction, durations = activity
+    options = dict(positive_labels=["c", "a"], files_duration=durations, collar=0.2)
+    direct = audeval.detection_error_rate(truth, prediction, **options)
+    for how in ("keyword", "positional"):
+        if how == "keyword":
+            accumulator = audeval.Accumulator(audeval.detection_error_rate, **options)
+        else:
+            rest = {k: v for k, v in options.items() if k != "positive_labels"}
+            accumulator = audeval.Accumulator(audeval.detection_error_rate, ["c", "a"], **rest)
+        accumulator.update(_of(truth, ["f0"]), _of(prediction, ["f0"]))  # no 'c' here
+        accumulator.update(_of(truth, ["f1", "f2"]), _of(prediction, ["f1", "f2"]))
+        assert accumulator.compute() == pytest.approx(direct, abs=1e-15)
+        pd.testing.assert_frame_equal(
+            accumulator.statistics,
+            audeval.detection_statistics(truth, prediction, **options),
+        )
+    result = audeval.bootstrap(audeval.detection_error_rate, truth, prediction, n_boot=3, **options)
+    assert result.value == direct
+    # a misspelt label: the direct call raises, the accumulator when it reduces
+    misspelt = {**options, "positive_labels": ["c", "A"]}
+    with pytest.raises(ValueError, match=r"positive_labels \['A'\] occur in neither"):
+        audeval.detection_error_rate(truth, prediction, **misspelt)
+    accumulator = audeval.Accumulator(audeval.detection_error_rate, **misspelt)
+    accumulator.update(_of(truth, ["f0"]), _of(prediction, ["f0"]))
+    accumulator.update(_of(truth, ["f1", "f2"]), _of(prediction, ["f1", "f2"]))
+    with pytest.raises(ValueError, match=r"positive_labels \['A'\] occur in neither"):
+        accumulator.compute()
+    # merged accumulators pool the labels they found
+    first = audeval.Accumulator(audeval.detection_error_rate, **options)
+    first.update(_of(truth, ["f0"]), _of(prediction, ["f0"]))
+    second = audeval.Accumulator(audeval.detection_error_rate, **options)
+    second.update(_of(truth, ["f1", "f2"]), _of(prediction, ["f1", "f2"]))
+    with pytest.raises(ValueError, match=r"positive_labels \['c'\] occur in neither"):
+        first.compute()
+    assert (first + second).compute() == pytest.approx(direct, abs=1e-15)
+
+
+@pytest.mark.parametrize(
+    "metric, options",
+    [
+        (audeval.diarization_error_rate, dict(collar=0.5)),
+        (audeval.jaccard_error_rate, dict()),
+        (audeval.detection_error_rate, dict(positive_labels=["a", "c"])),
+        (audeval.diarization_cluster_report, dict()),
+    ],
+)
+def test_uem_through_every_path(activity, metric, options):
+    """uem reaches the statistics function on every path (issue 31, probe 4),
+    also for a file that only the UEM names."""
+    truth, prediction, _ = activity
+    uem = audformat.segmented_index(
+        ["f0", "f1", "f1", "f2", "extra"], [1.0, 0.0, 5.0, 3.0, 0.0], [5.0, 3.0, 9.0, 8.0, 4.0]
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (no files_duration: extents of the files)
+        direct = metric(truth, prediction, uem=uem, **options)
+        without = metric(truth, prediction, **options)
+        accumulator = audeval.Accumulator(metric, uem=uem, **options)
+        accumulator.update(_of(truth, ["f0"]), _of(prediction, ["f0"]))
+        accumulator.update(_of(truth, ["f1", "f2"]), _of(prediction, ["f1", "f2"]))
+        accumulated = accumulator.compute()
+        table = audeval.sum_statistics(
+            [
+                FAMILIES_OF[metric].compute(
+                    _of(truth, files), _of(prediction, files), None,
+                    {**options, "uem": uem[uem.get_level_values("file").isin(files)]},
+                )
+                for files in (["f0", "f2"], ["f1", "extra"])  # (each holds a and c)
+            ]
+        )
+        summed = metric(table, None)
+        if isinstance(direct, pd.DataFrame):
+            pd.testing.assert_frame_equal(accumulated, direct)
+            pd.testing.assert_frame_equal(summed, direct)
+            assert not direct.equals(without)
+        else:
+            assert accumulated == pytest.approx(direct, abs=1e-15)
+            assert summed == pytest.approx(direct, abs=1e-15)
+            assert direct != without
+            value = audeval.bootstrap(metric, truth, prediction, n_boot=3, uem=uem, **options).value
+            assert value == pytest.approx(direct, abs=1e-15)
+    assert "extra" in accumulator.statistics.index.get_level_values("file")
+
+
+FAMILIES_OF = {
+    audeval.diarization_error_rate: FAMILIES["diarization"],
+    audeval.jaccard_error_rate: FAMILIES["diarization"],
+    audeval.detection_error_rate: FAMILIES["detection"],
+    audeval.diarization_cluster_report: FAMILIES["speaker_set"],
+}
+
+
+def test_unknown_durations_warned_once_as_the_direct_call(activity):
+    """One warning for all batches, with the direct call's numbers (issue 33 item 21)."""
+    truth, prediction, _ = activity
+    durations = {"f0": 10.0}
+    with pytest.warns(UserWarning) as direct_warnings:
+        direct = audeval.detection_error_rate(truth, prediction, files_duration=durations)
+    assert [str(w.message) for w in direct_warnings] == [
+        "files_duration is not known for 2 of 3 files: their scored region is the union "
+        "of the extents of truth and prediction (pyannote.metrics' rule). "
+        "Pass files_duration to score [0, duration]."
+    ]
+    accumulator = audeval.Accumulator(audeval.detection_error_rate, files_duration=durations)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning per batch
+        for file in ("f0", "f1", "f2"):
+            accumulator.update(_of(truth, [file]), _of(prediction, [file]))
+    with pytest.warns(UserWarning) as caught:
+        assert accumulator.compute() == direct
+        assert accumulator.compute() == direct  # (the same sum: not warned again)
+    assert [str(w.message) for w in caught] == [str(w.message) for w in direct_warnings]
+    assert caught[0].filename == __file__
+
+
+def test_update_costs_the_batch_only(monkeypatch):
+    """No per-batch isin against all files; events are matched once, when reduced (issue 32 item 2)."""
+    truth = events([f"f{i}" for i in range(50)], [0.0] * 50, [1.0] * 50, ["a", "b"] * 25)
+    prediction = events([f"f{i}" for i in range(50)], [0.1] * 50, [1.1] * 50, ["a", "b"] * 25)
+    durations = pd.Series(5.0, index=[f"f{i}" for i in range(100)])  # 50 files in no batch
+    options = dict(onset_tolerance=0.2, offset_tolerance=0.2, files_duration=durations)
+    direct = audeval.event_report(truth, prediction, ["a", "b"], **options)
+    batches = [(_of(truth, [f"f{i}"]), _of(prediction, [f"f{i}"])) for i in range(50)]
+    calls = {"isin": 0, "match": 0}
+    isin, match = pd.Index.isin, audeval._events.statistics.match_events
+
+    def counted_isin(self, values, *args, **kwargs):
+        calls["isin"] += 1
+        return isin(self, values, *args, **kwargs)
+
+    def counted_match(*args, **kwargs):
+        calls["match"] += 1
+        return match(*args, **kwargs)
+
+    monkeypatch.setattr(pd.Index, "isin", counted_isin)
+    monkeypatch.setattr(audeval._events.statistics, "match_events", counted_match)
+    accumulator = audeval.Accumulator(audeval.event_report, ["a", "b"], **options)
+    for t, p in batches:
+        accumulator.update(t, p)
+    assert calls == {"isin": 0, "match": 0}
+    report = accumulator.compute()
+    assert calls["match"] == 2  # all batches at once, and the files of no batch
+    # (the file level's string dtype may differ, as in tests/test_contract.py)
+    pd.testing.assert_frame_equal(report, direct, check_index_type=False)
+    table = accumulator.statistics
+    assert len(pd.unique(table.index.get_level_values("file"))) == 100
+    pd.testing.assert_frame_equal(
+        table,
+        audeval.event_statistics(truth, prediction, ["a", "b"], **options),
+        check_index_type=False,
+    )
+
+
+def test_batches_in_any_file_order_give_the_direct_table():
+    """Event batches matched together keep the direct call's file order."""
+    truth = events(["f3", "f1", "f2", "f0"], [0.0] * 4, [1.0] * 4, ["a", "b", "a", "b"])
+    prediction = events(["f3", "f1", "f2", "f0"], [0.1] * 4, [1.1] * 4, ["a", "a", "a", "b"])
+    options = dict(onset_tolerance=0.2, offset_tolerance=0.2)
+    accumulator = audeval.Accumulator(audeval.event_fscore, ["a", "b"], **options)
+    for file in ("f3", "f1", "f2", "f0"):
+        accumulator.update(_of(truth, [file]), _of(prediction, [file]))
+    expected = audeval.event_statistics(truth, prediction, ["a", "b"], **options)
+    pd.testing.assert_frame_equal(accumulator.statistics, expected, check_index_type=False)
+    assert list(accumulator.statistics.index.get_level_values("file").unique()) == ["f0", "f1", "f2", "f3"]

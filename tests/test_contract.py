@@ -28,7 +28,7 @@ import pytest
 
 import audeval
 from audeval._registry import FAMILIES
-from audeval._registry import split_options
+from audeval._registry import reduce, split_options
 
 
 FILES = [f"f{i}" for i in range(6)]
@@ -86,6 +86,12 @@ def _scores(seed: int, frame: float = 0.1) -> tuple[pd.Series, pd.DataFrame]:
 
 
 LABELS = (_labels(1, 40), _labels(2, 40))
+UEM = audformat.segmented_index(
+    ["f0", "f0", "f1", "f2", "f3", "f4", "f5"],
+    [0.5, 6.0, 1.0, 0.0, 2.5, 0.0, 3.0],
+    [4.5, 11.0, 10.0, 12.0, 9.5, 6.0, 12.0],
+)
+"""Scored intervals of every file (several in f0), for the families that take ``uem``."""
 RATERS = {"r1": _labels(5, 30), "r2": _labels(6, 30)}  # cohen_kappa takes two raters
 DATA = {
     # family -> (truth, prediction, [statistics options], {metric: [metric options]}, labels)
@@ -94,6 +100,7 @@ DATA = {
         [
             dict(onset_tolerance=0.2, offset_tolerance=None),
             dict(onset_tolerance=0.2, offset_tolerance=0.2, duration_tolerance=0.5, matching="greedy"),
+            dict(onset_tolerance=0.2, offset_tolerance=0.2, compat="sed_eval"),
         ],
         {"event_fscore": [{}, {"average": "macro"}], "event_report": [{}, {"per_file": True}]},
         ["c", "a"],
@@ -110,19 +117,30 @@ DATA = {
     ),
     "detection": (
         *LABELS,
-        [dict(files_duration=FILES_DURATION, collar=0.5), dict(files_duration=FILES_DURATION, skip_overlap=True)],
+        [
+            dict(files_duration=FILES_DURATION, collar=0.5),
+            dict(files_duration=FILES_DURATION, skip_overlap=True),
+            dict(files_duration=FILES_DURATION, uem=UEM, collar=0.5, collar_convention="per_side"),
+            dict(files_duration=FILES_DURATION, positive_labels=["c", "a"]),
+            dict(uem=UEM, positive_labels=["b"]),
+        ],
         {},
         None,
     ),
     "diarization": (
         *LABELS,
-        [dict(files_duration=FILES_DURATION), dict(files_duration=FILES_DURATION, collar=0.5, skip_overlap=True)],
+        [
+            dict(files_duration=FILES_DURATION),
+            dict(files_duration=FILES_DURATION, collar=0.5, skip_overlap=True),
+            dict(files_duration=FILES_DURATION, uem=UEM, collar=0.5, collar_convention="per_side"),
+            dict(uem=UEM, compat="pyannote"),
+        ],
         {"diarization_error_rate": [{}, {"mapping": "greedy"}]},
         None,
     ),
     "score": (
         *_scores(15),
-        [dict(), dict(dtc_threshold=0.5, gtc_threshold=0.5), dict(criterion="collar")],
+        [dict(), dict(dtc_threshold=0.5, gtc_threshold=0.5), dict(criterion="collar"), dict(compat="sed_scores_eval")],
         {},
         None,
     ),
@@ -135,21 +153,25 @@ DATA = {
     ),
     "speaker_set": (
         *LABELS,
-        [dict(files_duration=FILES_DURATION), dict(files_duration=FILES_DURATION, frame_size=0.01)],
+        [
+            dict(files_duration=FILES_DURATION),
+            dict(files_duration=FILES_DURATION, frame_size=0.01),
+            dict(files_duration=FILES_DURATION, uem=UEM),
+        ],
         {},
         None,
     ),
     "structure": (
         _partition(3),
         _partition(4),
-        [dict(frame_size=None), dict(frame_size=0.1)],
+        [dict(frame_size=None), dict(frame_size=0.1), dict(frame_size=0.1, compat="mir_eval")],
         {},
         None,
     ),
     "hierarchy": (
         _levels(8),
         _levels(9),
-        [dict(frame_size=0.1), dict(frame_size=0.25, monotonic=True)],
+        [dict(frame_size=0.1), dict(frame_size=0.25, monotonic=True), dict(frame_size=0.1, compat="mir_eval")],
         {},
         None,
     ),
@@ -161,13 +183,17 @@ DATA = {
         None,
     ),
 }
-NO_DASK = {"agreement", "hierarchy", "score"}
+NO_DASK = {"agreement", "hierarchy"}
 # metrics that take other option sets than their family's (ROC curves are of segments or clips;
 # PSD-ROC is intersection-based)
 METRIC_OPTIONS = {
     "roc_curve": [dict(criterion="segment"), dict(criterion="segment", segment_length=0.5), dict(criterion="clip")],
     "auroc": [dict(criterion="segment"), dict(criterion="segment", segment_length=0.5), dict(criterion="clip")],
-    "psds": [dict(), dict(dtc_threshold=0.5, gtc_threshold=0.5, cttc_threshold=0.3)],
+    "psds": [
+        dict(),
+        dict(dtc_threshold=0.5, gtc_threshold=0.5, cttc_threshold=0.3),
+        dict(compat="sed_scores_eval", files_duration=FILES_DURATION),
+    ],
     "psd_roc": [dict(), dict(dtc_threshold=0.5, gtc_threshold=0.5, cttc_threshold=0.3)],
 }
 
@@ -227,11 +253,13 @@ def _subset(data, files):
 
 
 def _batch(options, files):
-    """Statistics options of a shard: ``files_duration`` of its own files only (SPEC section 1)."""
-    if options.get("files_duration") is None:
-        return options
-    durations = {f: d for f, d in dict(options["files_duration"]).items() if f in set(files)}
-    return {**options, "files_duration": durations}
+    """Statistics options of a shard: ``files_duration`` and ``uem`` of its own files only (SPEC section 1)."""
+    options = dict(options)
+    if options.get("files_duration") is not None:
+        options["files_duration"] = {f: d for f, d in dict(options["files_duration"]).items() if f in set(files)}
+    if options.get("uem") is not None:
+        options["uem"] = options["uem"][options["uem"].get_level_values("file").isin(list(files))]
+    return options
 
 
 def _call(metric, truth, prediction, labels, options, family):
@@ -309,22 +337,48 @@ def test_options_that_differ_from_the_table_raise(name):
         pytest.skip("the option sets differ only in options that tables do not record")
 
 
-@pytest.mark.parametrize("name", sorted(n for n in FAMILIES if n in DATA and n not in NO_DASK))
-def test_dask_gives_the_pandas_table(name):
-    dd = pytest.importorskip("dask.dataframe")
+@pytest.mark.parametrize(
+    "name, k",
+    [
+        pytest.param(name, k, id=f"{name}-{options}")
+        for name in sorted(n for n in FAMILIES if n in DATA and n not in NO_DASK)
+        for k, options in enumerate(DATA[name][2])
+    ],
+)
+def test_dask_gives_the_pandas_table(name, k):
+    """Every option set of a family (``compat``, ``uem``, ``positive_labels``, ...) on dask."""
+    pytest.importorskip("dask.dataframe")
     family = FAMILIES[name]
     truth, prediction, statistics_options, _, _ = DATA[name]
-    options = statistics_options[0]
-
-    def frame(series):
-        df = series.rename("label").reset_index()
-        return dd.from_pandas(df.set_index("file").sort_index(), npartitions=2, sort=True)
+    options = statistics_options[k]
+    frame = _dask_frame
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         expected = family.compute(truth, prediction, None, options)
         actual = audeval.dask_statistics(family.statistics, frame(truth), frame(prediction), **options)
+    if name == "score":
+        # (summed score tables list thresholds ascending, as sum_statistics of pandas shards does)
+        actual, expected = actual.sort_index(), expected.sort_index()
     pd.testing.assert_frame_equal(actual, expected, check_index_type=False)
+    for metric in family.metrics:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            statistics_options, metric_options = split_options(family, metric, options)
+            if family.required_options(metric):  # (ROC metrics: a table of their own criterion)
+                continue
+            assert_same(
+                reduce(metric, actual, None, metric_options, family),
+                reduce(metric, expected, None, metric_options, family),
+                f"dask {metric.__name__}",
+            )
+
+
+def _dask_frame(data):
+    """A Series of labels (or a score table) as a dask DataFrame partitioned by file."""
+    dd = pytest.importorskip("dask.dataframe")
+    df = data.reset_index() if isinstance(data, pd.DataFrame) else data.rename("label").reset_index()
+    return dd.from_pandas(df.set_index("file").sort_index(), npartitions=2, sort=True)
 
 
 SILENT = {**FILES_DURATION, "silent1": DURATION, "silent2": DURATION / 2}
@@ -341,7 +395,8 @@ def _with_silent_files(options: dict) -> dict | None:
     "name, metric, options",
     [
         pytest.param(name, metric, silent, id=f"{metric.__name__}-{k}")
-        for name in sorted(n for n in FAMILIES if n in DATA)
+        # (scores: every evaluated file needs frames; test_psds_with_files_without_frames)
+        for name in sorted(n for n in FAMILIES if n in DATA and n != "score")
         for metric in FAMILIES[name].metrics
         for k, options in enumerate(option_sets(name, metric))
         if (silent := _with_silent_files(options)) is not None
@@ -378,9 +433,7 @@ def test_files_only_in_files_duration_through_every_path(name, metric, options):
         return
     dd = pytest.importorskip("dask.dataframe")
 
-    def frame(series):
-        df = series.rename("label").reset_index()
-        return dd.from_pandas(df.set_index("file").sort_index(), npartitions=2, sort=True)
+    frame = _dask_frame
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -284,3 +284,22 @@ def test_event_timeline_draws_the_outcomes(small):
         links = [line for line in ax.lines if line.get_gid() == "substitution-link"]
         assert len(links) == int((rows["outcome"] == "substituted").sum())
         plt.close(ax.figure)
+
+
+def test_compat_sed_eval_gives_the_statistics_decisions():
+    """Events exactly 0.2 s off: met in integer ns, missed in sed_eval's float64 (issue 31)."""
+    truth = series(["f", "f"], [0.0, 2.0], [1.0, 3.0], ["a", "b"])
+    prediction = series(["f", "f"], [0.2, 2.2], [1.2, 3.2], ["a", "b"])
+    exact = event_outcomes(truth, prediction, **OPTIONS)
+    sed_eval = event_outcomes(truth, prediction, compat="sed_eval", **OPTIONS)
+    assert exact["outcome"].tolist() == ["tp", "tp", "tp", "tp"]
+    # 0.2 - 0.0 <= 0.2 holds in float64, 2.2 - 2.0 <= 0.2 does not
+    assert sed_eval["outcome"].tolist() == ["tp", "fn", "tp", "fp"]
+    for compat in (None, "sed_eval"):
+        outcomes = event_outcomes(truth, prediction, compat=compat, **OPTIONS)
+        stats = audeval.event_statistics(truth, prediction, compat=compat, **OPTIONS)
+        counts = counts_of(outcomes)
+        for column in counts.columns:
+            assert counts[column].tolist() == stats[column].tolist(), (compat, column)
+    with pytest.raises(ValueError, match="compat"):
+        event_outcomes(truth, prediction, compat="sed", **OPTIONS)

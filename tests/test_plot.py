@@ -919,3 +919,104 @@ def test_diarization_mapping_options():
         ax = audeval.plot.diarization_timeline(truth, prediction, file="g")
     with pytest.raises(ValueError, match="mapping"):
         audeval.plot.diarization_timeline(truth, prediction, file="g", mapping="best")
+
+
+# -------------------------------------------------------------------------
+# Every option of the family reaches the picture (issue 31)
+# -------------------------------------------------------------------------
+
+
+def _title_numbers(title):
+    """F, P, R and ER of a timeline title."""
+    line = title.splitlines()[1]
+    f = float(line.split("F = ")[1].split(" ")[0])
+    p = float(line.split("P = ")[1].split(",")[0])
+    r = float(line.split("R = ")[1].split(")")[0])
+    er = float(line.split("ER = ")[1].split(";")[0])
+    return f, p, r, er
+
+
+def test_event_plots_take_compat():
+    # events exactly 0.2 s off: met in integer ns, the second missed in sed_eval's float64
+    truth = series(["f", "f"], [0.0, 2.0], [1.0, 3.0], ["a", "b"])
+    prediction = series(["f", "f"], [0.2, 2.2], [1.2, 3.2], ["a", "b"])
+    options = dict(onset_tolerance=0.2, offset_tolerance=0.2)
+    for compat in (None, "sed_eval"):
+        ax = audeval.plot.event_timeline(truth, prediction, compat=compat, **options)
+        f, p, r, er = _title_numbers(ax.get_title())
+        assert f == pytest.approx(
+            audeval.event_fscore(truth, prediction, compat=compat, **options), abs=5e-4
+        )
+        assert er == pytest.approx(
+            audeval.event_error_rate(truth, prediction, compat=compat, **options), abs=5e-4
+        )
+        stats = audeval.event_statistics(truth, prediction, compat=compat, **options)
+        drawn = {k: v for k, v in gids(ax).items() if not k.startswith("collar")}
+        assert drawn == {k: v for k, v in expected_counts(stats, "f").items() if v}
+        ax = audeval.plot.event_confusion_matrix(truth, prediction, compat=compat, **options)
+        assert ax.images[0].get_array().filled(0).tolist() == audeval.event_confusion_matrix(
+            truth, prediction, compat=compat, **options
+        )
+    assert f == pytest.approx(0.5)
+    assert ax.images[0].get_array().filled(0).tolist() == [[1, 0, 0], [0, 0, 1], [0, 1, 0]]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        dict(uem=True),
+        dict(uem=True, collar=0.5, collar_convention="per_side"),
+        dict(collar=0.4, collar_convention="per_side", skip_overlap=True),
+        dict(compat="pyannote", uem=True),
+    ],
+)
+@pytest.mark.parametrize("seed", range(2))
+def test_diarization_timeline_title_is_the_metric(seed, options):
+    """The title's DER is diarization_error_rate of the file with the same options (issue 31)."""
+    truth, prediction = random_speakers(seed)
+    durations = {"f0": 12.0, "f1": 12.0}
+    options = dict(options)
+    if options.pop("uem", False):
+        options["uem"] = audformat.segmented_index(["f0", "f0", "f1"], [0.5, 6.0, 1.0], [4.5, 11.0, 10.0])
+    for file in ("f0", "f1"):
+        keep = {
+            name: side[side.index.get_level_values("file") == file]
+            for name, side in (("truth", truth), ("prediction", prediction))
+        }
+        if not len(keep["truth"]):
+            continue
+        file_options = dict(options)
+        if "uem" in options:
+            uem = options["uem"]
+            file_options["uem"] = uem[uem.get_level_values("file") == file]
+        der = audeval.diarization_error_rate(
+            keep["truth"], keep["prediction"], files_duration={file: 12.0}, **file_options
+        )
+        ax = audeval.plot.diarization_timeline(
+            truth, prediction, file=file, files_duration=durations, **options
+        )
+        assert f"DER = {der:.3f}" in ax.get_title()
+        report = audeval.diarization_report(truth, prediction, files_duration=durations, **options)
+        row = report.loc[file]
+        assert row["diarization_error_rate"] == pytest.approx(der, abs=1e-12)
+        if options.get("compat") is None:  # (pyannote counts self-overlap twice; bars merge)
+            assert lengths(ax, "truth:") == pytest.approx(row["total"])
+            assert lengths(ax, "truth:correct") == pytest.approx(row["correct"])
+        plt.close(ax.figure)
+
+
+def test_diarization_timeline_uem_is_not_scored():
+    truth = series(["f", "f"], [0, 2], [2, 4], ["A", "B"])
+    prediction = series(["f", "f"], [0, 2.5], [2.5, 4], ["s1", "s2"])
+    uem = audformat.segmented_index(["f"], [1.0], [3.0])
+    ax = audeval.plot.diarization_timeline(truth, prediction, files_duration={"f": 4}, uem=uem)
+    der = audeval.diarization_error_rate(truth, prediction, files_duration={"f": 4}, uem=uem)
+    assert der == pytest.approx(0.25)  # 0.5 s of 2 s confused
+    assert f"DER = {der:.3f}" in ax.get_title()
+    spans = sorted(
+        (round(p.get_x(), 6), round(p.get_x() + p.get_width(), 6))
+        for p in ax.patches
+        if p.get_gid() == "unscored"
+    )
+    assert spans == [(0.0, 1.0), (3.0, 4.0)]
+    assert lengths(ax, "truth:") == pytest.approx(2.0)

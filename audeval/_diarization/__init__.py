@@ -145,6 +145,7 @@ DETECTION_FAMILY = Family(
     columns=_opt.DETECTION_COLUMNS,
     normalise=_opt.normalise,
     reduce=reductions.detection_reduce,
+    labels_must_occur=True,
 )
 """The detection family's one declaration (``positive_labels`` is its ``labels``)."""
 

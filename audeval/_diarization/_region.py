@@ -19,6 +19,7 @@ import pandas as pd
 from audeval._intervals import expand_ranges, group_keys, group_min_max
 from audeval._options import warn
 from audeval._validation import MAX_ROWS_SHOWN, NAT, Inputs, Segments, _take_apart, seconds_to_ns
+from audeval._warnings import UnknownDurationsWarning
 
 from audeval._diarization._options import collar_sides
 
@@ -122,12 +123,7 @@ def _scoring_bounds(inputs: Inputs, known: np.ndarray | None = None):
     if known is not None:
         unknown &= ~known
     if unknown.any():
-        warn(
-            f"files_duration is not known for {int(unknown.sum())} of {n} files: "
-            "their scored region is the union of the extents "
-            "of truth and prediction (pyannote.metrics' rule). "
-            "Pass files_duration to score [0, duration]."
-        )
+        warn(UnknownDurationsWarning(int(unknown.sum()), n))
         sides = (inputs.truth, inputs.prediction)
         keep = [side.end > side.start for side in sides]
         file = np.concatenate([s.file[k] for s, k in zip(sides, keep)])

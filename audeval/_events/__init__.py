@@ -36,6 +36,7 @@ from audeval._events.reductions import class_wise
 from audeval._events.reductions import overall
 from audeval._events.statistics import confusion_columns
 from audeval._events.statistics import event_statistics
+from audeval._events.statistics import event_parts
 from audeval._protocol import Family
 
 
@@ -77,5 +78,6 @@ FAMILY = Family(
     label_blocks=(CONFUSION_PREFIX,),
     dense=True,
     reduce=reductions.reduce,
+    parts=event_parts,
 )
 """The event family's one declaration (read by the registry)."""

@@ -246,19 +246,16 @@ def event_unweighted_average_fscore(
 
     """
     propagate_nans = check_bool(propagate_nans, "propagate_nans")
-    return event_fscore(
-        truth,
-        prediction,
-        labels,
-        average="macro",
-        zero_division=zero_division,
-        propagate_nans=propagate_nans,
-        onset_tolerance=onset_tolerance,
-        offset_tolerance=offset_tolerance,
-        duration_tolerance=duration_tolerance,
-        matching=matching,
-        files_duration=files_duration,
-    )
+    zero_division = _scores.check_zero_division(zero_division)
+    # every option reaches the statistics as in every metric (no hand forwarding)
+    summed = _summed(event_unweighted_average_fscore, truth, prediction, labels, locals())
+    return _macro_fscore(summed, zero_division, propagate_nans)
+
+
+def _macro_fscore(summed: Summed, zero_division: float, propagate_nans: bool) -> float:
+    """Mean of the class F-scores of the labels with events (NaN left out)."""
+    keep = _macro_labels(summed)
+    return _scores.macro(class_wise(summed, zero_division, propagate_nans)["fscore"][keep])
 
 
 @_doc
@@ -313,8 +310,7 @@ def event_fscore(
     zero_division = _scores.check_zero_division(zero_division)
     summed = _summed(event_fscore, truth, prediction, labels, locals())
     if average == "macro":
-        keep = _macro_labels(summed)
-        return _scores.macro(class_wise(summed, zero_division, propagate_nans)["fscore"][keep])
+        return _macro_fscore(summed, zero_division, propagate_nans)
     total = totals(summed, ("n_truth", "n_prediction", "tp"))
     _, _, f = _scores.precision_recall_fscore(
         total["tp"],

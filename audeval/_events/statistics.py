@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+import dataclasses
 
 import numpy as np
 import pandas as pd
@@ -10,10 +11,10 @@ import pandas as pd
 from audeval import _tables
 from audeval._tables import statistics_frame
 from audeval._options import Default, value_of
-from audeval._protocol import declared, resolve, stamp
-from audeval._validation import check_inputs
+from audeval._protocol import Parts, declared, resolve, stamp
+from audeval._validation import Inputs, Segments, check_inputs
 from audeval._events.matching import EventMatch, match_events
-from audeval._events.options import CONFUSION_PREFIX, OPTIONS, Tolerance, normalise, tolerances
+from audeval._events.options import CONFUSION_PREFIX, OPTIONS, Tolerance, Tolerances, normalise, tolerances
 from audeval._events.reductions import Summed, count_columns
 
 
@@ -29,6 +30,11 @@ def _count(groups: np.ndarray, n: int) -> np.ndarray:
 
 def statistics_of_match(em: EventMatch, *, confusion: bool = False) -> pd.DataFrame:
     """Additive counts per ``(file, label)`` from a matching."""
+    return statistics_frame(em.inputs, _count_arrays(em, confusion))
+
+
+def _count_arrays(em: EventMatch, confusion: bool) -> dict[str, np.ndarray]:
+    """The columns of :func:`statistics_of_match` as arrays (``file * n_labels + label``)."""
     inputs = em.inputs
     truth, pred = inputs.truth, inputs.prediction
     n_labels = inputs.n_labels
@@ -49,7 +55,63 @@ def statistics_of_match(em: EventMatch, *, confusion: bool = False) -> pd.DataFr
         names = confusion_columns(inputs.labels)
         for k, name in enumerate(names):
             columns[name] = table[:, k]
-    return statistics_frame(inputs, columns)
+    return columns
+
+
+def event_parts(truth, prediction, labels=None, **options) -> PendingEvents:
+    """:func:`event_statistics` of a batch for batched paths: validated now,
+    matched with the other batches when they are reduced (:meth:`PendingEvents.resolve`)."""
+    (inputs, tol), recorded = _matched(truth, prediction, labels, match=False, **options)
+    return PendingEvents(inputs, tol, recorded)
+
+
+@dataclasses.dataclass(frozen=True)
+class PendingEvents:
+    """A batch's validated events, not matched yet (a :class:`audeval._protocol.Parts` to be).
+
+    Matching is per file, so the batches of disjoint files
+    are matched together in one call, as the direct call on all of them.
+    """
+
+    inputs: Inputs
+    tol: Tolerances
+    recorded: dict
+
+    @property
+    def files(self) -> pd.Index:
+        return self.inputs.files
+
+    def key(self) -> tuple:
+        """Batches of equal keys are matched together (same labels and options)."""
+        return Parts(self.inputs.files, list(self.inputs.labels), {}, self.recorded).key()
+
+    @staticmethod
+    def resolve(group: Sequence[PendingEvents]) -> Parts:
+        """The counts of the batches of ``group`` (disjoint files, equal keys), matched at once."""
+        first = group[0]
+        offsets = np.cumsum([0] + [p.inputs.n_files for p in group[:-1]])
+
+        def joined(side: str) -> Segments:
+            parts = [getattr(p.inputs, side) for p in group]
+            return Segments(
+                np.concatenate([part.file + offset for part, offset in zip(parts, offsets)]),
+                *(np.concatenate([getattr(part, name) for part in parts]) for name in ("start", "end", "label", "position")),
+            )
+
+        latest = None
+        if all(p.inputs.latest is not None for p in group):
+            latest = np.concatenate([p.inputs.latest for p in group])
+        inputs = Inputs(
+            joined("truth"),
+            joined("prediction"),
+            first.inputs.files.append([p.inputs.files for p in group[1:]]) if len(group) > 1 else first.inputs.files,
+            first.inputs.labels,
+            np.concatenate([p.inputs.durations for p in group]),
+            latest,
+        )
+        match = match_events(inputs, first.tol, first.recorded["matching"])
+        columns = _count_arrays(match, first.recorded["confusion"])
+        return Parts(inputs.files, list(inputs.labels), columns, first.recorded)
 
 
 def confusion_columns(labels: Sequence[object]) -> list[str]:
@@ -204,8 +266,12 @@ def _matched(
     files_duration=None,
     confusion=False,
     compat=Default(None),
+    match: bool = True,
 ) -> tuple[EventMatch, dict]:
-    """Options checked (before the data), inputs validated and matched; and what a table records."""
+    """Options checked (before the data), inputs validated and matched; and what a table records.
+
+    ``match=False``: the validated inputs and tolerances in place of the matching.
+    """
     recorded = normalise(
         {
             "onset_tolerance": onset_tolerance,
@@ -224,6 +290,8 @@ def _matched(
         files_duration=files_duration,
         require_end=True,
     )
+    if not match:
+        return (inputs, tol), {**recorded, "labels_given": labels is not None}
     match = match_events(inputs, tol, recorded["matching"])
     return match, {**recorded, "labels_given": labels is not None}
 

@@ -32,6 +32,7 @@ FAMILY = Family(
     ),
     columns=("tp", "fp", "n_truth"),
     normalise=normalise,
+    scores_input=True,
     # ROC metrics default to segments; a criterion the caller gives wins (split_options)
     requires=(
         (roc_curve, {"criterion": Default("segment")}),

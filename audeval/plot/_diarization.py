@@ -17,7 +17,7 @@ import pandas as pd
 
 from audeval._diarization import diarization_mapping, diarization_report, diarization_statistics
 from audeval._diarization._options import check_diarization_inputs, check_mapping
-from audeval._diarization._region import _crop, _merge_labels, _scored_region
+from audeval._diarization._region import _crop, _merge_labels, _scored_region, check_uem, with_uem
 from audeval._intervals import intersect, merge
 from audeval._protocol import table_options
 from audeval._validation import NAT, NS_PER_SECOND, Inputs
@@ -42,8 +42,9 @@ from audeval.plot._common import (
 )
 
 
-def _geometry(inputs: Inputs, n_labels: int, options: dict):
-    """Speech merged per (file, label) and cropped to the scored region, and the region."""
+def _geometry(inputs: Inputs, n_labels: int, options: dict, uem=None):
+    """Speech merged per (file, label) and cropped to the scored region, and the region
+    (``options``: those the statistics table records; ``uem``: the UEM as arrays)."""
     n = inputs.n_files
     collar = int(pd.Timedelta(options.get("collar", pd.Timedelta(0))).value)
     with warnings.catch_warnings():  # the statistics already warned
@@ -55,6 +56,7 @@ def _geometry(inputs: Inputs, n_labels: int, options: dict):
             collar,
             bool(options.get("skip_overlap", False)),
             collar_convention=options.get("collar_convention", "total"),
+            uem=uem,
         )
         truth = _crop(n, n_labels, truth_merged, region)
         prediction = _crop(n, n_labels, _merge_labels(inputs.prediction, n, n_labels), region)
@@ -183,6 +185,9 @@ def diarization_timeline(
     collar: float | pd.Timedelta = 0.0,
     skip_overlap: bool = False,
     files_duration: Mapping | pd.Series | None = None,
+    collar_convention: str = "total",
+    compat: str | None = None,
+    uem: pd.Index | pd.Series | None = None,
     colors: Mapping[str, object] | None = None,
     ax=None,
 ):
@@ -191,8 +196,10 @@ def diarization_timeline(
     Speech of every label is merged, cropped to the scored region
     and mapped exactly as by :func:`audeval.diarization_report`
     with the same options
-    (``mapping``, ``individual_file_mapping``, ``collar``, ``skip_overlap``,
-    ``files_duration``).
+    (``mapping``, ``individual_file_mapping``, ``collar``, ``collar_convention``,
+    ``skip_overlap``, ``compat``, ``files_duration``, ``uem``),
+    so the title's DER is :func:`audeval.diarization_error_rate`
+    of the file with those options.
     One block per truth speaker, in label order:
     the truth lane above the lane of the predicted speaker mapped to it
     (its name is in the lane label);
@@ -225,11 +232,18 @@ def diarization_timeline(
         mapping: ``"optimal"``, ``"greedy"`` or ``"identity"``
             (see :func:`audeval.diarization_report`)
         individual_file_mapping: a mapping per file, else one over all files
-        collar: total width of the unscored collar around each truth boundary
-            (half before, half after; pyannote.metrics' convention)
+        collar: unscored width around each truth boundary
+            (see ``collar_convention``)
         skip_overlap: do not score regions with two or more truth speakers
         files_duration: duration per file, the scored region ``[0, duration]``;
             else the union of the extents (with a warning, as the metrics)
+        collar_convention: ``"total"`` (pyannote.metrics: ``collar`` is the total width,
+            half before and half after a boundary)
+            or ``"per_side"`` (NIST md-eval: ``collar`` on each side)
+        compat: ``None`` or ``"pyannote"`` (see :func:`audeval.diarization_statistics`;
+            the bars show merged speech either way)
+        uem: scored intervals per file (see :func:`audeval.read_uem`);
+            time outside them is drawn as not scored
         colors: colours per outcome replacing those of :data:`OUTCOME_COLORS`
             (``"tp"`` correct, ``"deletion"`` truth errors,
             ``"insertion"`` prediction errors)
@@ -266,7 +280,14 @@ def diarization_timeline(
     check_mapping(mapping, individual_file_mapping, allow_identity=True)
     # one statistics table: the mapping and the report's numbers reduce it
     stats = diarization_statistics(
-        truth, prediction, collar=collar, skip_overlap=skip_overlap, files_duration=files_duration
+        truth,
+        prediction,
+        collar=collar,
+        collar_convention=collar_convention,
+        skip_overlap=skip_overlap,
+        compat=compat,
+        files_duration=files_duration,
+        uem=uem,
     )
     report = diarization_report(
         stats, None, mapping=mapping, individual_file_mapping=individual_file_mapping
@@ -274,10 +295,13 @@ def diarization_timeline(
     with warnings.catch_warnings():  # the statistics already warned about the inputs
         warnings.simplefilter("ignore", UserWarning)
         inputs, *sides = check_diarization_inputs(truth, prediction, files_duration=files_duration)
+    inputs, uem_arrays = with_uem(inputs, check_uem(uem))  # the files of the UEM, too
     f = file_code(inputs.files, file)
     file_name = inputs.files[f]
     n_labels = inputs.n_labels
-    truth_cropped, prediction_cropped, region = _geometry(inputs, n_labels, table_options(stats))
+    truth_cropped, prediction_cropped, region = _geometry(
+        inputs, n_labels, table_options(stats), uem_arrays
+    )
     partner = _partners(stats, file_name, mapping, individual_file_mapping, tuple(sides))
     bars, truth_speakers, partner, unmapped = _bars(
         truth_cropped, prediction_cropped, f, partner, n_labels

@@ -211,6 +211,7 @@ def event_timeline(
     duration_tolerance: float | None = None,
     matching: str = "optimal",
     files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = None,
     collars: bool = True,
     colors: Mapping[str, object] | None = None,
     ax=None,
@@ -219,8 +220,9 @@ def event_timeline(
 
     Events are matched exactly as by :func:`audeval.event_statistics`
     with the same options
-    (validation, tolerances, ``matching``, substitutions),
-    over all files of the inputs;
+    (validation, tolerances, ``matching``, ``compat``, substitutions),
+    over all files of the inputs
+    (the rows of :func:`audeval.event_outcomes`);
     the picture shows one file.
     There is one block per label, top to bottom in label order,
     with the truth lane above the prediction lane.
@@ -291,6 +293,9 @@ def event_timeline(
             of the truth event's duration; the larger of the two applies
         matching: ``"optimal"`` or ``"greedy"``
         files_duration: duration per file, resolves ``end=NaT``
+        compat: ``None`` (exact integer nanoseconds)
+            or ``"sed_eval"`` (sed_eval 0.2.1's float64 time conditions,
+            see :func:`audeval.event_statistics`)
         collars: shade the tolerance collars
         colors: colours per outcome replacing those of :data:`OUTCOME_COLORS`
         ax: axes to draw on; ``None``: a new figure
@@ -332,7 +337,13 @@ def event_timeline(
         duration_tolerance=duration_tolerance,
     )
     outcomes = event_outcomes(
-        truth, prediction, labels, matching=matching, files_duration=files_duration, **tolerance
+        truth,
+        prediction,
+        labels,
+        matching=matching,
+        files_duration=files_duration,
+        compat=compat,
+        **tolerance,
     )
     inputs = check_inputs(
         truth, prediction, labels=labels, files_duration=files_duration, require_end=True
@@ -388,6 +399,7 @@ def event_confusion_matrix(
     normalize: bool = False,
     matching: str = Default("optimal"),
     files_duration: Mapping | pd.Series | None = None,
+    compat: str | None = Default(None),
     colorbar: bool = True,
     cmap: str | object = "Blues",
     ax=None,
@@ -425,6 +437,9 @@ def event_confusion_matrix(
         normalize: divide each row by its sum
         matching: ``"optimal"`` or ``"greedy"``
         files_duration: duration per file, resolves ``end=NaT``
+        compat: ``None`` (exact integer nanoseconds)
+            or ``"sed_eval"`` (sed_eval 0.2.1's float64 time conditions,
+            see :func:`audeval.event_statistics`)
         colorbar: add a colour bar
         cmap: matplotlib colour map or its name
         ax: axes to draw on; ``None``: a new figure
@@ -461,6 +476,7 @@ def event_confusion_matrix(
         duration_tolerance=duration_tolerance,
         matching=matching,
         files_duration=files_duration,
+        compat=compat,
     )
     if prediction is None and isinstance(truth, pd.DataFrame):
         stats = truth
