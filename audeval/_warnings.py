@@ -12,6 +12,27 @@ class UndefinedMetricWarning(UserWarning):
     """A metric is undefined for a label (no support in either input): it gets ``zero_division``."""
 
 
+class NoSharedFileWarning(UserWarning):
+    """Truth and prediction have rows but share no file.
+
+    Files are matched by exact equality of the ``file`` index level
+    (``"a.wav"``, ``"audio/a.wav"`` and ``"a"`` are three files),
+    so every truth row is scored as missed and every prediction row as a false alarm:
+    usually a naming mismatch, not a result.
+    """
+
+
+class FilesWithoutRowsWarning(UserWarning):
+    """Files of ``files_duration`` occur in neither truth nor prediction.
+
+    They are evaluated as files without events
+    (true negatives only, SPEC section 1), which raises accuracies and specificities.
+    Silence it where that is intended::
+
+        warnings.filterwarnings("ignore", category=audeval.FilesWithoutRowsWarning)
+    """
+
+
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -40,4 +61,4 @@ def warn(message: str, category: type[Warning] = UserWarning) -> None:
     warnings.warn(message, category, stacklevel=level)
 
 
-__all__ = ["UndefinedMetricWarning", "warn"]
+__all__ = ["FilesWithoutRowsWarning", "NoSharedFileWarning", "UndefinedMetricWarning", "warn"]

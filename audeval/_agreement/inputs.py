@@ -20,6 +20,7 @@ import pandas as pd
 
 from audeval import _options
 from audeval import _validation
+from audeval._file_levels import report_files as _report_files
 from audeval._validation import NAT
 
 
@@ -262,6 +263,7 @@ def check_ratings(
         keep = label >= 0
         parts.append((np.full(int(keep.sum()), r), file[keep], raw.start[keep], end[keep], label[keep]))
     known = durations != NAT
+    _report_files(files, list(rated), [str(rater) for rater in mapping], known)
     beyond = known & (latest > durations)
     if beyond.any():
         _options.warn(
