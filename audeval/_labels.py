@@ -135,8 +135,9 @@ def occurring(sides: list[tuple[np.ndarray, list, bool]], label_list: list) -> n
     return out
 
 
-def given_labels(labels: object, used: set) -> list:
-    """A given ``labels`` checked; entries that occur in neither input get a warning."""
+def check_label_list(labels: object, used: set | list) -> list:
+    """A given ``labels`` as a list: a sequence of distinct hashable labels,
+    not empty when the inputs have labelled rows (``used``), else nothing would be evaluated."""
     if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
         raise TypeError(f"labels must be a sequence of labels; got {labels!r}.")
     label_list = list(labels)
@@ -145,6 +146,19 @@ def given_labels(labels: object, used: set) -> list:
         raise TypeError(f"labels must hold hashable labels (str, int, ...); got {unhashable[:3]}.")
     if len(set(label_list)) != len(label_list):
         raise ValueError(f"labels must not contain duplicates; got {label_list}.")
+    if not label_list and len(used):
+        shown = sorted(map(str, used))
+        raise ValueError(
+            "labels is empty: no row would be evaluated; pass labels=None for every label "
+            f"or some of the labels found: {shown[:MAX_ROWS_SHOWN]}"
+            f"{' ...' if len(shown) > MAX_ROWS_SHOWN else ''}."
+        )
+    return label_list
+
+
+def given_labels(labels: object, used: set) -> list:
+    """A given ``labels`` checked; entries that occur in neither input get a warning."""
+    label_list = check_label_list(labels, used)
     missing = [label for label in label_list if label not in used]
     if missing and used:
         warn(
@@ -156,4 +170,4 @@ def given_labels(labels: object, used: set) -> list:
     return label_list
 
 
-__all__ = ["MAX_ROWS_SHOWN", "factorize", "given_labels", "infer_labels", "label_codes", "occurring", "show_rows", "used_labels"]
+__all__ = ["MAX_ROWS_SHOWN", "check_label_list", "factorize", "given_labels", "infer_labels", "label_codes", "occurring", "show_rows", "used_labels"]
