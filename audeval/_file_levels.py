@@ -132,15 +132,23 @@ def report_files(
     if known is not None and known.any():
         alone = known & ~np.logical_or.reduce(present) if present else known
         if alone.any():
-            n = int(alone.sum())
-            warn(
-                f"{n} file(s) of files_duration occur in neither {' nor '.join(names)} "
-                f"({_shown(files[alone])}): they are evaluated as files without events "
-                "(true negatives only). Pass only the durations of the files to evaluate, "
-                "or silence this with "
-                "warnings.filterwarnings('ignore', category=audeval.FilesWithoutRowsWarning).",
-                FilesWithoutRowsWarning,
-            )
+            warn_files_without_rows(files[alone], f"occur in neither {' nor '.join(names)}")
 
 
-__all__ = ["file_union", "positions", "report_files"]
+def warn_files_without_rows(files: pd.Index, where: str) -> None:
+    """:class:`FilesWithoutRowsWarning` for ``files`` of ``files_duration`` without rows.
+
+    ``where`` says where they have no rows, e.g. ``"occur in neither truth nor prediction"``;
+    batched paths (an accumulator, dask partitions) may say ``"are in no batch"``.
+    """
+    warn(
+        f"{len(files)} file(s) of files_duration {where} "
+        f"({_shown(files)}): they are evaluated as files without events "
+        "(true negatives only). Pass only the durations of the files to evaluate, "
+        "or silence this with "
+        "warnings.filterwarnings('ignore', category=audeval.FilesWithoutRowsWarning).",
+        FilesWithoutRowsWarning,
+    )
+
+
+__all__ = ["file_union", "positions", "report_files", "warn_files_without_rows"]

@@ -12,6 +12,12 @@ from audeval._validation import check_inputs
 
 from conftest import series
 
+# generated inputs may share no file or leave files of files_duration without rows:
+# those warnings (issue 33 items 3, 6) are advice, the numbers are the property tested
+GENERATED_FILES = pytest.mark.filterwarnings(
+    "ignore::audeval.NoSharedFileWarning", "ignore::audeval.FilesWithoutRowsWarning"
+)
+
 
 ONSET_OFFSET = dict(onset_tolerance=0.2, offset_tolerance=0.2)
 
@@ -336,6 +342,7 @@ _OPTIONS = st.sampled_from(
 )
 
 
+@GENERATED_FILES
 @hypothesis.settings(max_examples=60, deadline=None)
 @hypothesis.given(_events_list, _events_list, _OPTIONS, st.sampled_from(["optimal", "greedy"]), st.randoms(use_true_random=False))
 def test_row_order_does_not_matter(truth, pred, options, matching, random):
@@ -347,6 +354,7 @@ def test_row_order_does_not_matter(truth, pred, options, matching, random):
     pd.testing.assert_frame_equal(got, expected)
 
 
+@GENERATED_FILES
 @hypothesis.settings(max_examples=60, deadline=None)
 @hypothesis.given(_events_list, _events_list, _OPTIONS, st.sampled_from(["optimal", "greedy"]))
 def test_shards_of_whole_files_sum_to_one_shot(truth, pred, options, matching):
@@ -391,6 +399,7 @@ def test_optimal_matches_at_least_as_many_as_greedy(truth, pred, options):
     assert (optimal["tp"].groupby(level="label", observed=False).sum() >= greedy["tp"].groupby(level="label", observed=False).sum()).all()
 
 
+@GENERATED_FILES
 @hypothesis.settings(max_examples=60, deadline=None)
 @hypothesis.given(_events_list, _events_list, _OPTIONS, st.sampled_from(["optimal", "greedy"]))
 def test_match_conditions_hold_for_every_pair(truth, pred, options, matching):
