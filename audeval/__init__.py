@@ -97,6 +97,8 @@ from audeval._structure import structure_report
 from audeval._structure import structure_statistics
 from audeval._structure import v_measure
 from audeval._sum import sum_statistics
+from audeval._warnings import FilesWithoutRowsWarning
+from audeval._warnings import NoSharedFileWarning
 from audeval._warnings import UndefinedMetricWarning
 
 
@@ -104,6 +106,8 @@ __all__ = [
     "Accumulator",
     "BootstrapResult",
     "BootstrapWarning",
+    "FilesWithoutRowsWarning",
+    "NoSharedFileWarning",
     "PSDS1",
     "PSDS2",
     "UndefinedMetricWarning",

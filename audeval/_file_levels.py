@@ -10,8 +10,14 @@ arrow-backed strings are merged and looked up by pyarrow
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pandas as pd
+
+from audeval._warnings import FilesWithoutRowsWarning, NoSharedFileWarning, warn
+
+FILES_SHOWN = 3
 
 
 def _is_arrow(index: pd.Index) -> bool:
@@ -80,4 +86,69 @@ def positions(values: pd.Index, target: pd.Index, *, unique: bool = False) -> np
     return np.asarray(values.get_indexer(target), dtype=np.int64)
 
 
-__all__ = ["file_union", "positions"]
+def _shown(files: pd.Index) -> str:
+    names = ", ".join(repr(f) for f in files[:FILES_SHOWN])
+    return f"{names}{', ...' if len(files) > FILES_SHOWN else ''}"
+
+
+def _stem(file: object) -> str:
+    return os.path.splitext(os.path.basename(str(file)))[0]
+
+
+def report_files(
+    files: pd.Index,
+    present: list[np.ndarray],
+    names: list[str],
+    known: np.ndarray | None,
+) -> None:
+    """Warn about file names that are likely mistakes (part of the validation gate).
+
+    ``present[k]``: per file of ``files``, whether side ``names[k]`` has a row in it;
+    ``known``: per file, whether ``files_duration`` gives its duration
+    (``None``: its files are not evaluated files).
+
+    - :class:`NoSharedFileWarning`: every side has rows and no file has rows in two sides
+      (files match by exact equality of the ``file`` level);
+    - :class:`FilesWithoutRowsWarning`: files of ``files_duration`` without a row in any side
+      (evaluated as files without events).
+    """
+    if len(present) >= 2 and all(p.any() for p in present) and not (np.sum(present, axis=0) > 1).any():
+        sides = "; ".join(
+            f"{name} has {int(p.sum())} file(s): {_shown(files[p])}" for name, p in zip(names, present)
+        )
+        stems = [{_stem(f) for f in files[p]} for p in present]
+        hint = (
+            " Their names agree without folder and extension: "
+            "rename the files of one side (e.g. with index.set_levels)."
+            if set.intersection(*stems)
+            else ""
+        )
+        warn(
+            f"{' and '.join(names) if len(names) == 2 else 'the inputs'} share no file, so every row is "
+            "scored as missed or as a false alarm. Files are matched by exact equality "
+            f"of the 'file' index level (no folder or extension is stripped): {sides}.{hint}",
+            NoSharedFileWarning,
+        )
+    if known is not None and known.any():
+        alone = known & ~np.logical_or.reduce(present) if present else known
+        if alone.any():
+            warn_files_without_rows(files[alone], f"occur in neither {' nor '.join(names)}")
+
+
+def warn_files_without_rows(files: pd.Index, where: str) -> None:
+    """:class:`FilesWithoutRowsWarning` for ``files`` of ``files_duration`` without rows.
+
+    ``where`` says where they have no rows, e.g. ``"occur in neither truth nor prediction"``;
+    batched paths (an accumulator, dask partitions) may say ``"are in no batch"``.
+    """
+    warn(
+        f"{len(files)} file(s) of files_duration {where} "
+        f"({_shown(files)}): they are evaluated as files without events "
+        "(true negatives only). Pass only the durations of the files to evaluate, "
+        "or silence this with "
+        "warnings.filterwarnings('ignore', category=audeval.FilesWithoutRowsWarning).",
+        FilesWithoutRowsWarning,
+    )
+
+
+__all__ = ["file_union", "positions", "report_files", "warn_files_without_rows"]

@@ -95,14 +95,18 @@ def macro(values, axis: int | None = None):
         return np.where(count > 0, total / np.maximum(count, 1), np.nan)
 
 
-def supported(n_truth, n_prediction, labels, labels_given: bool) -> np.ndarray:
+def supported(n_truth, n_prediction, labels, labels_given: bool, occurs=None) -> np.ndarray:
     """Labels that count in macro averages: all given ones, else those with support.
 
     A label that occurs in neither input (a scheme category nobody used)
     would count as F = 0 (``zero_division``) in a macro average:
     with ``labels=None`` it is left out, with a warning.
+    A row makes a label occur: ``occurs`` (per label, from the validation gate)
+    marks labels with rows, also rows of zero length that count nothing.
     """
     support = (np.asarray(n_truth) + np.asarray(n_prediction)) > 0
+    if occurs is not None:
+        support = support | np.asarray(occurs, dtype=bool)
     if labels_given or support.all() or not support.any():
         return np.ones(support.shape, dtype=bool)
     unused = [label for label, s in zip(labels, support) if not s]

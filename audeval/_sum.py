@@ -90,6 +90,7 @@ def sum_statistics(tables: Iterable[pd.DataFrame]) -> pd.DataFrame:
     tables of different families or options raise ``ValueError``.
 
     For tables of *disjoint* sets of whole files
+    (a file in two tables raises ``ValueError``, as :class:`audeval.Accumulator` does)
     the result is identical to the table
     of the statistics function called on all files at once
     (with the same ``labels`` or with ``labels=None``).
@@ -111,7 +112,8 @@ def sum_statistics(tables: Iterable[pd.DataFrame]) -> pd.DataFrame:
         TypeError: if a table is not a DataFrame
         ValueError: if no table is given,
             the tables differ in their index levels,
-            their families or their options
+            their families or their options,
+            or a file is in more than one table
 
     Examples:
         >>> import audformat
@@ -209,7 +211,35 @@ def _check_tables(tables) -> tuple[list[pd.DataFrame], list, object, dict]:
         options = recorded
     if family is not None and labels_given:
         options["labels_given"] = True
+    _check_disjoint(tables)
     return tables, names, family, options
+
+
+def _table_files(table: pd.DataFrame) -> pd.Index:
+    """The files of a table's rows, each once."""
+    index = table.index
+    if isinstance(index, pd.MultiIndex):
+        i = index.names.index("file")
+        codes = np.asarray(index.codes[i])
+        used = np.unique(codes[codes >= 0])
+        return pd.Index(index.levels[i][used], dtype=object)
+    return pd.Index(index, dtype=object).unique()
+
+
+def _check_disjoint(tables: list[pd.DataFrame]) -> None:
+    """Tables of one file each: a file in two tables is refused (as :class:`audeval.Accumulator` does)."""
+    if len(tables) < 2:
+        return
+    files = [_table_files(table) for table in tables]
+    everything = files[0].append(files[1:])
+    repeated = everything[everything.duplicated()].unique()
+    if len(repeated):
+        shown = _sortable_union([list(repeated)], sort=True)
+        raise ValueError(
+            f"files {shown[:10]}{' ...' if len(shown) > 10 else ''} are in more than one table: "
+            "every file must be in one table only "
+            "(the statistics of a split file do not add up to those of the whole file)."
+        )
 
 
 def _same(a: dict, b: dict) -> bool:

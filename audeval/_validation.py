@@ -21,10 +21,13 @@ import pandas as pd
 
 from audeval._file_levels import file_union as _file_union
 from audeval._file_levels import positions as _positions
+from audeval._file_levels import report_files as _report_files
 from audeval._labels import MAX_ROWS_SHOWN
 from audeval._labels import given_labels as _given_labels
 from audeval._labels import infer_labels as _infer_labels
 from audeval._labels import label_codes as _label_codes
+from audeval._labels import occurring as _occurring
+from audeval._labels import show_rows as _show_rows
 from audeval._labels import used_labels as _used_labels
 from audeval._warnings import warn
 
@@ -56,6 +59,8 @@ def to_ns(
 
     The conversion happens once, here;
     every comparison after it is exact integer arithmetic.
+    Durations beyond ``MAX_SECONDS`` (1e9 s) raise ``ValueError`` naming ``name``:
+    they would overflow int64 nanoseconds (or float64 before that) in sums and differences.
     """
     if value is None:
         if allow_none:
@@ -69,6 +74,12 @@ def to_ns(
     elif isinstance(value, numbers.Real) and not isinstance(value, bool):
         if not np.isfinite(value):
             raise ValueError(f"{name} must be a finite number of seconds; got {value!r}.")
+        if value < 0:
+            raise ValueError(f"{name} must not be negative; got {value!r}.")
+        if value > MAX_SECONDS:  # before the product, which overflows beyond 1.8e299 s
+            raise ValueError(
+                f"{name} must be at most {MAX_SECONDS:.0e} seconds (~31.7 years); got {value!r}."
+            )
         ns = seconds_to_ns(value)
     else:
         raise TypeError(
@@ -77,6 +88,10 @@ def to_ns(
         )
     if ns < 0:
         raise ValueError(f"{name} must not be negative; got {value!r}.")
+    if ns > MAX_SECONDS * NS_PER_SECOND:
+        raise ValueError(
+            f"{name} must be at most {MAX_SECONDS:.0e} seconds (~31.7 years); got {value!r}."
+        )
     return ns
 
 
@@ -101,12 +116,7 @@ def check_fraction(value: float | None, name: str) -> float | None:
     return float(value)
 
 
-def _show(series: pd.Series, mask: np.ndarray) -> str:
-    """The first offending rows of ``series`` as text, with a count."""
-    n = int(np.count_nonzero(mask))
-    shown = series[mask].head(MAX_ROWS_SHOWN).to_string()
-    more = f"\n... and {n - MAX_ROWS_SHOWN} more rows" if n > MAX_ROWS_SHOWN else ""
-    return f"{n} row(s), first:\n{shown}{more}"
+_show = _show_rows  # the first offending rows of a Series as text, with a count
 
 
 # -------------------------------------------------------------------------
@@ -154,6 +164,8 @@ class Inputs:
     durations: np.ndarray  # ns per file from files_duration, NAT where unknown
     latest: np.ndarray | None = None
     """Latest end (or start) per file over all rows of both inputs, before ``labels`` selects."""
+    occurs: np.ndarray | None = None
+    """Per label: whether a row of either input has it (also a row of zero length)."""
 
     @property
     def n_files(self) -> int:
@@ -243,9 +255,7 @@ def _take_apart(obj: object, name: str, allow_filewise: bool) -> _Raw:
     bad = (end != NAT) & (end < start)
     if bad.any():
         raise ValueError(f"{name} has rows whose end is before their start: {_show(obj, bad)}")
-    bad = np.asarray(obj.array.isna())
-    if bad.any():
-        raise ValueError(f"{name} has missing (NaN) labels: {_show(obj, bad)}")
+    # missing and unhashable labels: checked by the factorization (_labels.label_codes)
     # the level itself, not a copy: pandas caches is_unique / is_monotonic / equals on it
     return _Raw(name, obj, file_index, file_codes, start, end, obj)
 
@@ -390,14 +400,19 @@ def _resolve_ends(raw: _Raw, file: np.ndarray, files: pd.Index, durations: np.nd
     return end
 
 
-def _side(raw, codes, uniques, label_list, files, positions, durations, latest, require_end) -> Segments:
-    """One side as int64 arrays over the shared files and labels; updates ``latest`` per file."""
+def _side(raw, codes, uniques, label_list, files, positions, durations, latest, require_end, present) -> Segments:
+    """One side as int64 arrays over the shared files and labels.
+
+    Updates ``latest`` per file and marks the files with a row in ``present``.
+    """
     label = _label_map(codes, uniques, label_list)
     if positions is None:
         file_map = _positions(files, raw.file_levels, unique=True)
+        present[file_map[raw.used]] = True
     else:  # positions of the used levels (set by _used_levels)
         file_map = np.full(len(raw.file_levels), -1, dtype=np.int64)
         file_map[raw.used] = positions
+        present[positions] = True
     file = file_map[raw.file_codes]
     end = _resolve_ends(raw, file, files, durations, require_end)
     duration = durations[file]
@@ -428,6 +443,7 @@ def check_inputs(
     require_end: bool = True,
     allow_filewise: bool = True,
     duration_files: bool = True,
+    report_files: bool = True,
 ) -> Inputs:
     """Validate ``truth`` and ``prediction`` and share files and labels.
 
@@ -448,6 +464,10 @@ def check_inputs(
             are evaluated files (SPEC section 1); ``False`` for families whose
             evaluated time comes from the truth (structure, hierarchy),
             where a file without rows has nothing to evaluate
+        report_files: warn when truth and prediction have rows but share no file
+            (:class:`audeval.NoSharedFileWarning`) and about files of ``files_duration``
+            without a row in either input (:class:`audeval.FilesWithoutRowsWarning`);
+            ``False`` where the files are checked against another input (scores)
 
     Returns:
         validated inputs; files are the sorted union of both sides
@@ -482,14 +502,22 @@ def check_inputs(
     durations = _durations_ns(files_duration, files, rows)
 
     latest = np.zeros(len(files), dtype=np.int64)
+    present = [np.zeros(len(files), dtype=bool), np.zeros(len(files), dtype=bool)]
     sides = [
         _side(raw, codes, uniques, label_list, files, None if positions is None else positions[k],
-              durations, latest, require_end)
+              durations, latest, require_end, present[k])
         for k, (raw, codes, uniques) in enumerate(
             ((raw_truth, truth_codes, truth_uniques), (raw_prediction, pred_codes, pred_uniques))
         )
     ]
-    return Inputs(sides[0], sides[1], files, label_list, durations, latest)
+    if report_files:
+        _report_files(
+            files, present, ["truth", "prediction"], (durations != NAT) if duration_files else None
+        )
+    occurs = _occurring(
+        [(truth_codes, truth_uniques, truth_cat), (pred_codes, pred_uniques, pred_cat)], label_list
+    )
+    return Inputs(sides[0], sides[1], files, label_list, durations, latest, occurs)
 
 
 def file_extent(inputs: Inputs) -> np.ndarray:

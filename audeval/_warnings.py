@@ -37,6 +37,27 @@ class UnknownDurationsWarning(UserWarning):
         return cls(sum(part.unknown for part in parts), n_files)
 
 
+class NoSharedFileWarning(UserWarning):
+    """Truth and prediction have rows but share no file.
+
+    Files are matched by exact equality of the ``file`` index level
+    (``"a.wav"``, ``"audio/a.wav"`` and ``"a"`` are three files),
+    so every truth row is scored as missed and every prediction row as a false alarm:
+    usually a naming mismatch, not a result.
+    """
+
+
+class FilesWithoutRowsWarning(UserWarning):
+    """Files of ``files_duration`` occur in neither truth nor prediction.
+
+    They are evaluated as files without events
+    (true negatives only, SPEC section 1), which raises accuracies and specificities.
+    Silence it where that is intended::
+
+        warnings.filterwarnings("ignore", category=audeval.FilesWithoutRowsWarning)
+    """
+
+
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -66,3 +87,6 @@ def warn(message: str, category: type[Warning] = UserWarning) -> None:
 
 
 __all__ = ["UndefinedMetricWarning", "UnknownDurationsWarning", "warn"]
+
+
+__all__ = ["FilesWithoutRowsWarning", "NoSharedFileWarning", "UndefinedMetricWarning", "warn"]

@@ -1,7 +1,9 @@
 """Sphinx configuration of the audeval documentation.
 
 Build: ``python -m sphinx -W docs build/html`` (warnings are errors).
-Only sphinx's built-in extensions and matplotlib's plot directive are used.
+Only sphinx's built-in extensions, matplotlib's plot directive and the local
+extensions of ``docs/_ext`` are used; math is MathML written at build time
+(no MathJax from a CDN: the pages render offline).
 """
 
 import os
@@ -28,7 +30,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.napoleon",
-    "sphinx.ext.mathjax",
+    "mathml",  # docs/_ext/mathml.py: math as MathML at build time (no CDN, no script)
     "sphinx.ext.viewcode",
     "matplotlib.sphinxext.plot_directive",
     "audeval_api",
@@ -56,6 +58,9 @@ plot_html_show_formats = False
 plot_formats = [("png", 96)]
 plot_rcparams = {"figure.max_open_warning": 0}
 plot_pre_code = "import numpy as np\nimport pandas as pd\nimport audeval\n"
+
+# math: MathML written at build time (docs/_ext/mathml.py), so the pages render offline
+html_math_renderer = "mathml"
 
 # HTML
 html_theme = "alabaster"

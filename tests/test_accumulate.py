@@ -258,8 +258,12 @@ def test_sum_statistics_hand_computed():
 
 def test_sum_statistics_adds_repeated_rows():
     a = audeval.event_statistics(T1, P1)
-    doubled = audeval.sum_statistics([a, a])
-    pd.testing.assert_frame_equal(doubled, a * 2)
+    # rows repeated within one table are added ...
+    doubled = audeval.sum_statistics([pd.concat([a, a])])
+    pd.testing.assert_frame_equal(doubled, a * 2, check_flags=False)
+    # ... but a file in two tables is refused, as the Accumulator refuses it (issue 33 item 11)
+    with pytest.raises(ValueError, match=r"files \['f1'\] are in more than one table"):
+        audeval.sum_statistics([a, a])
 
 
 def test_sum_statistics_confusion_columns_follow_labels():

@@ -28,6 +28,12 @@ from audeval._sweep import cooccurrence
 from audeval._sweep import elementary_segments
 from audeval._sweep import runs
 
+# generated inputs may share no file or leave files of files_duration without rows:
+# those warnings (issue 33 items 3, 6) are advice, the numbers are the property tested
+GENERATED_FILES = pytest.mark.filterwarnings(
+    "ignore::audeval.NoSharedFileWarning", "ignore::audeval.FilesWithoutRowsWarning"
+)
+
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "assets", "agreement", "golden.json")) as fp:
@@ -328,6 +334,7 @@ def _all(raters, **options):
         return [krippendorff_alpha(raters, **options), fleiss_kappa(raters, **options)]
 
 
+@GENERATED_FILES
 @hypothesis.settings(**SETTINGS)
 @hypothesis.given(annotations(), st.randoms(use_true_random=False), st.booleans())
 def test_invariances(rows, random, per_label):
@@ -350,6 +357,7 @@ def test_invariances(rows, random, per_label):
     np.testing.assert_allclose(_all(renamed, per_label=per_label), expected, atol=1e-12)
 
 
+@GENERATED_FILES
 @hypothesis.settings(**SETTINGS)
 @hypothesis.given(annotations())
 def test_shards_add_up(rows):

@@ -20,6 +20,12 @@ from audeval import _diarization
 
 from conftest import series
 
+# generated inputs may share no file or leave files of files_duration without rows:
+# those warnings (issue 33 items 3, 6) are advice, the numbers are the property tested
+GENERATED_FILES = pytest.mark.filterwarnings(
+    "ignore::audeval.NoSharedFileWarning", "ignore::audeval.FilesWithoutRowsWarning"
+)
+
 
 ASSETS = os.path.join(os.path.dirname(__file__), "assets", "diarization")
 TOL = 1e-9
@@ -589,6 +595,7 @@ def test_against_brute_force(truth, prediction, collar_ms, skip_overlap, with_du
 
 
 @MAY_WARN_BEYOND_DURATION
+@GENERATED_FILES
 @hypothesis.settings(max_examples=60, deadline=None)
 @hypothesis.given(truth=rows, prediction=pred_rows, seed=st.integers(0, 2**16), skip=st.booleans())
 def test_row_and_file_order_do_not_matter(truth, prediction, seed, skip):
@@ -607,6 +614,7 @@ def test_row_and_file_order_do_not_matter(truth, prediction, seed, skip):
     )
 
 
+@GENERATED_FILES
 @hypothesis.settings(max_examples=60, deadline=None)
 @hypothesis.given(truth=rows, prediction=rows)
 def test_detection_swap_truth_and_prediction(truth, prediction):

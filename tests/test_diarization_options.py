@@ -16,6 +16,12 @@ from audeval import _diarization as dia
 
 from conftest import series
 
+# generated inputs may share no file or leave files of files_duration without rows:
+# those warnings (issue 33 items 3, 6) are advice, the numbers are the property tested
+GENERATED_FILES = pytest.mark.filterwarnings(
+    "ignore::audeval.NoSharedFileWarning", "ignore::audeval.FilesWithoutRowsWarning"
+)
+
 
 def quiet(func, *args, **kwargs):
     with warnings.catch_warnings():
@@ -415,7 +421,7 @@ def test_table_path_equals_direct(function, kwargs, options):
         audeval.diarization_statistics(
             TRUTH[TRUTH.index.get_level_values("file") == f],
             PREDICTION[PREDICTION.index.get_level_values("file") == f],
-            files_duration=DURATIONS,
+            files_duration={f: DURATIONS[f]},  # a shard's own files (issue 33 item 6)
             **options,
         )
         for f in ("f2", "f1")
@@ -489,6 +495,7 @@ def _series(rows):
     return series([(f, s, s + d, label) for f, s, d, label in rows])
 
 
+@GENERATED_FILES
 @hypothesis.settings(max_examples=15, deadline=None)
 @hypothesis.given(truth=turns, prediction=clusters, shift=st.integers(1, 50), seed=st.integers(0, 9))
 def test_invariant_to_cluster_renaming_and_row_order(truth, prediction, shift, seed):
@@ -516,6 +523,7 @@ def test_invariant_to_cluster_renaming_and_row_order(truth, prediction, shift, s
     )
 
 
+@GENERATED_FILES
 @hypothesis.settings(max_examples=20, deadline=None)
 @hypothesis.given(truth=turns, prediction=clusters)
 def test_cluster_report_exact_equals_millisecond_frames(truth, prediction):

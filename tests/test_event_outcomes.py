@@ -14,6 +14,12 @@ from conftest import MAY_WARN_ABSENT_LABELS
 import audeval
 from audeval._event_outcomes import event_outcomes
 
+# generated inputs may share no file or leave files of files_duration without rows:
+# those warnings (issue 33 items 3, 6) are advice, the numbers are the property tested
+GENERATED_FILES = pytest.mark.filterwarnings(
+    "ignore::audeval.NoSharedFileWarning", "ignore::audeval.FilesWithoutRowsWarning"
+)
+
 
 def series(files, starts, ends, labels, dtype=None):
     return pd.Series(labels, index=audformat.segmented_index(files, starts, ends), dtype=dtype)
@@ -236,6 +242,7 @@ def test_counts_equal_confusion_matrix(case):
 
 @MAY_WARN_DUPLICATES
 @MAY_WARN_ABSENT_LABELS
+@GENERATED_FILES
 @settings(max_examples=20, deadline=None)
 @given(cases(), st.randoms(use_true_random=False))
 def test_row_order_invariance(case, rng):

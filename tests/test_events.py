@@ -14,6 +14,12 @@ from audeval._validation import check_inputs
 
 from conftest import series
 
+# generated inputs may share no file or leave files of files_duration without rows:
+# those warnings (issue 33 items 3, 6) are advice, the numbers are the property tested
+GENERATED_FILES = pytest.mark.filterwarnings(
+    "ignore::audeval.NoSharedFileWarning", "ignore::audeval.FilesWithoutRowsWarning"
+)
+
 
 ONSET_OFFSET = dict(onset_tolerance=0.2, offset_tolerance=0.2)
 
@@ -343,6 +349,7 @@ _OPTIONS = st.sampled_from(
 
 @MAY_WARN_ABSENT_LABELS
 @MAY_WARN_DUPLICATES
+@GENERATED_FILES
 @hypothesis.settings(max_examples=60, deadline=None)
 @hypothesis.given(_events_list, _events_list, _OPTIONS, st.sampled_from(["optimal", "greedy"]), st.randoms(use_true_random=False))
 def test_row_order_does_not_matter(truth, pred, options, matching, random):
@@ -356,6 +363,7 @@ def test_row_order_does_not_matter(truth, pred, options, matching, random):
 
 @MAY_WARN_ABSENT_LABELS
 @MAY_WARN_DUPLICATES
+@GENERATED_FILES
 @hypothesis.settings(max_examples=60, deadline=None)
 @hypothesis.given(_events_list, _events_list, _OPTIONS, st.sampled_from(["optimal", "greedy"]))
 def test_shards_of_whole_files_sum_to_one_shot(truth, pred, options, matching):
@@ -405,6 +413,7 @@ def test_optimal_matches_at_least_as_many_as_greedy(truth, pred, options):
 
 
 @MAY_WARN_DUPLICATES
+@GENERATED_FILES
 @hypothesis.settings(max_examples=60, deadline=None)
 @hypothesis.given(_events_list, _events_list, _OPTIONS, st.sampled_from(["optimal", "greedy"]))
 def test_match_conditions_hold_for_every_pair(truth, pred, options, matching):

@@ -21,6 +21,12 @@ from audeval._matching import _lexicographic, _small
 
 from conftest import series
 
+# generated inputs may share no file or leave files of files_duration without rows:
+# those warnings (issue 33 items 3, 6) are advice, the numbers are the property tested
+GENERATED_FILES = pytest.mark.filterwarnings(
+    "ignore::audeval.NoSharedFileWarning", "ignore::audeval.FilesWithoutRowsWarning"
+)
+
 
 # --- references ---------------------------------------------------------------------
 
@@ -255,6 +261,7 @@ def _to_series(rows):
 
 @MAY_WARN_ABSENT_LABELS
 @MAY_WARN_DUPLICATES
+@GENERATED_FILES
 @hypothesis.settings(max_examples=80, deadline=None)
 @hypothesis.given(events, events, st.randoms(use_true_random=False), st.sampled_from(["optimal", "greedy"]))
 def test_statistics_do_not_depend_on_row_order(truth_rows, pred_rows, random, matching):
@@ -273,6 +280,7 @@ def test_statistics_do_not_depend_on_row_order(truth_rows, pred_rows, random, ma
 
 @MAY_WARN_ABSENT_LABELS
 @MAY_WARN_DUPLICATES
+@GENERATED_FILES
 @hypothesis.settings(max_examples=60, deadline=None)
 @hypothesis.given(events, events)
 def test_optimal_has_most_matches_then_most_substitutions(truth_rows, pred_rows):

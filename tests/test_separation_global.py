@@ -186,13 +186,20 @@ def test_ca_sdri_empty_and_multichannel_and_errors():
 # -------------------------------------------------------------------------
 
 
-def test_best_permutation_all_nan_warns_partial_nan_is_documented():
-    with pytest.warns(RuntimeWarning, match="every score is NaN"):
-        assert sep.best_permutation(np.full((2, 2), np.nan)).tolist() == [0, 1]
+def test_best_permutation_nan_raises_the_documented_rule_is_explicit():
+    # issue 33 item 15: an undefined pair raises, naming the argument and the pairs
+    with pytest.raises(ValueError, match=r"scores is NaN for 4 of 4 .*\(0, 0\)"):
+        sep.best_permutation(np.full((2, 2), np.nan))
+    with pytest.raises(ValueError, match=r"scores is NaN for 2 of 4 .*\(0, 0\), \(1, 1\)"):
+        sep.best_permutation([[np.nan, 1.0], [2.0, np.nan]])
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        # NaN counts as worse than any number: the finite pair is chosen
-        assert sep.best_permutation([[np.nan, 1.0], [2.0, np.nan]]).tolist() == [1, 0]
+        # the docstring's rule: NaN as -inf, worse than any number: the finite pair is chosen
+        scores = np.array([[np.nan, 1.0], [2.0, np.nan]])
+        assert sep.best_permutation(np.where(np.isnan(scores), -np.inf, scores)).tolist() == [1, 0]
+        # NaN in an extra axis is ignored by the average (a pair with one defined window)
+        windows = np.array([[[1.0, np.nan], [9.0, 9.0]], [[8.0, 8.0], [2.0, 2.0]]])
+        assert sep.best_permutation(windows).tolist() == [1, 0]
         # metric functions on silent inputs do not warn; their scores are NaN
         res = sep.scale_invariant(np.zeros((2, 10)), np.zeros((2, 10)), permutation=True)
         assert np.isnan(res["si_sdr"]).all()

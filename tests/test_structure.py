@@ -20,6 +20,12 @@ import audeval
 from audeval._structure import CLUSTERING_COLUMNS
 from audeval._structure import MIR_EVAL_COLUMNS
 
+# generated inputs may share no file or leave files of files_duration without rows:
+# those warnings (issue 33 items 3, 6) are advice, the numbers are the property tested
+GENERATED_FILES = pytest.mark.filterwarnings(
+    "ignore::audeval.NoSharedFileWarning", "ignore::audeval.FilesWithoutRowsWarning"
+)
+
 
 ASSETS = os.path.join(os.path.dirname(__file__), "assets")
 FIXTURES = os.path.join(ASSETS, "mir_eval_segment")
@@ -647,6 +653,7 @@ def brute_force(truth_rows, prediction_rows, frame_size):
     return out
 
 
+@GENERATED_FILES
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(truth=partitions(), prediction=partitions(), frame_size=st.sampled_from([0.1, 0.15, 0.25]))
 def test_against_brute_force(truth, prediction, frame_size):
@@ -660,6 +667,7 @@ def test_against_brute_force(truth, prediction, frame_size):
                 assert ours == pytest.approx(value, rel=1e-9, abs=1e-12), (file, column)
 
 
+@GENERATED_FILES
 @settings(max_examples=30, deadline=None)
 @given(truth=partitions(), prediction=partitions(), seed=st.integers(0, 2**32 - 1))
 def test_row_and_file_order_do_not_matter(truth, prediction, seed):
@@ -671,6 +679,7 @@ def test_row_and_file_order_do_not_matter(truth, prediction, seed):
     pd.testing.assert_frame_equal(a, b, check_exact=False, rtol=1e-12, atol=1e-15)
 
 
+@GENERATED_FILES
 @settings(max_examples=30, deadline=None)
 @given(truth=partitions(), prediction=partitions())
 def test_shards_of_files(truth, prediction):

@@ -12,7 +12,7 @@ and turns them into int64 arrays over shared files and labels.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 import dataclasses
 
 import numpy as np
@@ -20,6 +20,8 @@ import pandas as pd
 
 from audeval import _options
 from audeval import _validation
+from audeval._file_levels import report_files as _report_files
+from audeval._labels import check_label_list
 from audeval._validation import NAT
 
 
@@ -179,12 +181,7 @@ def _label_list(sides: list[tuple[list, bool]], labels: Sequence[object] | None)
                 f"the raters' labels are of types {types}, which cannot be ordered; "
                 "pass labels=[...] to give the order."
             ) from None
-    if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
-        raise TypeError(f"labels must be a sequence of labels; got {labels!r}.")
-    labels = list(labels)
-    if len(set(labels)) != len(labels):
-        raise ValueError(f"labels must not contain duplicates; got {labels}.")
-    return labels
+    return check_label_list(labels, {v for uniques, _ in sides for v in uniques})
 
 
 def _resolve_ends(raw, file, end, durations) -> np.ndarray:
@@ -262,6 +259,7 @@ def check_ratings(
         keep = label >= 0
         parts.append((np.full(int(keep.sum()), r), file[keep], raw.start[keep], end[keep], label[keep]))
     known = durations != NAT
+    _report_files(files, list(rated), [str(rater) for rater in mapping], known)
     beyond = known & (latest > durations)
     if beyond.any():
         _options.warn(

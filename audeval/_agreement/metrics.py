@@ -265,7 +265,11 @@ ARGS = """
         average: with ``per_label=True``: ``"macro"`` (mean over labels, undefined
             labels left out), ``"micro"`` (the binary tables of all labels pooled)
             or ``"none"`` (a dict label -> value)
-        frame_size: frame length (seconds or timedelta) to reproduce frame-based tools;
+        frame_size: frame length :math:`s` (seconds or timedelta) to reproduce
+            frame-based tools: each file is cut into frames :math:`[k s, (k + 1) s)`
+            (its length rounded up to whole frames) and a rater gives a frame every label
+            of a row that overlaps it with positive length: any overlap labels a frame,
+            a row of zero length labels none;
             ``None``: continuous time
         unrated: how a file without rows of a rater counts:
             ``"no_label"`` everywhere, or ``"missing"`` (left out of that rater's pairs)

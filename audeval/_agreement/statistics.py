@@ -218,7 +218,8 @@ def agreement_statistics(
 
     A rater's overlapping rows of one label count once.
     With ``frame_size`` the time axis is cut into frames ``[k s, (k + 1) s)``
-    and a label is active in a frame if one of its rows overlaps the frame;
+    and a label is active in a frame if one of its rows overlaps the frame
+    with positive length (any overlap labels a frame; a row of zero length labels none);
     every length is then a whole number of frames.
 
     Args:

@@ -18,6 +18,7 @@ import pandas as pd
 from audeval._options import as_timedelta, check_bool, check_choice, check_duration, value_of
 from audeval._protocol import check_table
 from audeval._validation import check_inputs
+from audeval._labels import factorize
 
 
 MAPPINGS = ("optimal", "greedy")
@@ -146,16 +147,14 @@ def _sort_key(label: object) -> tuple:
     return (type(label).__name__, label)
 
 
-def side_labels(series: object) -> list:
+def side_labels(series: object, name: str) -> list:
     """Labels of one side: categories in order, else sorted (by type name, then value)."""
     if not isinstance(series, pd.Series):
         return []
     if isinstance(series.dtype, pd.CategoricalDtype):  # used categories, in category order
         codes = np.unique(np.asarray(series.cat.codes))
         return [series.cat.categories[c] for c in codes if c >= 0]
-    values = pd.unique(series.array)  # missing labels are the input gate's error
-    values = values.tolist() if hasattr(values, "tolist") else list(values)
-    values = [v for v in values if not (v is None or v is pd.NA or v != v)]
+    _, values = factorize(series, name)  # missing labels are the input gate's error
     try:
         return sorted(values)
     except TypeError:
@@ -186,8 +185,8 @@ def check_diarization_inputs(truth, prediction, *, files_duration):
         truth labels, prediction labels
 
     """
-    truth_labels = side_labels(truth)
-    prediction_labels = side_labels(prediction)
+    truth_labels = side_labels(truth, "truth")
+    prediction_labels = side_labels(prediction, "prediction")
     union = union_labels(truth_labels, prediction_labels)
     inputs = check_inputs(truth, prediction, labels=union, files_duration=files_duration)
     to_prediction = np.asarray(
@@ -204,7 +203,7 @@ def check_diarization_inputs(truth, prediction, *, files_duration):
 
 def check_detection_inputs(truth, prediction, *, positive_labels, files_duration):
     """Validated inputs of detection; a positive label found on neither side raises."""
-    found = union_labels(side_labels(truth), side_labels(prediction))
+    found = union_labels(side_labels(truth, "truth"), side_labels(prediction, "prediction"))
     if positive_labels is None:
         labels = found
     else:
@@ -230,7 +229,7 @@ def check_detection_inputs(truth, prediction, *, positive_labels, files_duration
             raise ValueError(
                 f"positive_labels {unused} occur in neither truth nor prediction "
                 "(a misspelt label would give a perfect score); "
-                f"labels found: {union_labels(side_labels(truth), side_labels(prediction))}."
+                f"labels found: {union_labels(side_labels(truth, 'truth'), side_labels(prediction, 'prediction'))}."
             )
     return inputs
 

@@ -19,6 +19,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
+from audeval._labels import factorize
 from audeval._structure._prepare import check_partition
 from audeval._structure._prepare import sort_side
 from audeval._validation import NS_PER_SECOND
@@ -73,7 +74,7 @@ def _codes(levels: list[pd.Series], name: str, offset: int) -> tuple[pd.Series, 
     """All levels as one Series of int codes (distinct per level), and the pad codes."""
     parts, pads = [], []
     for i, level in enumerate(levels):
-        codes, uniques = pd.factorize(level.to_numpy(), use_na_sentinel=True)
+        codes, uniques = factorize(level, f"{name} (level {i + 1})")
         missing = codes < 0
         if missing.any():
             raise ValueError(
@@ -81,7 +82,7 @@ def _codes(levels: list[pd.Series], name: str, offset: int) -> tuple[pd.Series, 
                 f"{level[missing].head(5).to_string()}"
             )
         # mir_eval's pad labels are labels: a user label "__T_MIN" joins the pad
-        found = pd.Index(uniques).get_indexer([T_MIN, T_MAX]) if uniques.dtype == object else [-1, -1]
+        found = pd.Index(uniques, dtype=object).get_indexer([T_MIN, T_MAX])
         n_codes = len(uniques)
         pad = []
         for position in found:

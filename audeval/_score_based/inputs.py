@@ -255,7 +255,8 @@ def _truth(truth, scores, classes, labels, files_duration, name):
         ), dtype=object,
     )
     inputs = check_inputs(
-        truth, empty, labels=None, files_duration=files_duration, allow_filewise=False
+        truth, empty, labels=None, files_duration=files_duration, allow_filewise=False,
+        report_files=False,
     )
     columns = list(scores.columns)
     unknown = [label for label in inputs.labels if label not in columns]
@@ -265,7 +266,8 @@ def _truth(truth, scores, classes, labels, files_duration, name):
         )
     if labels is not None:  # rows of other classes are left out
         inputs = check_inputs(
-            truth, empty, labels=classes, files_duration=files_duration, allow_filewise=False
+            truth, empty, labels=classes, files_duration=files_duration, allow_filewise=False,
+            report_files=False,
         )
     return inputs
 

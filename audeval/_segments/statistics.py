@@ -102,16 +102,18 @@ def _counts(metric, truth, prediction, labels, call: Mapping[str, object]) -> _C
     options = {name: call[name] for name in (*OPTIONS, "files_duration") if name in call}
     if prediction is not None and not isinstance(truth, pd.DataFrame):
         # Series: the counts the table would hold, without building it (the same code path)
-        counts, _ = _direct_counts(truth, prediction, labels, **options)
+        counts, inputs = _direct_counts(truth, prediction, labels, **options)
         given = labels is not None
+        occurs = inputs.occurs  # a row makes a label occur, also one of zero length
     else:
         table = resolve(
             "segment", truth, prediction, labels, options, metric=metric, select=select_labels
         )
         counts = _counts_from_table(table)
         given = labels is not None or bool(table_options(table).get("labels_given"))
+        occurs = None  # a table does not record rows: labels with counts occur
     n_truth, n_prediction = (counts.tp + counts.fn).sum(axis=0), (counts.tp + counts.fp).sum(axis=0)
-    keep = supported(n_truth, n_prediction, counts.labels, given)
+    keep = supported(n_truth, n_prediction, counts.labels, given, occurs)
     return dataclasses.replace(counts, keep=keep)
 
 

@@ -236,6 +236,8 @@ def structure_report(
     beta = _check_beta(beta)
     if isinstance(value_of(windows), (str, bytes)) or not isinstance(value_of(windows), Sequence):
         raise TypeError(f"windows must be a sequence of durations; got {value_of(windows)!r}.")
+    for w in value_of(windows):  # named as the caller knows it (the options layer says window)
+        to_ns(w, "windows", allow_none=False)
     call = dict(
         window=windows, frame_size=frame_size, trim=trim, pad=pad,
         compat=compat, files_duration=files_duration,

@@ -7,7 +7,6 @@ import numpy as np
 from audeval._matching._assignment import dense_assignment
 
 from audeval.separation._checks import check_bool
-from audeval._warnings import warn
 
 
 def best_permutation(scores: object, *, maximize: bool = True) -> np.ndarray:
@@ -34,16 +33,16 @@ def best_permutation(scores: object, *, maximize: bool = True) -> np.ndarray:
     Fewer estimates than references: the references left without
     an estimate get ``-1``.
 
-    NaN-safe choice: before the assignment,
     ``+inf`` counts as better than every finite score,
-    ``-inf`` as worse than every finite score,
-    and NaN as worse still,
-    so that an undefined pair is only chosen when nothing else is left.
+    ``-inf`` as worse than every finite score.
+    An undefined pair (NaN, after averaging the extra axes) raises ``ValueError``
+    naming the pairs: no rule for NaN is right for every score,
+    so choose one, e.g. ``np.where(np.isnan(scores), -np.inf, scores)``
+    to take an undefined pair only when nothing else is left.
+    (The metric functions of this module use that rule themselves
+    and return NaN scores for silent signals.)
     Ties are resolved by scipy's ``linear_sum_assignment``
-    (deterministically). If **every** score is NaN (e.g. all signals
-    silent) the assignment is the identity and a ``RuntimeWarning``
-    says that it is arbitrary; the metric functions of this module
-    return NaN scores then, without the warning.
+    (deterministically).
 
     Args:
         scores: pairwise scores of shape (references, estimates, ...)
@@ -55,16 +54,19 @@ def best_permutation(scores: object, *, maximize: bool = True) -> np.ndarray:
         each reference, ``-1`` where none is
 
     Raises:
-        ValueError: if ``scores`` has fewer than two axes or is empty
+        ValueError: if ``scores`` has fewer than two axes, is empty,
+            or holds an undefined (NaN) pair
 
     Examples:
+        >>> import numpy as np
         >>> scores = [[1.0, 9.0], [8.0, 2.0]]
         >>> best_permutation(scores).tolist()
         [1, 0]
-        >>> best_permutation([[1.0, float("nan")], [float("nan"), 2.0]]).tolist()
-        [0, 1]
         >>> best_permutation([[5.0], [6.0]]).tolist()
         [-1, 0]
+        >>> scores = [[1.0, np.nan], [np.nan, 2.0]]
+        >>> best_permutation(np.where(np.isnan(scores), -np.inf, scores)).tolist()
+        [0, 1]
 
     """
     maximize = check_bool(maximize, "maximize")
@@ -75,11 +77,15 @@ def best_permutation(scores: object, *, maximize: bool = True) -> np.ndarray:
         )
     if matrix.shape[0] == 0 or matrix.shape[1] == 0:
         raise ValueError(f"scores must not be empty; got shape {matrix.shape}.")
-    if np.isnan(matrix).all():
-        warn(
-            f"best_permutation: every score is NaN (shape {matrix.shape}); "
-            "the assignment is arbitrary (the identity).",
-            RuntimeWarning,
+    nan = np.isnan(matrix)
+    undefined = nan.reshape(matrix.shape[0], matrix.shape[1], -1).all(axis=-1)
+    if undefined.any():
+        pairs = [tuple(int(i) for i in pair) for pair in np.argwhere(undefined)[:5]]
+        raise ValueError(
+            f"scores is NaN for {int(undefined.sum())} of {undefined.size} "
+            f"(reference, estimate) pairs, first {pairs}: best_permutation needs a score "
+            "for every pair; replace NaN by the score it should count as, "
+            "e.g. np.where(np.isnan(scores), -np.inf, scores) to choose such a pair last."
         )
     return assign(matrix, maximize=maximize)
 
