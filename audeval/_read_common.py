@@ -11,8 +11,6 @@ import math
 import os
 import posixpath
 
-import audeer
-import audformat
 import numpy as np
 import pandas as pd
 
@@ -49,6 +47,8 @@ class _Rows:
         self.files.setdefault(file)
 
     def series(self, name: str = "label") -> pd.Series:
+        import audformat  # deferred: heavy, loaded on first use
+
         index = audformat.segmented_index(
             self.file,
             _seconds_to_timedelta(self.start),
@@ -135,6 +135,8 @@ def _file_key(path: str, root: str | None) -> str:
 
 def _progress(items: list, verbose: bool, desc: str) -> Iterable:
     if verbose and len(items) > PROGRESS_MIN_FILES:
+        import audeer  # deferred: loads tqdm, ssl and http
+
         return audeer.progress_bar(items, desc=desc)
     return items
 

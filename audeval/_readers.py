@@ -27,7 +27,6 @@ import contextlib
 import os
 import warnings
 
-import audformat
 import numpy as np
 import pandas as pd
 
@@ -122,6 +121,8 @@ def read_rttm(path: PathLike, *, verbose: bool = False) -> pd.Series:
         Name: label, dtype: object
 
     """
+    import audformat  # deferred: heavy, loaded on first use
+
     path = _check_path(path)
     rows = _Rows()
     if os.path.isdir(path):
@@ -213,6 +214,8 @@ def read_audformat_csv(
         Name: class, dtype: object
 
     """
+    import audformat  # deferred: heavy, loaded on first use
+
     path = _check_path(path, directory=False)
     try:
         table = pd.read_csv(
@@ -324,6 +327,8 @@ def read_database(
         ['speech']
 
     """
+    import audformat  # deferred: heavy, loaded on first use
+
     root = os.fspath(root)
     if not os.path.exists(os.path.join(root, "db.yaml")):
         raise FileNotFoundError(f"{root}: no audformat database here (db.yaml is missing).")

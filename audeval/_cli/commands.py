@@ -13,7 +13,6 @@ import numpy as np
 import pandas as pd
 
 import audeval
-import audeval.separation
 
 from audeval._cli.inputs import load, read_path_table
 from audeval._cli.messages import (
@@ -260,6 +259,8 @@ def _per_file_with_total(title: str, report: pd.DataFrame, per_file: bool) -> Re
 
 def separation(args: argparse.Namespace) -> Result:
     """``audeval separation``: separation metrics per file and source, aggregated."""
+    import audeval.separation  # deferred: scipy.fft, scipy.linalg, audiofile
+
     family = audeval.separation
     truth = read_path_table(args.truth, "truth")
     prediction = read_path_table(args.prediction, "prediction")
