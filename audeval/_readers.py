@@ -135,9 +135,10 @@ def read_rttm(path: PathLike, *, verbose: bool = False) -> pd.Series:
     for file in _progress(paths, verbose, "Reading"):
         _parse_rttm(file, rows, durations)
     # the end is onset plus duration, added in integer nanoseconds
-    start = _seconds_to_timedelta(rows.start)
-    index = audformat.segmented_index(rows.file, start, start + _seconds_to_timedelta(durations))
-    series = pd.Series(rows.label, index=index, name="label", dtype=object)
+    file, seconds, _, label = rows.columns()
+    start = _seconds_to_timedelta(seconds)
+    index = audformat.segmented_index(file, start, start + _seconds_to_timedelta(durations))
+    series = pd.Series(label, index=index, name="label", dtype=object)
     series.attrs["files"] = list(rows.files)
     return series
 
