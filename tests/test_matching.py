@@ -356,6 +356,7 @@ def _outcomes(truth, pred, collapse, monkeypatch, **options):
     from audeval._matching import _match
 
     with monkeypatch.context() as patch:
+        patch.setattr(_match, "MIN_RUN", 2)  # collapse every run (by default only long ones)
         if not collapse:
             patch.setattr(_match, "_identical_runs", lambda *args: None)
         with pytest.warns(UserWarning, match="repeat an identical row"):

@@ -14,6 +14,10 @@ from ._lexicographic import lexicographic_sorted
 from ._order import canonical_order, onset_pairs, time_keys
 
 
+#: Runs of identical events are collapsed where one has at least this many events
+MIN_RUN = 8
+
+
 def match_segments(truth, prediction, n_files: int, tol, matching: str) -> tuple[np.ndarray, np.ndarray]:
     """Match validated events (:class:`audeval._validation.Segments`) per file.
 
@@ -110,7 +114,8 @@ def _candidates(n_files: int, tol, join, t: _Side, p: _Side) -> tuple[np.ndarray
 def _identical_runs(key: np.ndarray, end: np.ndarray, label: np.ndarray) -> np.ndarray | None:
     """First event of every run of identical events (same file, start, end, label) in canonical order.
 
-    ``None`` where no two events are identical (the usual case).
+    ``None`` where no two events are identical (the usual case)
+    or no run has :data:`MIN_RUN` events.
     """
     if len(key) < 2:
         return None
@@ -120,7 +125,10 @@ def _identical_runs(key: np.ndarray, end: np.ndarray, label: np.ndarray) -> np.n
     same &= (end[1:] == end[:-1]) & (label[1:] == label[:-1])
     if not same.any():
         return None
-    return np.flatnonzero(np.r_[True, ~same])
+    first = np.flatnonzero(np.r_[True, ~same])
+    if np.diff(np.append(first, len(key))).max() < MIN_RUN:
+        return None  # short runs: their few pairs cost less than collapsing them
+    return first
 
 
 def expand_identical(
