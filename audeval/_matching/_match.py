@@ -117,18 +117,20 @@ def _identical_runs(key: np.ndarray, end: np.ndarray, label: np.ndarray) -> np.n
     ``None`` where no two events are identical (the usual case)
     or no run has :data:`MIN_RUN` events.
     """
-    if len(key) < 2:
+    if len(key) < MIN_RUN:
         return None
-    same = key[1:] == key[:-1]
-    if not same.any():
+    tie = np.flatnonzero(key[1:] == key[:-1])  # few: equal (file, start)
+    tie = tie[(end[tie + 1] == end[tie]) & (label[tie + 1] == label[tie])]
+    if len(tie) < MIN_RUN - 1:
         return None
-    same &= (end[1:] == end[:-1]) & (label[1:] == label[:-1])
-    if not same.any():
-        return None
-    first = np.flatnonzero(np.r_[True, ~same])
-    if np.diff(np.append(first, len(key))).max() < MIN_RUN:
+    # the longest run of consecutive ties: its events form the longest run of identical events
+    breaks = np.flatnonzero(np.diff(tie) != 1)
+    lengths = np.diff(np.concatenate([[-1], breaks, [len(tie) - 1]]))
+    if lengths.max() + 1 < MIN_RUN:
         return None  # short runs: their few pairs cost less than collapsing them
-    return first
+    same = np.zeros(len(key), dtype=bool)
+    same[tie + 1] = True
+    return np.flatnonzero(~same)
 
 
 def expand_identical(
