@@ -11,10 +11,9 @@ import math
 import os
 import posixpath
 
-import audeer
-import audformat
 import numpy as np
 import pandas as pd
+from pandas.api.types import union_categoricals
 
 
 PathLike = str | os.PathLike
@@ -29,7 +28,11 @@ PROGRESS_MIN_FILES = 10
 
 
 class _Rows:
-    """Rows collected from one or more sources, plus every file seen."""
+    """Rows collected from one or more sources, plus every file seen.
+
+    Rows come one at a time from the line parsers (:meth:`add`)
+    or as whole columns from ``pandas.read_csv`` (:meth:`extend`), in reading order.
+    """
 
     def __init__(self) -> None:
         self.file: list[str] = []
@@ -37,6 +40,10 @@ class _Rows:
         self.end: list[float] = []
         self.label: list[str] = []
         self.files: dict[str, None] = {}  # ordered set of every file seen
+        self._chunks: list[tuple[np.ndarray, ...]] = []  # columns, in order, before the lists
+
+    def __len__(self) -> int:
+        return len(self.file) + sum(len(chunk[0]) for chunk in self._chunks)
 
     def add(self, file: str, start: float, end: float, label: str) -> None:
         self.file.append(file)
@@ -48,13 +55,41 @@ class _Rows:
     def see(self, file: str) -> None:
         self.files.setdefault(file)
 
+    def extend(self, file: pd.Categorical, start: np.ndarray, end: np.ndarray, label: np.ndarray) -> None:
+        """Append whole columns: file, start and end (float seconds), label (object)."""
+        self._flush()
+        self._chunks.append((file, start, end, label))
+        seen = file.categories[pd.unique(file.codes)]  # in order of first appearance
+        self.files.update(dict.fromkeys(seen.tolist()))
+
+    def _flush(self) -> None:
+        if self.file:
+            self._chunks.append((
+                pd.Categorical(self.file),
+                np.array(self.start, dtype=float),
+                np.array(self.end, dtype=float),
+                np.array(self.label, dtype=object),
+            ))
+            self.file, self.start, self.end, self.label = [], [], [], []
+
+    def columns(self) -> tuple[pd.Categorical, np.ndarray, np.ndarray, np.ndarray]:
+        """File (categorical), start, end (float seconds) and label of all rows, in reading order."""
+        self._flush()
+        if not self._chunks:
+            self._chunks = [(pd.Categorical([]), np.array([]), np.array([]), np.array([], dtype=object))]
+        if len(self._chunks) > 1:
+            files, *rest = zip(*self._chunks)
+            self._chunks = [
+                (union_categoricals(files, sort_categories=True), *(np.concatenate(parts) for parts in rest))
+            ]
+        return self._chunks[0]
+
     def series(self, name: str = "label") -> pd.Series:
-        index = audformat.segmented_index(
-            self.file,
-            _seconds_to_timedelta(self.start),
-            _seconds_to_timedelta(self.end),
-        )
-        series = pd.Series(self.label, index=index, name=name, dtype=object)
+        import audformat  # deferred: heavy, loaded on first use
+
+        file, start, end, label = self.columns()
+        index = audformat.segmented_index(file, _seconds_to_timedelta(start), _seconds_to_timedelta(end))
+        series = pd.Series(label, index=index, name=name, dtype=object)
         series.attrs["files"] = list(self.files)
         return series
 
@@ -114,6 +149,30 @@ def _read_lines(path: PathLike) -> list[tuple[int, str]]:
     return lines
 
 
+def _read_head(path: PathLike, n_lines: int, n_bytes: int = 65_536) -> list[tuple[int, str]] | None:
+    """The first ``n_lines`` lines :func:`_read_lines` gives, from the file's first ``n_bytes`` bytes.
+
+    ``None`` where these bytes cannot tell (too few whole lines, not UTF-8).
+    """
+    with open(path, "rb") as fp:
+        data = fp.read(n_bytes + 1)
+    complete = len(data) <= n_bytes
+    if not complete:
+        data = data[: data.rfind(b"\n") + 1]  # whole lines only
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return None
+    lines = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if stripped and not stripped.startswith("#"):
+            lines.append((number, raw.rstrip("\r\n")))
+    if not complete and len(lines) < n_lines:
+        return None
+    return lines[:n_lines]
+
+
 def _check_path(path: PathLike, *, directory: bool | None = None) -> str:
     path = os.fspath(path)
     if not os.path.exists(path):
@@ -135,6 +194,8 @@ def _file_key(path: str, root: str | None) -> str:
 
 def _progress(items: list, verbose: bool, desc: str) -> Iterable:
     if verbose and len(items) > PROGRESS_MIN_FILES:
+        import audeer  # deferred: loads tqdm, ssl and http
+
         return audeer.progress_bar(items, desc=desc)
     return items
 

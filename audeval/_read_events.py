@@ -10,8 +10,10 @@ from collections.abc import Sequence
 import os
 import re
 
+import numpy as np
 import pandas as pd
 
+from audeval import _read_table
 from audeval._read_common import PathLike
 from audeval._read_common import _annotation_files
 from audeval._read_common import _check_order
@@ -19,6 +21,7 @@ from audeval._read_common import _check_path
 from audeval._read_common import _file_key
 from audeval._read_common import _is_number
 from audeval._read_common import _progress
+from audeval._read_common import _read_head
 from audeval._read_common import _read_lines
 from audeval._read_common import _Rows
 from audeval._read_common import _seconds
@@ -240,6 +243,8 @@ def _parse_event_list(
     what: str = "event list",
 ) -> None:
     """Parse one delimited event list into ``rows``."""
+    if os.path.getsize(path) >= _read_table.MIN_BYTES and _read_columns(path, rows, key, allow_file_column):
+        return
     lines = [(n, line) for n, line in _read_lines(path) if not _is_frequency_line(line)]
     if not lines:
         rows.see(key)  # an empty annotation file: a file without events
@@ -254,12 +259,42 @@ def _parse_event_list(
             raise ValueError(f"{_where(path, lines[0][0])}: a {what} has no file name column.")
         _parse_with_header(path, lines[1:], columns, delimiter, rows, key)
         return
-    before = len(rows.file)
+    before = len(rows)
     mode = _parse_lines(path, lines, delimiter, rows, key, allow_file_column)
-    if len(rows.file) == before:
+    if len(rows) == before:
         _check_has_events(path, lines)
     if mode != "file":
         rows.see(key)
+
+
+def _read_columns(path: str, rows: _Rows, key: str, allow_file_column: bool) -> bool:
+    """Read one event list with ``pandas.read_csv`` into ``rows``; ``False`` if it must be parsed by line.
+
+    The delimiter and the header are found as the line parser finds them, from the first lines.
+    """
+    lines = _read_head(path, _SNIFF_LINES)
+    if not lines:
+        return False
+    delimiter = _detect_delimiter(lines)
+    first_line, first = lines[0]
+    try:
+        columns = _header(_split(first, delimiter))
+    except ValueError:
+        return False
+    if columns is not None and "file" in columns and not allow_file_column:
+        return False
+    if columns is None and delimiter is not None and len(first.split(delimiter)) > 3 and not allow_file_column:
+        return False
+    table = _read_table.read_table(path, delimiter, first, columns, first_line=first_line)
+    if table is None:
+        return False
+    file, start, end, label = table
+    if file is None:
+        file = pd.Categorical.from_codes(np.zeros(len(start), dtype=np.int8), [key])
+    if label is None:
+        label = np.full(len(start), DEFAULT_LABEL, dtype=object)
+    rows.extend(file, start, end, label)
+    return True
 
 
 def _parse_with_header(

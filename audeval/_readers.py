@@ -27,7 +27,6 @@ import contextlib
 import os
 import warnings
 
-import audformat
 import numpy as np
 import pandas as pd
 
@@ -122,6 +121,8 @@ def read_rttm(path: PathLike, *, verbose: bool = False) -> pd.Series:
         Name: label, dtype: object
 
     """
+    import audformat  # deferred: heavy, loaded on first use
+
     path = _check_path(path)
     rows = _Rows()
     if os.path.isdir(path):
@@ -134,9 +135,10 @@ def read_rttm(path: PathLike, *, verbose: bool = False) -> pd.Series:
     for file in _progress(paths, verbose, "Reading"):
         _parse_rttm(file, rows, durations)
     # the end is onset plus duration, added in integer nanoseconds
-    start = _seconds_to_timedelta(rows.start)
-    index = audformat.segmented_index(rows.file, start, start + _seconds_to_timedelta(durations))
-    series = pd.Series(rows.label, index=index, name="label", dtype=object)
+    file, seconds, _, label = rows.columns()
+    start = _seconds_to_timedelta(seconds)
+    index = audformat.segmented_index(file, start, start + _seconds_to_timedelta(durations))
+    series = pd.Series(label, index=index, name="label", dtype=object)
     series.attrs["files"] = list(rows.files)
     return series
 
@@ -213,6 +215,8 @@ def read_audformat_csv(
         Name: class, dtype: object
 
     """
+    import audformat  # deferred: heavy, loaded on first use
+
     path = _check_path(path, directory=False)
     try:
         table = pd.read_csv(
@@ -324,6 +328,8 @@ def read_database(
         ['speech']
 
     """
+    import audformat  # deferred: heavy, loaded on first use
+
     root = os.fspath(root)
     if not os.path.exists(os.path.join(root, "db.yaml")):
         raise FileNotFoundError(f"{root}: no audformat database here (db.yaml is missing).")

@@ -362,3 +362,81 @@ def test_count_below_is_searchsorted(values, queries, scale, inclusive):
     queries = np.sort(np.array(queries, dtype=np.int64)) * scale
     expected = np.searchsorted(values, queries, side="right" if inclusive else "left")
     np.testing.assert_array_equal(count_below(values, queries, inclusive=inclusive), expected)
+
+
+# --- identical events (issue 32 item 6) ---------------------------------------------------
+
+
+def _outcomes(truth, pred, collapse, monkeypatch, **options):
+    """event_outcomes with runs of identical events collapsed (now) or all their pairs (before)."""
+    from audeval._matching import _match
+
+    with monkeypatch.context() as patch:
+        patch.setattr(_match, "MIN_RUN", 2)  # collapse every run (by default only long ones)
+        if not collapse:
+            patch.setattr(_match, "_identical_runs", lambda *args: None)
+        with pytest.warns(UserWarning, match="repeat an identical row"):
+            return audeval.event_outcomes(truth, pred, **options)
+
+
+def _with_copies(rng, n_templates, max_copies):
+    """Events on few distinct (file, start, end, label) templates, each repeated 1 to max_copies times."""
+    rows = []
+    for _ in range(n_templates):
+        template = (
+            f"f{rng.integers(0, 2)}",
+            float(rng.integers(0, 6)) * 0.25,
+            None,
+            ["a", "b"][rng.integers(0, 2)],
+        )
+        end = template[1] + float(rng.integers(1, 4)) * 0.25
+        rows += [(template[0], template[1], end, template[3])] * int(rng.integers(1, max_copies + 1))
+    order = rng.permutation(len(rows))
+    return series([rows[k] for k in order])
+
+
+@pytest.mark.parametrize("matching", ["optimal", "greedy"])
+def test_identical_events_match_as_with_all_their_pairs(monkeypatch, matching):
+    """Differential: collapsed runs of identical events give the partners of the full pair graph."""
+    rng = np.random.default_rng(32)
+    options = dict(onset_tolerance=0.25, offset_tolerance=0.25, matching=matching)
+    for _ in range(60):
+        truth = _with_copies(rng, int(rng.integers(1, 7)), 4)
+        pred = _with_copies(rng, int(rng.integers(1, 7)), 4)
+        if not (truth.index.duplicated().any() or pred.index.duplicated().any()):
+            continue
+        now = _outcomes(truth, pred, True, monkeypatch, **options)
+        before = _outcomes(truth, pred, False, monkeypatch, **options)
+        pd.testing.assert_frame_equal(now, before)
+
+
+@pytest.mark.parametrize("matching", ["optimal", "greedy"])
+def test_many_identical_events_are_matched_in_index_order(monkeypatch, matching):
+    """30 identical events against 20 identical ones, plus an unrelated pair: diagonal partners."""
+    truth = series([("f", 1.0, 2.0, "a")] * 30 + [("f", 5.0, 6.0, "a")])
+    pred = series([("f", 1.0, 2.0, "a")] * 20 + [("f", 5.0, 6.0, "b")])
+    options = dict(onset_tolerance=0.2, offset_tolerance=0.2, matching=matching)
+    now = _outcomes(truth, pred, True, monkeypatch, **options)
+    side = now[now["side"] == "truth"]
+    assert side["partner"].tolist()[:30] == list(range(20)) + [-1] * 10
+    assert side["partner"].tolist()[30] == 20  # the substitution
+    with pytest.warns(UserWarning, match="repeat an identical row"):
+        stats = audeval.event_statistics(truth.iloc[::-1], pred, confusion=True, **options)
+    assert stats["tp"].sum() == 20 and stats["substituted"].sum() == 1
+    if matching == "greedy":  # first fit: the same partners as on all 600 pairs
+        pd.testing.assert_frame_equal(now, _outcomes(truth, pred, False, monkeypatch, **options))
+    else:  # the weighted solver on all pairs may pick other partners: the same counts
+        before = _outcomes(truth, pred, False, monkeypatch, **options)
+        assert (before["outcome"].value_counts() == now["outcome"].value_counts()).all()
+
+
+def test_identical_events_of_other_runs_keep_all_pairs(monkeypatch):
+    """A run with two candidate runs is not collapsed: optimal picks the match over the substitution."""
+    truth = series([("f", 1.0, 2.0, "a")] * 3)
+    pred = series([("f", 1.0, 2.0, "b")] * 2 + [("f", 1.1, 2.0, "a")] * 2)
+    options = dict(onset_tolerance=0.2, offset_tolerance=0.2)
+    now = _outcomes(truth, pred, True, monkeypatch, **options)
+    pd.testing.assert_frame_equal(now, _outcomes(truth, pred, False, monkeypatch, **options))
+    with pytest.warns(UserWarning, match="repeat an identical row"):
+        stats = audeval.event_statistics(truth, pred, **options)
+    assert stats["tp"].sum() == 2 and stats["substituted"].sum() == 1

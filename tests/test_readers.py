@@ -497,3 +497,206 @@ def test_readers_do_not_warn_on_clean_input(tmp_path):
         warnings.simplefilter("error")
         audeval.read_tsv(path)
     assert np.all(np.asarray(ns(audeval.read_tsv(path), "end")) == 1_000_000_000)
+
+
+# -------------------------------------------------------------------------
+# The read_csv path of event lists against the line parser
+# -------------------------------------------------------------------------
+
+
+def read_both(monkeypatch, path):
+    """What read_tsv gives (or the message it raises) through read_csv and line by line."""
+    from audeval import _read_table
+
+    read = _read_table.read_table
+    vouched = []
+
+    def counted(*args, **kwargs):
+        table = read(*args, **kwargs)
+        vouched.append(table is not None)
+        return table
+
+    monkeypatch.setattr(_read_table, "read_table", counted)
+    results = []
+    for min_bytes in (0, 10**12):  # every file through read_csv where it can vouch for it; none
+        monkeypatch.setattr(_read_table, "MIN_BYTES", min_bytes)
+        try:
+            series = audeval.read_tsv(path)
+            results.append((series, series.attrs["files"]))
+        except ValueError as error:
+            results.append(str(error))
+    return results + [any(vouched)]
+
+
+def assert_same(results):
+    columns, lines = results[:2]
+    if isinstance(lines, str) or isinstance(columns, str):
+        assert columns == lines
+    else:
+        pd.testing.assert_series_equal(columns[0], lines[0])
+        assert columns[1] == lines[1]
+
+
+#: Lists, and whether read_csv reads them (else the line parser reads them or raises)
+TRICKY_LISTS = [
+    ("0\t1\tdog\n2\t3.5\tcat\n", True),
+    ("0.5;0.7;event\n1;2.25;dog\n", True),
+    ("0.5 ; 0.7 ; event\n1;2.25;dog\n", False),
+    ("0.5,0.7,dog;cat\n", True),
+    ("0.5\t0.7\tdog; cat, bird\n", True),
+    ("0.5\t0.7\n1\t2.25\n", True),
+    ("onset\toffset\n0.5\t0.7\n1\t2.25\n", True),
+    ("filename\tonset\toffset\tevent_label\na.wav\t0.0\t1.0\tdog\nb.wav\nc.wav\t\t\t\na.wav\t2\t3.5\tcat\n", False),
+    ("event_label\toffset\tonset\tfilename\nx\t2\t1\tf.wav\ny\t3\t2\tg.wav\n", True),
+    ("a.wav\t0\t1\tdog\nb.wav\na.wav\tscene\t1\t2\tcat\n", False),
+    ("a.wav\tscene\t0\t1\tdog\nb.wav\tscene\t1\t2\tcat\n", True),
+    ("a.wav\t\t0\t1\tdog\n", True),  # an empty scene field
+    ("\ufeff0\t1\tdog\n", True),  # byte order mark
+    ("0\t1\tdog\r\n1\t2\tcat\r\n", True),
+    ("0\t1\tdog\r1\t2\tcat\r", True),  # old Mac line breaks
+    ("0\t1\tdo\rg\n", False),  # a line break inside a label
+    ("0\t1\tdog\r\r\n1\t2\tcat\r\n", True),
+    ("0\t1\tdog\n\n\n1\t2\tcat", True),  # blank lines, no final line break
+    ("0\t1\tdog\n  \n1\t2\tcat\n", True),  # a line of spaces
+    ("0\t1\tdog\n\t\t\n1\t2\tcat\n", False),  # a line of tabs
+    ("0\t1\tdog \n1\t2\tcat\n", False),  # white space after a label
+    ("0\t1\t dog\n1\t2\tcat\n", False),
+    ("0\t1\tdog\xa0\n1\t2\tcat\n", False),  # no-break space
+    ("0\t1\tdog\x0bcat\n", False),  # vertical tab: a line break for str.splitlines
+    ("0\t1\tdog\u2028cat\n", False),
+    ("0\t1\tdog\x00cat\n", False),
+    ("0\t1\tdog\t\n1\t2\tcat\t\n", False),  # trailing tabs
+    ("0\t1\tdog\n# a comment\n1\t2\tcat\n", False),
+    ("# a comment\nfilename\tonset\toffset\tevent_label\na\t0\t1\tx\n", False),
+    ("\nfilename\tonset\toffset\tevent_label\na\t0\t1\tx\n", False),
+    ("a.wav\t0\t1\tdog\n#b.wav\t1\t2\tcat\n", False),  # a comment line in the file column
+    ("scene\tonset\toffset\tevent_label\ns\t0\t1\tx\n#c\t1\t2\ty\n", False),  # ... in an unused column
+    ("onset\toffset\tevent_label\n0\t1\t#hash\n", True),  # '#' inside a label is a label
+    ("1\t1\tclick\n\\\t6928.4\t6928.4\n2\t2.5\tspeech\n", False),  # Audacity
+    ("a.wav\t0\t1\tdog\n\\\t1\t2\tx\n", False),
+    ("0\t1\t\"quoted label\"\n1\t2\t'x\n", True),
+    ("0\tnan\tdog\n", False),
+    ("0\tinfinity\tdog\n", False),
+    ("0\t1e400\tdog\n", False),
+    ("0\t1_0\tdog\n", False),
+    ("0\t\u0661\tdog\n", False),  # an Arabic-Indic digit: a number to Python
+    ("0\t-0.0\tdog\n", True),
+    ("-0\t0\tdog\n", True),
+    ("0\t1.5e\tdog\n", False),
+    ("0\t+1\tdog\n", True),
+    ("0\t1\tdog\ta.wav\t1\t2\n", False),
+    ("0\t1\tdog\n0\t1\n", False),
+    ("0\t1\tdog\n0\t1\tdog\tx\n", False),
+    ("filename\tonset\toffset\tevent_label\na.wav\t1\t2\tx\textra\n", True),
+    ("filename\tonset\toffset\tevent_label\na.wav\t1\n", False),
+    ("filename\tonset\toffset\tevent_label\n\t1\t2\tx\n", False),
+    ("filename;onset;offset;event_label\na.wav;0.5;0.7;dog\nc.wav;;;\nb.wav;1;2;cat\n", False),
+    ("file\tonset\toffset\tfoo\tbar\na\t1\t2\tx\ty\n", False),
+    ("0,1,dog\n1,2,\n", False),
+    (";0;1;dog\n", False),
+    ("2\t1\tdog\n", False),
+    ("a.wav\nb.wav\n", False),
+    ("0.5|0.7|event\n", False),
+    ("0.5 0.7 event\n1 2.25 dog\n", False),
+]
+
+
+@pytest.mark.parametrize("text, by_columns", TRICKY_LISTS)
+def test_tsv_columns_read_like_lines(tmp_path, monkeypatch, text, by_columns):
+    """read_csv reads what the line parser reads, or leaves the list to it."""
+    path = tmp_path / "list.txt"
+    path.write_bytes(text.encode("utf-8"))
+    results = read_both(monkeypatch, path)
+    assert_same(results)
+    assert results[2] == by_columns
+
+
+def test_tsv_columns_read_like_lines_random(tmp_path, monkeypatch):
+    """Random lists with random defects: the same Series or the same message both ways."""
+    rng = np.random.default_rng(5)
+    by_columns = 0
+    pieces = ["a.wav", "b.wav", "0", "1.5", "2.25", "dog", "cat", "x y", "", " ", "#", "\\", "nan", "-1"]
+    for case in range(150):
+        delimiter = ["\t", ",", ";"][case % 3]
+        n = int(rng.integers(2, 6))
+        header = rng.random() < 0.3
+        lines = []
+        if header:
+            names = ["filename", "onset", "offset", "event_label", "scene"][:n] if n > 2 else ["onset", "offset"]
+            lines.append(delimiter.join(names))
+            n = len(names)
+        for _ in range(int(rng.integers(1, 30))):
+            file = f"f{int(rng.integers(0, 4))}.wav"
+            onset = round(float(rng.uniform(0, 5)), 3)
+            offset = round(onset + float(rng.uniform(0, 2)), 3)
+            label = ["dog", "cat", "car horn"][int(rng.integers(0, 3))]
+            fields = {2: [onset, offset], 3: [onset, offset, label], 4: [file, onset, offset, label],
+                      5: [file, onset, offset, label, "s"]}[n]
+            if header and n >= 4:
+                fields = [file, onset, offset, label, "s"][:n]
+            fields = [str(f) for f in fields]
+            if rng.random() < 0.05:  # a defect
+                fields[int(rng.integers(0, len(fields)))] = pieces[int(rng.integers(0, len(pieces)))]
+            if rng.random() < 0.02:
+                fields = fields[:-1]
+            lines.append(delimiter.join(fields))
+        path = tmp_path / f"list{case}.txt"
+        path.write_bytes(("\n".join(lines) + "\n").encode("utf-8"))
+        results = read_both(monkeypatch, path)
+        assert_same(results)
+        by_columns += results[2]
+    assert by_columns > 40  # read_csv reads the lists without defects
+
+
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ("clip9.wav\tzero\t1\tdog", "onset must be a number of seconds; got 'zero'"),
+        ("clip9.wav\t0\tx\tdog", "offset must be a number of seconds; got 'x'"),
+        ("clip9.wav\t2\t1\tdog", "offset 1 is before onset 2"),
+        ("clip9.wav\t-1\t1\tdog", "must be a finite, non-negative number of seconds; got '-1'"),
+        ("clip9.wav\t0\tinf\tdog", "must be a finite, non-negative number of seconds; got 'inf'"),
+        ("clip9.wav\t0\t1", "expected onset, offset and label (or only a file name)"),
+        ("\t0\t1\tdog", "the file name is empty"),
+        ("clip9.wav\t0\t1\t", "expected onset, offset and label (or only a file name)"),
+    ],
+)
+def test_large_tsv_errors_name_file_and_line(tmp_path, bad, message):
+    """A large list (read by read_csv) with one bad line: the message names the file and that line."""
+    rows = [f"clip{i // 10}.wav\t{i % 10}.0\t{i % 10}.5\tdog" for i in range(20_000)]
+    rows[14_321] = bad
+    path = write(tmp_path / "big.tsv", "filename\tonset\toffset\tevent_label\n" + "\n".join(rows) + "\n")
+    with pytest.raises(ValueError) as info:
+        audeval.read_tsv(path)
+    assert str(info.value).startswith(f"{path}:14323: ")  # the header is line 1
+    assert message in str(info.value)
+
+
+def test_large_tsv_without_header_errors_name_file_and_line(tmp_path):
+    rows = [f"{i}.0\t{i}.5\tdog" for i in range(20_000)]
+    rows[9_999] = "5\t6"
+    path = write(tmp_path / "big.txt", "\n".join(rows) + "\n")
+    with pytest.raises(ValueError, match=r"big\.txt:10000: expected like the lines before it"):
+        audeval.read_tsv(path)
+
+
+def test_large_tsv_read_by_columns_equals_lines(tmp_path, monkeypatch):
+    """A large DCASE list with a file without events and files in any order."""
+    rng = np.random.default_rng(0)
+    n = 5_000
+    file = rng.choice([f"c{i}.wav" for i in range(300)], n)
+    onset = np.round(rng.uniform(0, 10, n), 3)
+    offset = np.round(onset + rng.uniform(0, 3, n), 6)
+    label = rng.choice(["dog", "cat", "Speech", "Électrique"], n)
+    text = "filename\tonset\toffset\tevent_label\n" + "".join(
+        f"{f}\t{a}\t{b}\t{c}\n" for f, a, b, c in zip(file, onset, offset, label)
+    )
+    path = write(tmp_path / "big.tsv", text)
+    from audeval import _read_table
+
+    assert os.path.getsize(path) > _read_table.MIN_BYTES
+    columns, lines, by_columns = read_both(monkeypatch, path)
+    assert by_columns
+    assert_same((columns, lines))
+    assert columns[1] == list(dict.fromkeys(file))
+    assert ns(columns[0], "end") == np.round(offset * 1e9).astype(np.int64).tolist()

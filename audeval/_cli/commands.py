@@ -13,7 +13,6 @@ import numpy as np
 import pandas as pd
 
 import audeval
-import audeval.separation
 
 from audeval._cli.inputs import (
     LARGE_FILE_BYTES,
@@ -288,6 +287,8 @@ IMPROVEMENTS = ("si_sdri", "sd_sdri", "snri")
 
 def separation(args: argparse.Namespace) -> Result:
     """``audeval separation``: separation metrics per file and source, aggregated."""
+    import audeval.separation  # deferred: scipy.fft, scipy.linalg, audiofile
+
     family = audeval.separation
     truth = read_path_table(args.truth, "truth")
     prediction = read_path_table(args.prediction, "prediction")

@@ -10,9 +10,6 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-import scipy.optimize
-import scipy.sparse
-import scipy.sparse.csgraph
 
 from audeval._intervals import runs as _runs
 
@@ -78,6 +75,9 @@ def optimal_assignment(group, row, col, weight) -> np.ndarray:
     row_id = _node_ids(group, row)
     col_id = _node_ids(group, col)
     n_rows, n_cols = int(row_id.max()) + 1, int(col_id.max()) + 1
+    import scipy.optimize  # deferred: heavy, loaded on first use
+    import scipy.sparse.csgraph
+
     graph = scipy.sparse.coo_matrix(
         (np.ones(n), (row_id, n_rows + col_id)), shape=(n_rows + n_cols,) * 2
     )
@@ -163,6 +163,8 @@ def _local_ids(component: np.ndarray, node: np.ndarray) -> tuple[np.ndarray, np.
 
 def dense_assignment(cost: np.ndarray) -> np.ndarray:
     """Minimum-cost one-to-one assignment of the rows of a dense matrix: column per row, -1 if none."""
+    import scipy.optimize  # deferred: heavy, loaded on first use
+
     rows, cols = scipy.optimize.linear_sum_assignment(cost)
     assignment = np.full(cost.shape[0], -1, dtype=np.int64)
     assignment[rows] = cols

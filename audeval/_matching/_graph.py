@@ -11,8 +11,6 @@ of an event are near it in both numberings.
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse
-import scipy.sparse.csgraph
 
 
 def sort_pairs(truth: np.ndarray, prediction: np.ndarray, *arrays: np.ndarray) -> list[np.ndarray]:
@@ -83,6 +81,8 @@ def components(
     t_nodes, t_inverse = np.unique(truth, return_inverse=True)
     p_nodes, p_inverse = np.unique(prediction, return_inverse=True)
     n_t, n_p = len(t_nodes), len(p_nodes)
+    import scipy.sparse.csgraph  # deferred: heavy, loaded on first use
+
     graph = scipy.sparse.csr_matrix(
         (np.ones(len(truth), dtype=np.int8), (t_inverse, p_inverse + n_t)),
         shape=(n_t + n_p, n_t + n_p),

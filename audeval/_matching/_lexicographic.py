@@ -19,8 +19,6 @@ so the result depends only on the events, never on the order of rows.
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse
-import scipy.sparse.csgraph
 
 from ._graph import components, interval_blocks, sort_pairs
 from ._maximum import flow_matching
@@ -195,6 +193,8 @@ def _solve_weighted(out, t, p, kind, component) -> None:
     scipy's LAPJVsp touches arrays of the whole graph per augmentation,
     so components are solved in batches of bounded size.
     """
+    import scipy.sparse.csgraph  # deferred: heavy, loaded on first use
+
     match, substitution = out
     # components in order of their first truth event; batches of whole components
     comp_ids, first_edge = np.unique(component, return_index=True)

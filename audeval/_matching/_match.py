@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-from audeval._intervals import window_join
+from audeval._intervals import expand_ranges, window_join
 
 from ._graph import sort_pairs
 from ._greedy import greedy_sorted
 from ._lexicographic import lexicographic_sorted
 from ._order import canonical_order, onset_pairs, time_keys
+
+
+#: Runs of identical events are collapsed where one has at least this many events
+MIN_RUN = 8
 
 
 def match_segments(truth, prediction, n_files: int, tol, matching: str) -> tuple[np.ndarray, np.ndarray]:
@@ -41,22 +47,17 @@ def match_segments(truth, prediction, n_files: int, tol, matching: str) -> tuple
     p_order, p_sorted = canonical_order(p_key, prediction.end, prediction.label, prediction.position)
     t_end, t_label = truth.end[t_order], truth.label[t_order]
     p_end, p_label = prediction.end[p_order], prediction.label[p_order]
-    if join.onset is not None:
-        i, j = onset_pairs(t_sorted, p_sorted, join.onset)
-        if join.offset_evaluated:
-            allowance = join.offset_allowance(truth.start, truth.end)[t_order]
-            ok = np.abs(t_end[i] - p_end[j]) <= allowance[i]
-            i, j = i[ok], j[ok]
-    else:
-        allowance = join.offset_allowance(truth.start, truth.end)[t_order]
-        i, j = window_join(
-            max(n_files, 1), prediction.file[p_order], p_end, truth.file[t_order],
-            t_end - allowance, t_end + allowance,
-        )
-        i, j = sort_pairs(i, j)
-    if join is not tol:
-        ok = tol.admits(truth.start[t_order][i], t_end[i], prediction.start[p_order][j], p_end[j])
-        i, j = i[ok], j[ok]
+    t_side = _Side(t_sorted, t_end, truth, t_order)
+    p_side = _Side(p_sorted, p_end, prediction, p_order)
+    t_first = _identical_runs(t_sorted, t_end, t_label)
+    p_first = _identical_runs(p_sorted, p_end, p_label)
+    if t_first is None and p_first is None:
+        i, j = _candidates(n_files, tol, join, t_side, p_side)
+    else:  # identical events: pairs of one event of each run, then of all (see expand_identical)
+        t_first = np.arange(n_truth) if t_first is None else t_first
+        p_first = np.arange(n_pred) if p_first is None else p_first
+        gi, gj = _candidates(n_files, tol, join, t_side.take(t_first), p_side.take(p_first))
+        i, j = expand_identical(gi, gj, t_first, n_truth, p_first, n_pred)
     same = t_label[i] == p_label[j]
     if matching == "optimal":
         kind = np.where(same, np.int8(2), np.int8(1))
@@ -72,3 +73,100 @@ def match_segments(truth, prediction, n_files: int, tol, matching: str) -> tuple
     found = s >= 0
     substitution[t_order[found]] = p_order[s[found]]
     return match, substitution
+
+
+class _Side:
+    """Events of one side in canonical order: ``(file, start)`` key and end; file and start on demand."""
+
+    def __init__(self, key: np.ndarray, end: np.ndarray, events, order: np.ndarray) -> None:
+        self.key, self.end, self._events, self._order = key, end, events, order
+
+    @functools.cached_property
+    def file(self) -> np.ndarray:
+        return self._events.file[self._order]
+
+    @functools.cached_property
+    def start(self) -> np.ndarray:
+        return self._events.start[self._order]
+
+    def take(self, index: np.ndarray) -> _Side:
+        return _Side(self.key[index], self.end[index], self._events, self._order[index])
+
+
+def _candidates(n_files: int, tol, join, t: _Side, p: _Side) -> tuple[np.ndarray, np.ndarray]:
+    """Candidate pairs of events in canonical order, sorted by ``(truth, prediction)``."""
+    if join.onset is not None:
+        i, j = onset_pairs(t.key, p.key, join.onset)
+        if join.offset_evaluated:
+            allowance = join.offset_allowance(t.start, t.end)
+            ok = np.abs(t.end[i] - p.end[j]) <= allowance[i]
+            i, j = i[ok], j[ok]
+    else:
+        allowance = join.offset_allowance(t.start, t.end)
+        i, j = window_join(max(n_files, 1), p.file, p.end, t.file, t.end - allowance, t.end + allowance)
+        i, j = sort_pairs(i, j)
+    if join is not tol:
+        ok = tol.admits(t.start[i], t.end[i], p.start[j], p.end[j])
+        i, j = i[ok], j[ok]
+    return i, j
+
+
+def _identical_runs(key: np.ndarray, end: np.ndarray, label: np.ndarray) -> np.ndarray | None:
+    """First event of every run of identical events (same file, start, end, label) in canonical order.
+
+    ``None`` where no two events are identical (the usual case)
+    or no run has :data:`MIN_RUN` events.
+    """
+    if len(key) < MIN_RUN:
+        return None
+    tie = np.flatnonzero(key[1:] == key[:-1])  # few: equal (file, start)
+    tie = tie[(end[tie + 1] == end[tie]) & (label[tie + 1] == label[tie])]
+    if len(tie) < MIN_RUN - 1:
+        return None
+    # the longest run of consecutive ties: its events form the longest run of identical events
+    breaks = np.flatnonzero(np.diff(tie) != 1)
+    lengths = np.diff(np.concatenate([[-1], breaks, [len(tie) - 1]]))
+    if lengths.max() + 1 < MIN_RUN:
+        return None  # short runs: their few pairs cost less than collapsing them
+    same = np.zeros(len(key), dtype=bool)
+    same[tie + 1] = True
+    return np.flatnonzero(~same)
+
+
+def expand_identical(
+    gi: np.ndarray, gj: np.ndarray, t_first: np.ndarray, n_truth: int, p_first: np.ndarray, n_pred: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Candidate pairs of events from the candidate pairs of runs of identical events.
+
+    Run ``g`` of truth events ``t_first[g], t_first[g] + 1, ...`` and run ``h`` of predictions
+    are candidates of each other when one event of each is.
+    Where ``g`` and ``h`` have no other candidate runs, all their events form a complete
+    bipartite block; its ``k``-th truth event gets only the ``k``-th prediction as candidate:
+    that is the matching both matchers choose on the whole block
+    (the lowest-index partner for every truth event in index order; first fit),
+    in linear instead of quadratic memory. Other runs give all pairs of their events.
+
+    Returns:
+        truth and prediction indices, sorted by ``(truth, prediction)``
+
+    """
+    size_t = np.diff(np.append(t_first, n_truth))
+    size_p = np.diff(np.append(p_first, n_pred))
+    alone = (np.bincount(gi, minlength=len(t_first))[gi] == 1) & (
+        np.bincount(gj, minlength=len(p_first))[gj] == 1
+    )
+    # isolated blocks: the diagonal
+    side = np.minimum(size_t[gi[alone]], size_p[gj[alone]])
+    block, offset = expand_ranges(np.zeros(len(side), dtype=np.int64), side)
+    diagonal_t = t_first[gi[alone]][block] + offset
+    diagonal_p = p_first[gj[alone]][block] + offset
+    # other runs: every truth event of a run, then every candidate run, then its events
+    gi, gj = gi[~alone], gj[~alone]
+    runs, pair_lo = np.unique(gi, return_index=True)
+    pair_hi = np.append(pair_lo[1:], len(gi))
+    run, copy = expand_ranges(np.zeros(len(runs), dtype=np.int64), size_t[runs])
+    copy_pairs, pair = expand_ranges(pair_lo[run], pair_hi[run])
+    h = gj[pair]
+    item, pred = expand_ranges(p_first[h], p_first[h] + size_p[h])
+    truth = (t_first[runs[run]] + copy)[copy_pairs[item]]
+    return sort_pairs(np.concatenate([diagonal_t, truth]), np.concatenate([diagonal_p, pred]))

@@ -13,8 +13,6 @@ go to Hopcroft-Karp, which is fastest there.
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse
-import scipy.sparse.csgraph
 
 
 def maximum_matching(
@@ -77,6 +75,8 @@ def hopcroft_karp(
     n_truth: int, n_prediction: int, truth: np.ndarray, prediction: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Pairs of a maximum matching by scipy's Hopcroft-Karp (for pairs in time order)."""
+    import scipy.sparse.csgraph  # deferred: heavy, loaded on first use
+
     graph = scipy.sparse.csr_matrix(
         (np.ones(len(truth), dtype=np.int8), (truth, prediction)), shape=(n_truth, n_prediction)
     )
@@ -92,6 +92,8 @@ def flow_matching(truth: np.ndarray, prediction: np.ndarray) -> tuple[np.ndarray
     unit capacities from the source to every truth event,
     along every candidate pair, and from every predicted event to the sink.
     """
+    import scipy.sparse.csgraph  # deferred: heavy, loaded on first use
+
     t_nodes, t_inverse = np.unique(truth, return_inverse=True)
     p_nodes, p_inverse = np.unique(prediction, return_inverse=True)
     n_t, n_p = len(t_nodes), len(p_nodes)

@@ -20,7 +20,6 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-import scipy.special
 
 from audeval._intervals import expand_ranges
 from audeval._intervals import group_keys
@@ -231,6 +230,8 @@ def expected_mutual_information(table: Contingency, n_files: int) -> np.ndarray:
             "adjusted mutual information needs at most 5e7 frames per file; "
             "use a larger frame_size."
         )
+    import scipy.special  # deferred: heavy, loaded on first use
+
     lf = scipy.special.gammaln(np.arange(k_max + 1, dtype=np.float64) + 1.0)  # log k!
     with np.errstate(divide="ignore", invalid="ignore"):
         k_log_k = np.arange(k_max + 1) * np.log(np.arange(k_max + 1))
