@@ -551,18 +551,23 @@ def test_diarization_scored_region_options(capsys, tmp_path):
     assert "collar 0.25 s per side (md-eval)" in out
 
 
-# issue 33 item 3: the rater files r1.txt, r2.txt name the files "r1", "r2": they share no file,
-# in the CLI and the API alike (the API warns; the CLI should match one-file raters, see the report)
-@pytest.mark.filterwarnings("ignore::audeval.NoSharedFileWarning")
 def test_agreement(capsys, tmp_path):
-    """audeval agreement RATER RATER ...: the API's kappa and alpha (issue 19)."""
+    """audeval agreement RATER RATER ...: the API's kappa and alpha (issue 19).
+
+    The rater files r1.txt, r2.txt, r3.txt each list the events of one audio file:
+    the CLI scores them as one file (the API is given them under one file name).
+    """
     rows = {
         "r1": "0.0\t2.0\tspeech\n2.0\t5.0\tmusic\n",
         "r2": "0.0\t2.5\tspeech\n2.5\t5.0\tmusic\n",
         "r3": "0.0\t2.0\tspeech\n3.0\t5.0\tmusic\n",
     }
     paths = [write(tmp_path / f"{name}.txt", text) for name, text in rows.items()]
-    raters = {name: audeval.read_annotations(path) for name, path in zip(rows, paths)}
+    raters = {}
+    for name, path in zip(rows, paths):
+        series = audeval.read_annotations(path)
+        series.index = series.index.set_levels(["r1"], level="file")
+        raters[name] = series
     table = run_csv(capsys, "agreement", *paths).set_index("rater")
     assert table.loc["r1", "r2"] == pytest.approx(audeval.cohen_kappa(raters["r1"], raters["r2"]), abs=1e-12)
     assert table.loc["all raters", "krippendorff_alpha"] == pytest.approx(

@@ -453,3 +453,30 @@ def test_event_confusion_matrix_as_frame():
         index = audformat.segmented_index(["f"], [0], [1])
         odd = pd.Series(["<no event>"], index=index)
         audeval.event_confusion_matrix(odd, odd, as_frame=True)
+
+
+# -------------------------------------------------------------------------
+# One list of one audio file per side: the lists name the same audio file
+# -------------------------------------------------------------------------
+
+
+def test_one_file_lists_side_by_side_are_one_audio_file(capsys, tmp_path):
+    """``ref.txt est.txt`` (MIREX lists of one audio file each) compare that file's events.
+
+    Before, each list was its own file: every event missed and every prediction a false alarm.
+    """
+    ref = write(tmp_path / "r1.txt", "0.0\t1.0\ta\n1.0\t2.0\tb\n")
+    est = write(tmp_path / "r2.txt", "0.0\t1.0\ta\n1.0\t2.5\tb\n")
+    table = run_csv(capsys, "events", ref, est, "--no-progress")
+    micro = table.set_index(table.columns[0]).loc["micro"]
+    assert micro["fscore"] == 1.0  # onsets equal, offsets within 0.5 x length
+    # agreement: [0, 1) a = a, [1, 2) b = b, [2, 2.5) none vs b (file length 2.5 s):
+    # p_o = 0.8, p_e = 0.4 * 0.4 + 0.4 * 0.6 = 0.4, kappa = 0.4 / 0.6
+    code, out, err = run(capsys, "agreement", ref, est, "--no-progress", "--format", "json")
+    assert code == 0, err
+    assert "share no file" not in err
+    truth = audeval.read_annotations(ref)
+    other = audeval.read_annotations(est)
+    other.index = other.index.set_levels(["r1"], level="file")
+    assert audeval.cohen_kappa(truth, other) == pytest.approx(2 / 3)
+    assert "0.6666666" in out

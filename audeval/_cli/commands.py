@@ -17,6 +17,7 @@ import audeval
 from audeval._cli.inputs import (
     LARGE_FILE_BYTES,
     load,
+    one_file_lists,
     read_durations,
     read_path_table,
     without_label,
@@ -391,9 +392,10 @@ def _raters(args: argparse.Namespace) -> dict:
         ]
         if len(names) != len(args.raters) or len(set(names)) != len(names):
             raise UsageError(f"--names must give {len(args.raters)} different names; got {names}")
-        raters = {
-            name: read_rater(path, args, name) for name, path in zip(names, args.raters)
-        }
+        raters = one_file_lists(
+            {name: read_rater(path, args, name) for name, path in zip(names, args.raters)},
+            list(args.raters),
+        )
     if len(raters) < 2:
         raise UsageError("agreement needs the annotations of at least two raters")
     return raters

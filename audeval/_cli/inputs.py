@@ -81,6 +81,39 @@ def rename_files(series: pd.Series, name: str) -> pd.Series:
     return renamed
 
 
+def one_file_lists(sides: dict[str, pd.Series], paths: list[str]) -> dict[str, pd.Series]:
+    """Sides that are each one event list of one audio file, named after that audio file.
+
+    A MIREX or ``.lab`` list holds the events of one audio file
+    and the reader names that file after the list (``ref.txt`` -> ``ref``),
+    so two such lists given side by side (``ref.txt est.txt``) would share no file.
+    When every side is one such list, all take the first side's file name;
+    anything else (folders, lists with a file column, a database) is left as it is.
+    """
+    names = list(sides)
+    single = [
+        os.path.isfile(path) and _files_of(sides[name]) == [_stem(path)]
+        for name, path in zip(names, paths)
+    ]
+    if len(sides) < 2 or not all(single):
+        return sides
+    file = _files_of(sides[names[0]])[0]
+    return {name: _named(series, file) for name, series in sides.items()}
+
+
+def _named(series: pd.Series, file: str) -> pd.Series:
+    """The rows of a one-file Series under the file name ``file``."""
+    index = series.index
+    if isinstance(index, pd.MultiIndex):
+        index = index.set_levels(index.levels[0].map(lambda _: file), level=0, verify_integrity=False)
+    else:
+        index = pd.Index([file] * len(index), name="file")
+    renamed = series.copy()
+    renamed.index = index
+    renamed.attrs["files"] = [file]
+    return renamed
+
+
 def _used_files(series: pd.Series) -> pd.Index:
     """The files with at least one row (from the index codes: no pass over the names)."""
     index = series.index
@@ -277,8 +310,11 @@ def load(args: argparse.Namespace) -> Data:
             "the following arguments are required: TRUTH, PREDICTION "
             f"(see '{PROG} {args.command} --help')"
         )
-    truth = read_side(args, "truth")
-    prediction = read_side(args, "prediction")
+    sides = one_file_lists(
+        {"truth": read_side(args, "truth"), "prediction": read_side(args, "prediction")},
+        [args.truth, args.prediction],
+    )
+    truth, prediction = sides["truth"], sides["prediction"]
     files_duration = read_durations(files_duration_path, args.match_files)
     if args.match_files == "stem":
         truth = rename_files(truth, "truth")

@@ -78,7 +78,10 @@ def _jaccard(table: _Table, chosen: np.ndarray):
     f, row, _, c, b = _mapped(table, chosen)
     a = t_time[row]
     # Jaccard error of a mapped pair: 1 - c / (a + b - c); an unmapped truth speaker: 1
-    index = c / (a + b - c).astype(np.float64)
+    # (c can reach a + b - c only where compat="pyannote" counts a speaker's
+    # self-overlap twice in c: the pair then overlaps completely)
+    union = (a + b - c).astype(np.float64)
+    index = np.where(union > 0, np.minimum(divide(c, union, 1.0), 1.0), 1.0)
     loss = np.zeros(n)
     np.add.at(loss, f, index)
     return count, count - loss
