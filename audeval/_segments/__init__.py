@@ -54,6 +54,7 @@ from audeval._segments.options import COLUMNS
 from audeval._segments.options import COMPAT
 from audeval._segments.options import OPTIONS
 from audeval._segments.options import REPORT_COLUMNS
+from audeval._segments.options import _check_resolution
 from audeval._segments.options import normalise
 from audeval._segments.statistics import fill_true_negatives
 from audeval._segments.statistics import segment_statistics

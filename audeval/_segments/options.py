@@ -96,3 +96,9 @@ OPTIONS = SEGMENT.table_options
 
 normalise = SEGMENT.normalise
 """Given segment options (any subset) as the table records them."""
+
+
+def _check_resolution(time_resolution, compat) -> tuple[int | None, float | None]:
+    """``time_resolution`` (given) as int ns and float seconds, checked with ``compat``
+    (for callers outside the declared functions, e.g. the segment plot)."""
+    return resolution(SEGMENT.build({"time_resolution": time_resolution, "compat": compat}))
