@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 import dataclasses
 import inspect
-import numbers
 
 import numpy as np
 import pandas as pd
