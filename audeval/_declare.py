@@ -29,7 +29,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from audeval._options import check_bool, check_duration, check_zero_division
+from audeval._options import Default, check_bool, check_duration, check_zero_division, value_of
 from audeval._protocol import check_table, table_labels
 
 
@@ -83,9 +83,7 @@ class Option:
 
     def check(self, value: object) -> object:
         """The value as the family uses it (seconds as int ns), else an error naming the option."""
-        if self.kind == "any" or (value is None and (self.none or self.kind == "choice")):
-            if self.kind == "choice" and None not in self.choices:
-                self._bad_choice(value)
+        if self.kind == "any" or (value is None and (self.none or None in self.choices)):
             return value
         if self.kind == "bool":
             return check_bool(value, self.name)
@@ -203,11 +201,12 @@ class Declaration:
         (already checked), then the family's cross-field rules."""
         values = {**self.defaults, **(defaults or {})}
         for name, value in given.items():
-            values[name] = self.fields[name].check(value)
-        names = frozenset(given)
+            values[name] = self.fields[name].check(value_of(value))
+        # a caller that forwards an undeclared default (audeval._options.Default) did not give it
+        names = frozenset(name for name, value in given.items() if not isinstance(value, Default))
         if self._check is not None:
             self._check(values, names)
-        return self.type(**values, given=names, raw=dict(given))
+        return self.type(**values, given=names, raw={k: value_of(v) for k, v in given.items()})
 
     def record(self, options) -> dict:
         """The statistics options of ``options`` as a table records them."""
@@ -339,8 +338,6 @@ def declared_defaults(metrics: Sequence[Callable], names: Sequence[str], statist
     then compute a metric's table with its own defaults;
     the value is a :class:`audeval._options.Default`, so that an option the caller gives wins.
     """
-    from audeval._options import Default
-
     base = inspect.signature(statistics).parameters
     out = []
     for metric in metrics:

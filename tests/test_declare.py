@@ -22,6 +22,7 @@ import pytest
 import audeval
 from audeval import _declare
 from audeval._declare import Declaration, Option
+from audeval._options import Default
 from audeval._score_based.family import FAMILY as SCORE_FAMILY
 from audeval._score_based.options import SCORE
 from audeval._segments import FAMILY as SEGMENT_FAMILY
@@ -127,6 +128,7 @@ def test_declared_on_its_family(family, function):
         assert field.doc
         assert field.kind in _declare.KINDS
         assert declared.defaults[name] == field.check(default) or default is None
+        assert f"{name}:" in function.__doc__  # documented in Args
     assert not any(type(d).__name__ == "Default" for d in keyword_defaults(function).values())
 
 
@@ -153,6 +155,9 @@ def test_options_object():
     with pytest.raises(ValueError, match="alpha_ct is not 0: pass cttc_threshold"):
         SCORE.build({"alpha_ct": 0.5, "cttc_threshold": None})
     assert SCORE.without(SCORE.build({"cttc_threshold": 0.3}), "cttc_threshold").given == frozenset()
+    # a forwarded undeclared default (the other families' sentinel) is a value, not given
+    forwarded = SCORE.build({"dtc_threshold": Default(0.5), "compat": Default(None)})
+    assert forwarded.dtc_threshold == 0.5 and forwarded.given == frozenset()
 
 
 @pytest.mark.parametrize(
