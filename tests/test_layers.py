@@ -18,6 +18,7 @@ import pytest
 PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "audeval"
 
 CORE = {
+    "audeval._declare",
     "audeval._file_levels",
     "audeval._intervals",
     "audeval._labels",

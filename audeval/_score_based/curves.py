@@ -17,8 +17,9 @@ import numpy as np
 import pandas as pd
 
 from audeval._report import PerClass
-from audeval._options import Default, value_of
-from audeval._score_based.statistics import Accumulated, accumulate, score_table
+from audeval._score_based.gate import accumulated
+from audeval._score_based.options import SCORE
+from audeval._score_based.statistics import Accumulated
 
 _ARGS = """truth: truth events, or a table of :func:`score_statistics`
         scores: score table (``None`` with a table)
@@ -51,33 +52,41 @@ def fbeta(precision, recall, beta: float = 1.0) -> np.ndarray:
     return (1 + b2) * precision * recall / np.maximum(b2 * precision + recall, 1e-15)
 
 
-def _check(value, name, low=0.0, high=None) -> float:
-    value = value_of(value)
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
-        raise TypeError(f"{name} must be a finite float; got {value!r}.")
-    if value < low or (high is not None and value > high):
-        raise ValueError(f"{name} must be in [{low}, {high if high is not None else 'inf'}]; got {value!r}.")
-    return float(value)
+def _metric(reduce):
+    """Declare a score metric: ``reduce(accumulated statistics, options)``."""
+    return SCORE.metric(reduce, gate=accumulated)
 
 
-def _accumulated(metric, truth, scores, labels, options) -> Accumulated:
-    return accumulate(score_table(metric, truth, scores, labels, options))
+def _curve(acc: Accumulated, beta: float) -> pd.DataFrame:
+    parts = []
+    for i, label in enumerate(acc.labels):
+        p, r, f, threshold, tp, fp = _rates(acc, i, beta)
+        index = pd.MultiIndex.from_arrays(
+            [[label] * len(p), threshold], names=["label", "threshold"]
+        )
+        parts.append(pd.DataFrame(
+            {"precision": p, "recall": r, "fscore": f, "tp": tp.astype(np.int64),
+             "fp": fp.astype(np.int64)}, index=index,
+        ))
+    return pd.concat(parts) if parts else pd.DataFrame(
+        columns=["precision", "recall", "fscore", "tp", "fp"])
 
 
+@_metric(lambda acc, options: _curve(acc, options.beta))
 def precision_recall_curve(
     truth: pd.Series | pd.DataFrame,
     scores: pd.DataFrame | None = None,
     labels: Sequence[object] | None = None,
     *,
-    criterion: str = Default("intersection"),
-    dtc_threshold: float = Default(0.7),
-    gtc_threshold: float = Default(0.7),
-    onset_tolerance: float | pd.Timedelta = Default(0.2),
-    offset_tolerance: float | pd.Timedelta = Default(0.2),
-    duration_tolerance: float = Default(0.2),
-    segment_length: float | pd.Timedelta = Default(1.0),
+    criterion: str = "intersection",
+    dtc_threshold: float = 0.7,
+    gtc_threshold: float = 0.7,
+    onset_tolerance: float | pd.Timedelta = 0.2,
+    offset_tolerance: float | pd.Timedelta = 0.2,
+    duration_tolerance: float = 0.2,
+    segment_length: float | pd.Timedelta = 1.0,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
     beta: float = 1.0,
 ) -> pd.DataFrame:
     r"""Precision, recall and F-score of every label at every threshold.
@@ -108,20 +117,7 @@ def precision_recall_curve(
               0.3              0.0     0.0
 
     """
-    beta = _check(beta, "beta")
-    acc = _accumulated(precision_recall_curve, truth, scores, labels, locals())
-    parts = []
-    for i, label in enumerate(acc.labels):
-        p, r, f, threshold, tp, fp = _rates(acc, i, beta)
-        index = pd.MultiIndex.from_arrays(
-            [[label] * len(p), threshold], names=["label", "threshold"]
-        )
-        parts.append(pd.DataFrame(
-            {"precision": p, "recall": r, "fscore": f, "tp": tp.astype(np.int64),
-             "fp": fp.astype(np.int64)}, index=index,
-        ))
-    return pd.concat(parts) if parts else pd.DataFrame(
-        columns=["precision", "recall", "fscore", "tp", "fp"])
+
 
 
 
@@ -149,20 +145,60 @@ def _summary(acc: Accumulated, picks: list[int], beta: float, thresholds) -> pd.
     return out
 
 
+def _best_fscore(acc: Accumulated, options) -> pd.DataFrame:
+    picks, thresholds = [], []
+    for i in range(len(acc.labels)):
+        p, r, f, threshold, _, _ = _rates(acc, i, options.beta)
+        f = np.where((p < options.min_precision) | (r < options.min_recall), 0.0, f)
+        best = int(np.argmax(f))  # thresholds descending: the first maximum is the highest
+        picks.append(best)
+        below = threshold[best + 1] if best + 1 < len(threshold) else -np.inf
+        thresholds.append((threshold[best] + below) / 2 if np.isfinite(below) else -np.inf)
+    return _summary(acc, picks, options.beta, thresholds)
+
+
+def _fscore_at(acc: Accumulated, options) -> pd.DataFrame:
+    threshold = options.threshold
+    if isinstance(threshold, Mapping):
+        missing = [label for label in acc.labels if label not in threshold]
+        if missing:
+            raise ValueError(f"threshold has no value for labels {missing}.")
+        values = [_check_threshold(threshold[label]) for label in acc.labels]
+    else:
+        values = [_check_threshold(threshold)] * len(acc.labels)
+    picks = []
+    for i, value in enumerate(values):
+        rows = acc.threshold[acc.rows(i)]
+        # the lowest change point above the threshold (descending order: the last one)
+        picks.append(int(np.searchsorted(-rows, -value, side="left")) - 1)
+    return _summary(acc, picks, options.beta, values)
+
+
+def _average_precision(acc: Accumulated, options) -> float | dict[object, float]:
+    values = []
+    for i in range(len(acc.labels)):
+        p, r, *_ = _rates(acc, i, 1.0)
+        values.append(_ap(p, r))
+    if options.average == "macro":
+        return float(np.mean(values)) if values else float("nan")
+    return PerClass((label, float(v)) for label, v in zip(acc.labels, values))
+
+
+@_metric(_best_fscore)
 def best_fscore(
     truth: pd.Series | pd.DataFrame,
     scores: pd.DataFrame | None = None,
     labels: Sequence[object] | None = None,
     *,
-    criterion: str = Default("intersection"),
-    dtc_threshold: float = Default(0.7),
-    gtc_threshold: float = Default(0.7),
-    onset_tolerance: float | pd.Timedelta = Default(0.2),
-    offset_tolerance: float | pd.Timedelta = Default(0.2),
-    duration_tolerance: float = Default(0.2),
-    segment_length: float | pd.Timedelta = Default(1.0),
+    criterion: str = "intersection",
+    dtc_threshold: float = 0.7,
+    gtc_threshold: float = 0.7,
+    onset_tolerance: float | pd.Timedelta = 0.2,
+    offset_tolerance: float | pd.Timedelta = 0.2,
+    duration_tolerance: float = 0.2,
+    segment_length: float | pd.Timedelta = 1.0,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
     beta: float = 1.0,
     min_precision: float = 0.0,
     min_recall: float = 0.0,
@@ -203,36 +239,25 @@ def best_fscore(
         micro     1.0        1.0     1.0        NaN
 
     """
-    beta = _check(beta, "beta")
-    min_precision = _check(min_precision, "min_precision", 0.0, 1.0)
-    min_recall = _check(min_recall, "min_recall", 0.0, 1.0)
-    acc = _accumulated(best_fscore, truth, scores, labels, locals())
-    picks, thresholds = [], []
-    for i in range(len(acc.labels)):
-        p, r, f, threshold, _, _ = _rates(acc, i, beta)
-        f = np.where((p < min_precision) | (r < min_recall), 0.0, f)
-        best = int(np.argmax(f))  # thresholds descending: the first maximum is the highest
-        picks.append(best)
-        below = threshold[best + 1] if best + 1 < len(threshold) else -np.inf
-        thresholds.append((threshold[best] + below) / 2 if np.isfinite(below) else -np.inf)
-    return _summary(acc, picks, beta, thresholds)
 
 
+
+@_metric(_fscore_at)
 def fscore_at(
     truth: pd.Series | pd.DataFrame,
     scores: pd.DataFrame | None = None,
     labels: Sequence[object] | None = None,
     *,
     threshold: float | Mapping[object, float] = 0.5,
-    criterion: str = Default("intersection"),
-    dtc_threshold: float = Default(0.7),
-    gtc_threshold: float = Default(0.7),
-    onset_tolerance: float | pd.Timedelta = Default(0.2),
-    offset_tolerance: float | pd.Timedelta = Default(0.2),
-    duration_tolerance: float = Default(0.2),
-    segment_length: float | pd.Timedelta = Default(1.0),
+    criterion: str = "intersection",
+    dtc_threshold: float = 0.7,
+    gtc_threshold: float = 0.7,
+    onset_tolerance: float | pd.Timedelta = 0.2,
+    offset_tolerance: float | pd.Timedelta = 0.2,
+    duration_tolerance: float = 0.2,
+    segment_length: float | pd.Timedelta = 1.0,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
     beta: float = 1.0,
 ) -> pd.DataFrame:
     r"""F-score, precision and recall at a decision threshold.
@@ -260,21 +285,7 @@ def fscore_at(
         [0.0, 0.0, 0.0]
 
     """
-    beta = _check(beta, "beta")
-    acc = _accumulated(fscore_at, truth, scores, labels, locals())
-    if isinstance(threshold, Mapping):
-        missing = [label for label in acc.labels if label not in threshold]
-        if missing:
-            raise ValueError(f"threshold has no value for labels {missing}.")
-        values = [_check_threshold(threshold[label]) for label in acc.labels]
-    else:
-        values = [_check_threshold(threshold)] * len(acc.labels)
-    picks = []
-    for i, value in enumerate(values):
-        rows = acc.threshold[acc.rows(i)]
-        # the lowest change point above the threshold (descending order: the last one)
-        picks.append(int(np.searchsorted(-rows, -value, side="left")) - 1)
-    return _summary(acc, picks, beta, values)
+
 
 
 def _check_threshold(value) -> float:
@@ -283,20 +294,21 @@ def _check_threshold(value) -> float:
     return float(value)
 
 
+@_metric(_average_precision)
 def average_precision(
     truth: pd.Series | pd.DataFrame,
     scores: pd.DataFrame | None = None,
     labels: Sequence[object] | None = None,
     *,
-    criterion: str = Default("intersection"),
-    dtc_threshold: float = Default(0.7),
-    gtc_threshold: float = Default(0.7),
-    onset_tolerance: float | pd.Timedelta = Default(0.2),
-    offset_tolerance: float | pd.Timedelta = Default(0.2),
-    duration_tolerance: float = Default(0.2),
-    segment_length: float | pd.Timedelta = Default(1.0),
+    criterion: str = "intersection",
+    dtc_threshold: float = 0.7,
+    gtc_threshold: float = 0.7,
+    onset_tolerance: float | pd.Timedelta = 0.2,
+    offset_tolerance: float | pd.Timedelta = 0.2,
+    duration_tolerance: float = 0.2,
+    segment_length: float | pd.Timedelta = 1.0,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
     average: str | None = "macro",
 ) -> float | dict[object, float]:
     r"""Average precision: the area under the precision-recall staircase.
@@ -325,16 +337,7 @@ def average_precision(
         1.0
 
     """
-    if average not in ("macro", None):
-        raise ValueError(f"average must be 'macro' or None; got {average!r}.")
-    acc = _accumulated(average_precision, truth, scores, labels, locals())
-    values = []
-    for i in range(len(acc.labels)):
-        p, r, *_ = _rates(acc, i, 1.0)
-        values.append(_ap(p, r))
-    if average == "macro":
-        return float(np.mean(values)) if values else float("nan")
-    return PerClass((label, float(v)) for label, v in zip(acc.labels, values))
+
 
 
 def _ap(precision: np.ndarray, recall: np.ndarray) -> float:

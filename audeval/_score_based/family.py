@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from audeval._options import Default
+from audeval._declare import declared_defaults
 from audeval._protocol import Family
 from audeval._score_based.curves import (
     average_precision,
@@ -34,10 +34,7 @@ FAMILY = Family(
     normalise=normalise,
     scores_input=True,
     # ROC metrics default to segments; a criterion the caller gives wins (split_options)
-    requires=(
-        (roc_curve, {"criterion": Default("segment")}),
-        (auroc, {"criterion": Default("segment")}),
-    ),
+    requires=declared_defaults((roc_curve, auroc), ("criterion",), score_statistics),
     resample=reductions.resample,
 )
 """The score family (index ``(file, label, threshold)``)."""

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 import math
-import numbers
 from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from audeval._options import Default, value_of
-from audeval._score_based.statistics import Accumulated, accumulate, curve_statistics, score_table
+from audeval._score_based.gate import score_table
+from audeval._score_based.options import SCORE
+from audeval._score_based.statistics import Accumulated, accumulate
 
 SECONDS_PER_HOUR = 3600.0
 NS = 1e9
@@ -22,15 +22,6 @@ PSDS1 = {"dtc_threshold": 0.7, "gtc_threshold": 0.7, "cttc_threshold": 0.3,
 PSDS2 = {"dtc_threshold": 0.1, "gtc_threshold": 0.1, "cttc_threshold": 0.3,
          "alpha_ct": 0.5, "alpha_st": 1.0, "max_efpr": 100.0}
 """DCASE 2021-2023 task 4 PSDS scenario 2."""
-
-
-def _check_float(value, name, *, low=0.0, positive=False) -> float:
-    value = value_of(value)
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
-        raise TypeError(f"{name} must be a finite float; got {value!r}.")
-    if value < low or (positive and value <= 0):
-        raise ValueError(f"{name} must be {'>' if positive else '>='} {low}; got {value!r}.")
-    return float(value)
 
 
 class Rocs(NamedTuple):
@@ -144,32 +135,54 @@ def staircase_area(y: np.ndarray, x: np.ndarray, max_x: float) -> float:
     return math.fsum((y * np.diff(x)).tolist())
 
 
-def _options(dtc_threshold, gtc_threshold, cttc_threshold, alpha_ct, alpha_st, max_efpr):
-    alpha_ct = _check_float(alpha_ct, "alpha_ct")
-    alpha_st = _check_float(alpha_st, "alpha_st")
-    max_efpr = _check_float(max_efpr, "max_efpr", positive=True)
-    statistics = {"criterion": Default("intersection"), "dtc_threshold": dtc_threshold,
-                  "gtc_threshold": gtc_threshold}
-    if alpha_ct != 0.0:
-        if value_of(cttc_threshold) is None:
-            raise ValueError("alpha_ct is not 0: pass cttc_threshold.")
-        statistics["cttc_threshold"] = cttc_threshold
-    return alpha_ct, alpha_st, max_efpr, statistics
+def _intersection(metric, truth, scores, labels, options) -> Accumulated:
+    """The gate of the PSD metrics: intersection statistics of the call.
+
+    The cross-trigger criterion counts only with ``alpha_ct != 0``;
+    a score table keeps only the thresholds whose eFPR can be within ``max_efpr``
+    (the same curve).
+    """
+    if options.alpha_ct == 0.0:
+        options = SCORE.without(options, "cttc_threshold")
+    max_efpr = options.max_efpr if isinstance(scores, pd.DataFrame) else None
+    return accumulate(score_table(metric, truth, scores, labels, options, max_efpr=max_efpr))
 
 
+def _psd_roc(acc: Accumulated, options) -> pd.DataFrame:
+    rocs = class_rocs(acc, options.alpha_ct, options.max_efpr)
+    if options.per_class:
+        parts = [
+            pd.DataFrame({"label": [label] * len(t), "efpr": e, "tpr": t, "threshold": th})
+            for label, (t, e, th) in zip(acc.labels, rocs.per_label(len(acc.labels)))
+        ]
+        return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(
+            columns=["label", "efpr", "tpr", "threshold"])
+    etpr, efpr = combine(rocs, len(acc.labels), options.alpha_st, options.max_efpr)
+    return pd.DataFrame({"efpr": efpr, "etpr": etpr})
+
+
+def _psds(acc: Accumulated, options) -> float:
+    roc = _psd_roc(acc, options)
+    if roc.empty:
+        return 0.0
+    area = staircase_area(roc["etpr"].to_numpy(), roc["efpr"].to_numpy(), options.max_efpr)
+    return area / options.max_efpr
+
+
+@SCORE.metric(_psd_roc, gate=_intersection, needs={"criterion": "intersection"})
 def psd_roc(
     truth: pd.Series | pd.DataFrame,
     scores: pd.DataFrame | None = None,
     labels: Sequence[object] | None = None,
     *,
-    dtc_threshold: float = Default(0.7),
-    gtc_threshold: float = Default(0.7),
-    cttc_threshold: float | None = Default(0.3),
+    dtc_threshold: float = 0.7,
+    gtc_threshold: float = 0.7,
+    cttc_threshold: float | None = 0.3,
     alpha_ct: float = 0.0,
     alpha_st: float = 1.0,
     max_efpr: float = 100.0,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
     per_class: bool = False,
 ) -> pd.DataFrame:
     r"""The PSD-ROC curve: effective TPR over effective FPR per hour.
@@ -220,40 +233,23 @@ def psd_roc(
         1  1000.0   1.0
 
     """
-    alpha_ct, alpha_st, max_efpr, statistics = _options(
-        dtc_threshold, gtc_threshold, cttc_threshold, alpha_ct, alpha_st, max_efpr
-    )
-    options = {**statistics, "files_duration": files_duration, "compat": compat}
-    if isinstance(scores, pd.DataFrame):  # a score table: only the thresholds the curve can use
-        table = curve_statistics(truth, scores, labels, options, max_efpr=max_efpr)
-    else:
-        table = score_table(psd_roc, truth, scores, labels, options)
-    acc = accumulate(table)
-    rocs = class_rocs(acc, alpha_ct, max_efpr)
-    if per_class:
-        parts = [
-            pd.DataFrame({"label": [label] * len(t), "efpr": e, "tpr": t, "threshold": th})
-            for label, (t, e, th) in zip(acc.labels, rocs.per_label(len(acc.labels)))
-        ]
-        return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(
-            columns=["label", "efpr", "tpr", "threshold"])
-    etpr, efpr = combine(rocs, len(acc.labels), alpha_st, max_efpr)
-    return pd.DataFrame({"efpr": efpr, "etpr": etpr})
 
 
+
+@SCORE.metric(_psds, gate=_intersection, needs={"criterion": "intersection"})
 def psds(
     truth: pd.Series | pd.DataFrame,
     scores: pd.DataFrame | None = None,
     labels: Sequence[object] | None = None,
     *,
-    dtc_threshold: float = Default(0.7),
-    gtc_threshold: float = Default(0.7),
-    cttc_threshold: float | None = Default(0.3),
+    dtc_threshold: float = 0.7,
+    gtc_threshold: float = 0.7,
+    cttc_threshold: float | None = 0.3,
     alpha_ct: float = 0.0,
     alpha_st: float = 1.0,
     max_efpr: float = 100.0,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
 ) -> float:
     r"""Polyphonic sound detection score: normalised area under the PSD-ROC.
 
@@ -303,12 +299,4 @@ def psds(
         1.0
 
     """
-    roc = psd_roc(
-        truth, scores, labels, dtc_threshold=dtc_threshold, gtc_threshold=gtc_threshold,
-        cttc_threshold=cttc_threshold, alpha_ct=alpha_ct, alpha_st=alpha_st, max_efpr=max_efpr,
-        files_duration=files_duration, compat=compat,
-    )
-    max_efpr = float(value_of(max_efpr))
-    if roc.empty:
-        return 0.0
-    return staircase_area(roc["etpr"].to_numpy(), roc["efpr"].to_numpy(), max_efpr) / max_efpr
+

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-import numbers
 
 import numpy as np
 import pandas as pd
 
 from audeval._report import PerClass
-from audeval._options import Default, value_of
+from audeval._score_based.gate import accumulated
+from audeval._score_based.options import SCORE
 from audeval._score_based.psd import staircase_area
-from audeval._score_based.statistics import Accumulated, accumulate, score_table
+from audeval._score_based.statistics import Accumulated
 
 _ARGS = """truth: truth events, or a table of :func:`score_statistics`
         scores: score table (``None`` with a table)
@@ -39,20 +39,42 @@ def _roc(acc: Accumulated, i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
     return tpr, fpr, acc.threshold[rows], tp, fp
 
 
-def _check_items(criterion) -> None:
-    if value_of(criterion) not in ("segment", "clip"):
-        raise ValueError(f"criterion must be 'segment' or 'clip'; got {value_of(criterion)!r}.")
+def _items(metric, truth, scores, labels, options) -> Accumulated:
+    """The gate of the ROC metrics: segment or clip statistics only."""
+    if options.criterion not in ("segment", "clip"):
+        raise ValueError(f"criterion must be 'segment' or 'clip'; got {options.criterion!r}.")
+    return accumulated(metric, truth, scores, labels, options)
 
 
+def _roc_curve(acc: Accumulated, options) -> pd.DataFrame:
+    parts = []
+    for i, label in enumerate(acc.labels):
+        tpr, fpr, threshold, tp, fp = _roc(acc, i)
+        index = pd.MultiIndex.from_arrays([[label] * len(tpr), threshold], names=["label", "threshold"])
+        parts.append(pd.DataFrame({"fpr": fpr, "tpr": tpr, "tp": tp, "fp": fp}, index=index))
+    return pd.concat(parts) if parts else pd.DataFrame(columns=["fpr", "tpr", "tp", "fp"])
+
+
+def _auroc(acc: Accumulated, options) -> float | dict[object, float]:
+    values = []
+    for i in range(len(acc.labels)):
+        tpr, fpr, *_ = _roc(acc, i)
+        values.append(_area(tpr, fpr, options.max_fpr, options.mcclish, options.ties))
+    if options.average == "macro":
+        return float(np.mean(values)) if values else float("nan")
+    return PerClass((label, float(v)) for label, v in zip(acc.labels, values))
+
+
+@SCORE.metric(_roc_curve, gate=_items)
 def roc_curve(
     truth: pd.Series | pd.DataFrame,
     scores: pd.DataFrame | None = None,
     labels: Sequence[object] | None = None,
     *,
-    criterion: str = Default("segment"),
-    segment_length: float | pd.Timedelta = Default(1.0),
+    criterion: str = "segment",
+    segment_length: float | pd.Timedelta = 1.0,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
 ) -> pd.DataFrame:
     r"""Receiver operating characteristic of every label over all thresholds.
 
@@ -84,25 +106,19 @@ def roc_curve(
               0.1        1.0  1.0
 
     """
-    _check_items(criterion)
-    acc = accumulate(score_table(roc_curve, truth, scores, labels, locals()))
-    parts = []
-    for i, label in enumerate(acc.labels):
-        tpr, fpr, threshold, tp, fp = _roc(acc, i)
-        index = pd.MultiIndex.from_arrays([[label] * len(tpr), threshold], names=["label", "threshold"])
-        parts.append(pd.DataFrame({"fpr": fpr, "tpr": tpr, "tp": tp, "fp": fp}, index=index))
-    return pd.concat(parts) if parts else pd.DataFrame(columns=["fpr", "tpr", "tp", "fp"])
 
 
+
+@SCORE.metric(_auroc, gate=_items)
 def auroc(
     truth: pd.Series | pd.DataFrame,
     scores: pd.DataFrame | None = None,
     labels: Sequence[object] | None = None,
     *,
-    criterion: str = Default("segment"),
-    segment_length: float | pd.Timedelta = Default(1.0),
+    criterion: str = "segment",
+    segment_length: float | pd.Timedelta = 1.0,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
     max_fpr: float | None = None,
     mcclish: bool = False,
     average: str | None = "macro",
@@ -161,27 +177,7 @@ def auroc(
         (0.75, 0.875)
 
     """
-    _check_items(criterion)
-    if max_fpr is not None:
-        if isinstance(max_fpr, bool) or not isinstance(max_fpr, numbers.Real):
-            raise TypeError(f"max_fpr must be a float in (0, 1] or None; got {max_fpr!r}.")
-        if not 0 < max_fpr <= 1:
-            raise ValueError(f"max_fpr must be in (0, 1]; got {max_fpr!r}.")
-        max_fpr = float(max_fpr)
-    if not isinstance(mcclish, (bool, np.bool_)):
-        raise TypeError(f"mcclish must be True or False; got {mcclish!r}.")
-    if average not in ("macro", None):
-        raise ValueError(f"average must be 'macro' or None; got {average!r}.")
-    if ties not in ("after", "half"):
-        raise ValueError(f"ties must be 'after' or 'half'; got {ties!r}.")
-    acc = accumulate(score_table(auroc, truth, scores, labels, locals()))
-    values = []
-    for i in range(len(acc.labels)):
-        tpr, fpr, *_ = _roc(acc, i)
-        values.append(_area(tpr, fpr, max_fpr, bool(mcclish), ties))
-    if average == "macro":
-        return float(np.mean(values)) if values else float("nan")
-    return PerClass((label, float(v)) for label, v in zip(acc.labels, values))
+
 
 
 def _area(tpr, fpr, max_fpr, mcclish, ties="after") -> float:

@@ -24,18 +24,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 import dataclasses
 import inspect
-import numbers
 
 import numpy as np
 import pandas as pd
 
-from audeval._options import Default, check_duration, value_of
 from audeval._protocol import stamp
 from audeval._score_based import deltas as _deltas
 from audeval._score_based.inputs import ScoreInputs, check_scores
 from audeval._score_based.collar import collar_deltas
 from audeval._score_based.intersection import intersection_deltas
 from audeval._score_based.items import clip_items, item_deltas, segment_items
+from audeval._score_based.options import COMPAT, CRITERIA, SCORE
 from audeval._score_based.operating import (
     operating_point_counts,
     operating_point_deltas,
@@ -43,63 +42,34 @@ from audeval._score_based.operating import (
 )
 from audeval._tables import label_index
 
-CRITERIA = ("intersection", "collar", "segment", "clip")
-COMPAT = (None, "sed_scores_eval", "psds_eval")
 TOTALS = ("n_truth", "truth_duration", "duration", "n_items")
 
 
-def check_ratio(value: object, name: str, *, allow_none: bool = False) -> float | None:
-    """A criterion threshold in [0, 1]."""
-    value = value_of(value)
-    if value is None and allow_none:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a float in [0, 1]; got {value!r}.")
-    if not 0.0 <= float(value) <= 1.0:
-        raise ValueError(f"{name} must be in [0, 1]; got {value!r}.")
-    return float(value)
+normalise = SCORE.normalise
+"""Given statistics options (any subset) as the table records them."""
 
 
-def normalise(options: Mapping[str, object]) -> dict:
-    """Options as the table records them."""
-    out = {}
-    for key, value in options.items():
-        value = value_of(value)
-        if key == "criterion" and value not in CRITERIA:
-            raise ValueError(f"criterion must be one of {CRITERIA}; got {value!r}.")
-        if key == "compat" and value not in COMPAT:
-            raise ValueError(f"compat must be one of {COMPAT}; got {value!r}.")
-        if key in ("dtc_threshold", "gtc_threshold"):
-            value = check_ratio(value, key)
-        if key == "cttc_threshold":
-            value = check_ratio(value, key, allow_none=True)
-        if key in ("onset_tolerance", "offset_tolerance"):
-            value = check_duration(value, key, allow_none=False)
-        if key == "duration_tolerance":
-            value = check_ratio(value, key)
-        if key == "segment_length":
-            value = check_duration(value, key)
-            if value == 0:
-                raise ValueError("segment_length must be positive.")
-        out[key] = value
-    return out
+def _statistics(truth, scores, labels, options) -> pd.DataFrame:
+    """:func:`score_statistics` of a checked options object."""
+    return compute_statistics(truth, scores, labels, SCORE.record(options), options.files_duration)
 
 
+@SCORE.statistics(_statistics)
 def score_statistics(
     truth: pd.Series,
     scores: pd.DataFrame,
     labels: Sequence[object] | None = None,
     *,
-    criterion: str = Default("intersection"),
-    dtc_threshold: float = Default(0.7),
-    gtc_threshold: float = Default(0.7),
-    cttc_threshold: float | None = Default(None),
-    onset_tolerance: float | pd.Timedelta = Default(0.2),
-    offset_tolerance: float | pd.Timedelta = Default(0.2),
-    duration_tolerance: float = Default(0.2),
-    segment_length: float | pd.Timedelta = Default(1.0),
+    criterion: str = "intersection",
+    dtc_threshold: float = 0.7,
+    gtc_threshold: float = 0.7,
+    cttc_threshold: float | None = None,
+    onset_tolerance: float | pd.Timedelta = 0.2,
+    offset_tolerance: float | pd.Timedelta = 0.2,
+    duration_tolerance: float = 0.2,
+    segment_length: float | pd.Timedelta = 1.0,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
 ) -> pd.DataFrame:
     r"""Additive statistics of a score table at every threshold.
 
@@ -181,13 +151,6 @@ def score_statistics(
         2    f     a        0.3  -1   1        0
 
     """
-    options = normalise({
-        "criterion": criterion, "dtc_threshold": dtc_threshold, "gtc_threshold": gtc_threshold,
-        "cttc_threshold": cttc_threshold, "segment_length": segment_length, "compat": compat,
-        "onset_tolerance": onset_tolerance, "offset_tolerance": offset_tolerance,
-        "duration_tolerance": duration_tolerance,
-    })
-    return compute_statistics(truth, scores, labels, options, files_duration)
 
 
 def curve_statistics(truth, scores, labels, options: Mapping, *, max_efpr: float) -> pd.DataFrame:
@@ -418,29 +381,5 @@ def accumulate(table: pd.DataFrame) -> Accumulated:
     return Accumulated(labels, offsets, level_values, counts, totals)
 
 
-STATISTICS_OPTIONS = (
-    "criterion", "dtc_threshold", "gtc_threshold", "cttc_threshold",
-    "onset_tolerance", "offset_tolerance", "duration_tolerance", "segment_length", "compat",
-)
+STATISTICS_OPTIONS = SCORE.table_options
 """Options of :func:`score_statistics` that its table records."""
-
-
-def score_table(
-    metric,
-    truth: object,
-    scores: object,
-    labels: Sequence[object] | None,
-    options: Mapping[str, object],
-) -> pd.DataFrame:
-    """The statistics table of a metric call: computed from truth and scores, or given.
-
-    A given table is checked against the options the caller gave;
-    ``labels`` selects its rows (every score metric works per label).
-    """
-    from audeval._protocol import resolve
-    from audeval._score_based.family import FAMILY
-    from audeval._tables import select_labels
-
-    wanted = {k: options[k] for k in (*STATISTICS_OPTIONS, "files_duration") if k in options}
-    # metric=None: the call's own defaults hold (the family's ``requires`` serve the generic layers)
-    return resolve(FAMILY, truth, scores, labels, wanted, metric=None, select=select_labels)

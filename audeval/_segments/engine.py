@@ -12,7 +12,6 @@ from audeval import _intervals
 from audeval._validation import NS_PER_SECOND
 from audeval._validation import Inputs
 from audeval._validation import file_extent
-from audeval._segments.options import _check_resolution
 
 
 
@@ -230,10 +229,11 @@ def _sum_min_active(
 
 def _counts_from_inputs(
     inputs: Inputs,
-    time_resolution,
+    r_ns: int | None,
+    r_seconds: float | None,
     compat: str | None,
 ) -> _Counts:
-    r_ns, r_seconds = _check_resolution(time_resolution, compat)
+    """Counts of checked inputs; the resolution as int ns and float seconds (``None``: exact)."""
     n_files, n_labels = inputs.n_files, inputs.n_labels
     n_units = _n_units(file_extent(inputs), r_ns, r_seconds, compat)
 

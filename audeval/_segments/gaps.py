@@ -64,13 +64,12 @@ def fill_gaps(inputs: Inputs, gap_label: object) -> Inputs:
     )
 
 
-def gap_accuracy(truth, prediction, labels, options: dict, gap_label: object, zero_division: float) -> float:
-    """``Ntp / Nref`` with unannotated time as class ``gap_label`` (MIREX2018_eval's final code)."""
+def gap_counts(truth, prediction, labels, options):
+    """Counts with unannotated time as class ``options.gap_label`` (MIREX2018_eval's final code)."""
     import pandas as pd
 
-    from audeval._options import value_of
     from audeval._segments.engine import _counts_from_inputs
-    from audeval._segments.options import normalise
+    from audeval._segments.options import resolution
     from audeval._validation import check_inputs
 
     if isinstance(truth, pd.DataFrame) or prediction is None:
@@ -78,12 +77,13 @@ def gap_accuracy(truth, prediction, labels, options: dict, gap_label: object, ze
             "gap_label needs truth and prediction as Series: the unannotated time "
             "of a file cannot be read from a statistics table."
         )
-    normalise({"time_resolution": options["time_resolution"], "compat": options["compat"]})
     inputs = check_inputs(
-        truth, prediction, labels=labels, files_duration=options["files_duration"], require_end=True
+        truth, prediction, labels=labels, files_duration=options.files_duration, require_end=True
     )
-    counts = _counts_from_inputs(
-        fill_gaps(inputs, gap_label), value_of(options["time_resolution"]), value_of(options["compat"])
-    )
+    return _counts_from_inputs(fill_gaps(inputs, options.gap_label), *resolution(options), options.compat)
+
+
+def gap_accuracy(counts, zero_division: float) -> float:
+    """``Ntp / Nref`` over the labels and the gap class."""
     n_tp, n_ref = int(counts.tp.sum()), int((counts.tp + counts.fn).sum())
     return float(n_tp / n_ref) if n_ref else float(zero_division)

@@ -7,14 +7,11 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from audeval._scores import check_average
-from audeval._scores import check_zero_division
-from audeval._options import Default, check_bool
 from audeval._report import label_report
 from audeval._validation import NS_PER_SECOND
 from audeval._segments.reductions import _overall, _per_class, _scores
-from audeval._segments.gaps import gap_accuracy
-from audeval._segments.options import REPORT_COLUMNS
+from audeval._segments.gaps import gap_accuracy, gap_counts
+from audeval._segments.options import REPORT_COLUMNS, SEGMENT
 from audeval._segments.statistics import _counts
 
 
@@ -32,14 +29,58 @@ _ARGS_DOC = """truth: ground truth Series (audformat segmented or filewise index
             see :func:`segment_statistics`"""
 
 
+def _metric(reduce, *, gate=_counts, cross_label=False):
+    """Declare a segment metric: ``reduce(counts, options)`` of the family gate's counts."""
+    return SEGMENT.metric(reduce, gate=gate, cross_label=cross_label)
+
+
+def _micro(counts, options, name: str) -> float:
+    _, micro, _ = _overall(counts, options.zero_division, False)
+    return float(micro[name])
+
+
+def _fscore(counts, options) -> float:
+    _, micro, macro = _overall(counts, options.zero_division, options.propagate_nans)
+    return float((micro if options.average == "micro" else macro)["fscore"])
+
+
+def _accuracy_counts(metric, truth, prediction, labels, options):
+    """The gate of :func:`segment_accuracy`: with ``gap_label``, counts with the gap class."""
+    if options.gap_label is not None:
+        return gap_counts(truth, prediction, labels, options)
+    return _counts(metric, truth, prediction, labels, options)
+
+
+def _accuracy(counts, options) -> float:
+    if options.gap_label is not None:
+        return gap_accuracy(counts, options.zero_division)
+    return _micro(counts, options, "accuracy")
+
+
+def _report(counts, options) -> pd.DataFrame:
+    zero_division, propagate_nans = options.zero_division, options.propagate_nans
+    scale = 1.0 / NS_PER_SECOND if counts.exact else 1.0
+    overall = _scaled(_overall(counts, zero_division, propagate_nans), scale)
+    blocks = None
+    if options.per_file:
+        values = _scores(
+            counts.tp, counts.fp, counts.fn, counts.tn, counts.substitutions,
+            zero_division, propagate_nans, counts.keep,
+        )
+        blocks = (list(counts.files), *_scaled(values, scale))
+    return label_report(counts.labels, REPORT_COLUMNS, overall, blocks)
+
+
+
+@_metric(lambda counts, o: _per_class(counts, "precision", o.zero_division))
 def segment_precision_per_class(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
     labels: Sequence[object] | None = None,
     *,
-    time_resolution: float | pd.Timedelta | None = Default(1.0),
+    time_resolution: float | pd.Timedelta | None = 1.0,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
     zero_division: float = 0.0,
 ) -> dict[object, float]:
     r"""Segment-based precision per label.
@@ -71,19 +112,18 @@ def segment_precision_per_class(
         {'a': 0.5, 'b': 0.67}
 
     """
-    zero_division = check_zero_division(zero_division)
-    counts = _counts(segment_precision_per_class, truth, prediction, labels, locals())
-    return _per_class(counts, "precision", zero_division)
 
 
+
+@_metric(lambda counts, o: _per_class(counts, "recall", o.zero_division))
 def segment_recall_per_class(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
     labels: Sequence[object] | None = None,
     *,
-    time_resolution: float | pd.Timedelta | None = Default(1.0),
+    time_resolution: float | pd.Timedelta | None = 1.0,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
     zero_division: float = 0.0,
 ) -> dict[object, float]:
     r"""Segment-based recall per label.
@@ -115,19 +155,18 @@ def segment_recall_per_class(
         {'a': 0.5, 'b': 0.0}
 
     """
-    zero_division = check_zero_division(zero_division)
-    counts = _counts(segment_recall_per_class, truth, prediction, labels, locals())
-    return _per_class(counts, "recall", zero_division)
 
 
+
+@_metric(lambda counts, o: _per_class(counts, "fscore", o.zero_division, o.propagate_nans))
 def segment_fscore_per_class(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
     labels: Sequence[object] | None = None,
     *,
-    time_resolution: float | pd.Timedelta | None = Default(1.0),
+    time_resolution: float | pd.Timedelta | None = 1.0,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
     zero_division: float = 0.0,
     propagate_nans: bool = False,
 ) -> dict[object, float]:
@@ -162,20 +201,18 @@ def segment_fscore_per_class(
         {'a': 0.67, 'b': 0.8}
 
     """
-    zero_division = check_zero_division(zero_division)
-    propagate_nans = check_bool(propagate_nans, "propagate_nans")
-    counts = _counts(segment_fscore_per_class, truth, prediction, labels, locals())
-    return _per_class(counts, "fscore", zero_division, propagate_nans)
 
 
+
+@_metric(_fscore)
 def segment_fscore(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
     labels: Sequence[object] | None = None,
     *,
-    time_resolution: float | pd.Timedelta | None = Default(1.0),
+    time_resolution: float | pd.Timedelta | None = 1.0,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
     average: str = "micro",
     zero_division: float = 0.0,
     propagate_nans: bool = False,
@@ -217,22 +254,18 @@ def segment_fscore(
         0.7333
 
     """
-    average = check_average(average)
-    zero_division = check_zero_division(zero_division)
-    propagate_nans = check_bool(propagate_nans, "propagate_nans")
-    counts = _counts(segment_fscore, truth, prediction, labels, locals())
-    _, micro, macro = _overall(counts, zero_division, propagate_nans)
-    return float((micro if average == "micro" else macro)["fscore"])
 
 
+
+@_metric(lambda counts, o: _micro(counts, o, "error_rate"), cross_label=True)
 def segment_error_rate(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
     labels: Sequence[object] | None = None,
     *,
-    time_resolution: float | pd.Timedelta | None = Default(1.0),
+    time_resolution: float | pd.Timedelta | None = 1.0,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
     zero_division: float = 0.0,
 ) -> float:
     r"""Segment-based error rate (DCASE's overall ER).
@@ -275,20 +308,18 @@ def segment_error_rate(
         1.25
 
     """
-    zero_division = check_zero_division(zero_division)
-    counts = _counts(segment_error_rate, truth, prediction, labels, locals())
-    _, micro, _ = _overall(counts, zero_division, False)
-    return float(micro["error_rate"])
 
 
+
+@_metric(lambda counts, o: _per_class(counts, "error_rate", o.zero_division))
 def segment_error_rate_per_class(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
     labels: Sequence[object] | None = None,
     *,
-    time_resolution: float | pd.Timedelta | None = Default(1.0),
+    time_resolution: float | pd.Timedelta | None = 1.0,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
     zero_division: float = 0.0,
 ) -> dict[object, float]:
     r"""Segment-based error rate per label (sed_eval's class-wise ER).
@@ -322,19 +353,18 @@ def segment_error_rate_per_class(
         {'a': 2.0, 'b': 1.5}
 
     """
-    zero_division = check_zero_division(zero_division)
-    counts = _counts(segment_error_rate_per_class, truth, prediction, labels, locals())
-    return _per_class(counts, "error_rate", zero_division)
 
 
+
+@_metric(_accuracy, gate=_accuracy_counts)
 def segment_accuracy(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
     labels: Sequence[object] | None = None,
     *,
-    time_resolution: float | pd.Timedelta | None = Default(1.0),
+    time_resolution: float | pd.Timedelta | None = 1.0,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
     zero_division: float = 0.0,
     gap_label: object | None = None,
 ) -> float:
@@ -396,23 +426,18 @@ def segment_accuracy(
         0.7
 
     """
-    zero_division = check_zero_division(zero_division)
-    if gap_label is not None:
-        options = dict(time_resolution=time_resolution, compat=compat, files_duration=files_duration)
-        return gap_accuracy(truth, prediction, labels, options, gap_label, zero_division)
-    counts = _counts(segment_accuracy, truth, prediction, labels, locals())
-    _, micro, _ = _overall(counts, zero_division, False)
-    return float(micro["accuracy"])
 
 
+
+@_metric(_report, cross_label=True)
 def segment_report(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
     labels: Sequence[object] | None = None,
     *,
-    time_resolution: float | pd.Timedelta | None = Default(1.0),
+    time_resolution: float | pd.Timedelta | None = 1.0,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
     zero_division: float = 0.0,
     propagate_nans: bool = False,
     per_file: bool = False,
@@ -475,20 +500,7 @@ def segment_report(
         macro      NaN  NaN    0.25         1.5       0.4
 
     """
-    zero_division = check_zero_division(zero_division)
-    propagate_nans = check_bool(propagate_nans, "propagate_nans")
-    per_file = check_bool(per_file, "per_file")
-    counts = _counts(segment_report, truth, prediction, labels, locals())
-    scale = 1.0 / NS_PER_SECOND if counts.exact else 1.0
-    overall = _scaled(_overall(counts, zero_division, propagate_nans), scale)
-    blocks = None
-    if per_file:
-        values = _scores(
-            counts.tp, counts.fp, counts.fn, counts.tn, counts.substitutions,
-            zero_division, propagate_nans, counts.keep,
-        )
-        blocks = (list(counts.files), *_scaled(values, scale))
-    return label_report(counts.labels, REPORT_COLUMNS, overall, blocks)
+
 
 
 def _scaled(values: tuple[dict, dict, dict], scale: float) -> tuple[dict, dict, dict]:

@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 import numbers
 
-import numpy as np
-import pandas as pd
-
-from audeval._scores import fscore
-from audeval._options import as_timedelta, check_choice, value_of
+from audeval._declare import Declaration, Option
+from audeval._options import as_timedelta
 from audeval._validation import NS_PER_SECOND
-from audeval._validation import check_option
-from audeval._validation import to_ns
 
 
 
 COLUMNS = ("tp", "fp", "fn", "tn", "substitutions")
 COMPAT = (None, "sed_eval")
+AVERAGES = ("micro", "macro")
 REPORT_COLUMNS = (
     "n_truth",
     "n_prediction",
@@ -41,37 +36,69 @@ REPORT_COLUMNS = (
 
 
 
-def _check_resolution(time_resolution, compat) -> tuple[int | None, float | None]:
-    """``time_resolution`` as int ns and as float seconds (``None`` for exact time)."""
-    compat = check_option(compat, "compat", COMPAT)
-    if time_resolution is None:
-        if compat is not None:
-            raise ValueError(
-                "time_resolution=None (exact continuous time) cannot be combined "
-                f"with compat={compat!r}; give the segment length in seconds."
-            )
+SEGMENT = Declaration(
+    "segment",
+    (
+        Option(
+            "time_resolution",
+            "segment length in seconds (or ``pd.Timedelta``); ``None``: exact continuous time (durations)",
+            default=1.0, kind="seconds", open_low=True, none=True, table=True,
+        ),
+        Option(
+            "files_duration",
+            "mapping or Series from file to duration, the evaluated length; "
+            "default: the latest end in truth or prediction per file",
+        ),
+        Option(
+            "compat",
+            "``\"sed_eval\"`` reproduces sed_eval's float64 binning",
+            kind="choice", choices=COMPAT, table=True,
+        ),
+        Option("zero_division", "value of 0 / 0", default=0.0, kind="zero_division"),
+        Option("average", "``\"micro\"`` or ``\"macro\"``", default="micro", kind="choice", choices=AVERAGES),
+        Option("propagate_nans", "NaN F-score where precision or recall is NaN", default=False, kind="bool"),
+        Option("per_file", "one block of rows per file and a last block ``TOTAL``", default=False, kind="bool"),
+        Option("gap_label", "a class for unannotated time (MIREX2018_eval's final code)"),
+    ),
+    columns=COLUMNS,
+    check=lambda values, given: _check_exact(values["time_resolution"], values["compat"]),
+    record=lambda options: {
+        "compat": options.compat, "time_resolution": as_timedelta(options.time_resolution),
+    },
+)
+"""The segment family's options, declared once."""
+
+
+def _check_exact(r_ns: int | None, compat: str | None) -> None:
+    if r_ns is None and compat is not None:
+        raise ValueError(
+            "time_resolution=None (exact continuous time) cannot be combined "
+            f"with compat={compat!r}; give the segment length in seconds."
+        )
+
+
+def resolution(options) -> tuple[int | None, float | None]:
+    """``time_resolution`` as int ns and as float seconds (``None`` for exact time).
+
+    Float seconds as given (sed_eval's binning divides by them), else from the ns.
+    """
+    r_ns = options.time_resolution
+    if r_ns is None:
         return None, None
-    r_ns = to_ns(time_resolution, "time_resolution", allow_none=False)
-    if r_ns == 0:
-        raise ValueError(f"time_resolution must be positive; got {time_resolution!r}.")
-    if isinstance(time_resolution, numbers.Real):
-        r_seconds = float(time_resolution)
-    else:
-        r_seconds = r_ns / NS_PER_SECOND
-    return r_ns, r_seconds
+    value = options.raw.get("time_resolution", SEGMENT.fields["time_resolution"].default)
+    if isinstance(value, numbers.Real):
+        return r_ns, float(value)
+    return r_ns, r_ns / NS_PER_SECOND
 
 
-
-OPTIONS = ("time_resolution", "compat")
+OPTIONS = SEGMENT.table_options
 """Options of :func:`segment_statistics` that its table records."""
 
+normalise = SEGMENT.normalise
+"""Given segment options (any subset) as the table records them."""
 
-def normalise(options: Mapping[str, object]) -> dict:
-    """Check the given segment options; the resolution as ``pd.Timedelta`` (what a table records)."""
-    out = {}
-    if "compat" in options:
-        out["compat"] = check_choice(options["compat"], "compat", COMPAT)
-    if "time_resolution" in options:
-        r_ns, _ = _check_resolution(value_of(options["time_resolution"]), out.get("compat"))
-        out["time_resolution"] = as_timedelta(r_ns)
-    return out
+
+def _check_resolution(time_resolution, compat) -> tuple[int | None, float | None]:
+    """``time_resolution`` (given) as int ns and float seconds, checked with ``compat``
+    (for callers outside the declared functions, e.g. the segment plot)."""
+    return resolution(SEGMENT.build({"time_resolution": time_resolution, "compat": compat}))

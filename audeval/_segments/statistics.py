@@ -10,8 +10,7 @@ import numpy as np
 import pandas as pd
 
 from audeval._scores import supported
-from audeval._options import Default, value_of
-from audeval._protocol import resolve, stamp, table_options
+from audeval._protocol import stamp, table_options
 from audeval._tables import check_statistics
 from audeval._tables import labels_of
 from audeval._tables import select_labels
@@ -20,7 +19,7 @@ from audeval._warnings import warn
 from audeval._validation import NAT, Inputs
 from audeval._validation import check_inputs
 from audeval._segments.engine import _Counts, _counts_from_inputs
-from audeval._segments.options import COLUMNS, OPTIONS, normalise
+from audeval._segments.options import COLUMNS, SEGMENT, resolution
 
 
 
@@ -97,18 +96,16 @@ def _counts_from_table(stats: pd.DataFrame) -> _Counts:
     )
 
 
-def _counts(metric, truth, prediction, labels, call: Mapping[str, object]) -> _Counts:
+def _counts(metric, truth, prediction, labels, options) -> _Counts:
     """Counts of a metric call: from Series, or from a given table (the family gate)."""
-    options = {name: call[name] for name in (*OPTIONS, "files_duration") if name in call}
-    if prediction is not None and not isinstance(truth, pd.DataFrame):
+    if prediction is not None:
         # Series: the counts the table would hold, without building it (the same code path)
-        counts, inputs = _direct_counts(truth, prediction, labels, **options)
+        _series_only(truth)
+        counts, inputs = _direct_counts(truth, prediction, labels, options)
         given = labels is not None
         occurs = inputs.occurs  # a row makes a label occur, also one of zero length
     else:
-        table = resolve(
-            "segment", truth, prediction, labels, options, metric=metric, select=select_labels
-        )
+        table = SEGMENT.table(metric, truth, prediction, labels, options, select=select_labels)
         counts = _counts_from_table(table)
         given = labels is not None or bool(table_options(table).get("labels_given"))
         occurs = None  # a table does not record rows: labels with counts occur
@@ -117,14 +114,31 @@ def _counts(metric, truth, prediction, labels, call: Mapping[str, object]) -> _C
     return dataclasses.replace(counts, keep=keep)
 
 
+def _statistics(truth, prediction, labels, options) -> pd.DataFrame:
+    """:func:`segment_statistics` of a checked options object."""
+    _series_only(truth)
+    counts, inputs = _direct_counts(truth, prediction, labels, options)
+    recorded = {**SEGMENT.record(options), "labels_given": labels is not None}
+    return stamp(_counts_frame(counts, inputs), "segment", recorded)
+
+
+def _series_only(truth) -> None:
+    if isinstance(truth, pd.DataFrame):
+        raise TypeError(
+            "truth must be a pandas.Series; segment_statistics computes the table, "
+            "the other segment_* functions accept one."
+        )
+
+
+@SEGMENT.statistics(_statistics)
 def segment_statistics(
     truth: pd.Series,
     prediction: pd.Series,
     labels: Sequence[object] | None = None,
     *,
-    time_resolution: float | pd.Timedelta | None = Default(1.0),
+    time_resolution: float | pd.Timedelta | None = 1.0,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
 ) -> pd.DataFrame:
     r"""Additive segment statistics per file and label.
 
@@ -227,36 +241,21 @@ def segment_statistics(
              speech   2   1   0   0              0
 
     """
-    if isinstance(truth, pd.DataFrame):
-        raise TypeError(
-            "truth must be a pandas.Series; segment_statistics computes the table, "
-            "the other segment_* functions accept one."
-        )
-    counts, inputs = _direct_counts(
-        truth, prediction, labels,
-        time_resolution=time_resolution, compat=compat, files_duration=files_duration,
-    )
-    recorded = normalise({"time_resolution": time_resolution, "compat": compat})
-    recorded["labels_given"] = labels is not None
-    return stamp(_counts_frame(counts, inputs), "segment", recorded)
 
 
-def _direct_counts(
-    truth, prediction, labels, *, time_resolution=Default(1.0), compat=Default(None), files_duration=None
-) -> tuple[_Counts, Inputs]:
+def _direct_counts(truth, prediction, labels, options) -> tuple[_Counts, Inputs]:
     """Counts of Series through the gate (what :func:`segment_statistics` tabulates)."""
-    normalise({"time_resolution": time_resolution, "compat": compat})
     inputs = check_inputs(
         truth,
         prediction,
         labels=labels,
-        files_duration=files_duration,
+        files_duration=options.files_duration,
         require_end=True,
         allow_filewise=True,
     )
-    if files_duration is not None:
+    if options.files_duration is not None:
         _warn_unknown_durations(inputs)
-    return _counts_from_inputs(inputs, value_of(time_resolution), value_of(compat)), inputs
+    return _counts_from_inputs(inputs, *resolution(options), options.compat), inputs
 
 
 def _warn_unknown_durations(inputs: Inputs) -> None:
