@@ -120,12 +120,14 @@ def test_files_without_rows_are_resampled():
     truth = _series([("f1", 0, 1, "a"), ("f2", 0, 1, "a"), ("f3", 0, 1, "a")])
     prediction = _series([("f1", 0, 1, "a"), ("f2", 0, 1, "a"), ("f3", 5, 6, "a")])
     durations = {"f1": 10.0, "f2": 10.0, "f3": 10.0, "silent": 10.0}
-    event = audeval.bootstrap(
-        audeval.event_fscore, truth, prediction, n_boot=200, seed=0, files_duration=durations
-    )
-    segment = audeval.bootstrap(
-        audeval.segment_fscore, truth, prediction, n_boot=200, seed=0, files_duration=durations
-    )
+    with pytest.warns(audeval.FilesWithoutRowsWarning, match="'silent'"):
+        event = audeval.bootstrap(
+            audeval.event_fscore, truth, prediction, n_boot=200, seed=0, files_duration=durations
+        )
+    with pytest.warns(audeval.FilesWithoutRowsWarning, match="'silent'"):
+        segment = audeval.bootstrap(
+            audeval.segment_fscore, truth, prediction, n_boot=200, seed=0, files_duration=durations
+        )
     assert event.n_files == segment.n_files == 4
     # the silent file is drawn like any other: with r draws of the right files
     # and w of the wrong one, P = R = F = r / (r + w) (0 if only the silent file is drawn)
