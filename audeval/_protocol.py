@@ -83,6 +83,12 @@ class Family:
         normalise: ``normalise(options) -> options`` turns given keyword options
             into the form the table records (ns for durations);
             must accept any subset of :attr:`options`
+        sparse: the table holds only the ``(file, label)`` rows that occur
+            (a missing row counts 0 in every column;
+            a file without any keeps one row of zeros with the first label;
+            the labels are the categories of the ``label`` level),
+            and may have pandas sparse columns;
+            ``False``: one row for every file and every label (the grid)
 
     """
 
@@ -100,6 +106,7 @@ class Family:
     requires: tuple[tuple[Callable, Mapping[str, object]], ...] = ()
     fill_missing: Callable | None = None
     normalise: Callable[[dict], dict] | None = None
+    sparse: bool = False
 
     def __post_init__(self):
         _DECLARED[self.name] = self

@@ -23,7 +23,7 @@ from audeval._score_based import family as _score_family
 from audeval import _segments
 from audeval import _structure
 from audeval._options import given
-from audeval._protocol import Family, resolve, table_family
+from audeval._protocol import Family, resolve, table_family, table_labels
 from audeval._tables import select_labels
 
 
@@ -212,7 +212,7 @@ def unseen_statistics(
     if len(unseen) == 0:
         return None
     if labels is None and "label" in seen.index.names:
-        labels = list(pd.unique(seen.index.get_level_values("label")))
+        labels = table_labels(seen)
         if not labels:
             return None  # no labels: nothing to evaluate in any file
     with warnings.catch_warnings():  # (labels of no event: warned by the metric, if at all)

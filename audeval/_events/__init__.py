@@ -72,5 +72,6 @@ FAMILY = Family(
     columns=tuple(COLUMNS),
     requires=((event_confusion_matrix, {"confusion": True}),),
     normalise=normalise,
+    sparse=True,
 )
 """The event family's one declaration (read by the registry)."""
