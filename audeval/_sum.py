@@ -82,6 +82,9 @@ def sum_statistics(tables: Iterable[pd.DataFrame]) -> pd.DataFrame:
     Rows with the same index (``file``, ``label``) are added,
     the result covers the union of files and labels
     on the dense ``(file, label)`` grid (missing rows count as 0),
+    or, for a family whose tables hold only the rows that occur
+    (its schema declares ``sparse``: events),
+    on those rows,
     and integer columns stay integer.
     Files are sorted where they can be ordered;
     labels keep their order when all tables share it,

@@ -41,20 +41,32 @@ def label_index(labels: Sequence[object]) -> pd.CategoricalIndex:
     )
 
 
-def occurring_keys(groups: Sequence[np.ndarray], n_files: int, n_labels: int) -> np.ndarray:
-    """Sorted row keys ``file * n_labels + label`` of a sparse table.
+def occurring_rows(
+    groups: Sequence[np.ndarray], n_files: int, n_labels: int
+) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Sorted row keys ``file * n_labels + label`` of a sparse table, and the row of every key given.
 
     ``groups``: the keys of every event (truth and prediction);
     a file of ``range(n_files)`` with no event gets the key of its first label.
+    Costs a sort of the events, or (grids of at most 4 cells per event) one pass over the grid.
     """
     groups = [np.asarray(g, dtype=np.int64) for g in groups]
     if n_labels == 0 or n_files == 0:
-        return np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.int64), [np.zeros(len(g), dtype=np.int64) for g in groups]
     has = np.zeros(n_files, dtype=bool)
     for g in groups:
         has[g // n_labels] = True
     empty = np.flatnonzero(~has).astype(np.int64) * n_labels
-    return np.unique(np.concatenate([*groups, empty]))
+    n_cells = n_files * n_labels
+    if n_cells <= 4 * sum(len(g) for g in groups) + len(empty):
+        occurs = np.zeros(n_cells, dtype=bool)
+        for g in (*groups, empty):
+            occurs[g] = True
+        keys = np.flatnonzero(occurs).astype(np.int64)
+        rank = np.cumsum(occurs, dtype=np.int64) - 1
+        return keys, [rank[g] for g in groups]
+    keys = np.unique(np.concatenate([*groups, empty]))
+    return keys, [np.searchsorted(keys, g) for g in groups]
 
 
 def sparse_columns(

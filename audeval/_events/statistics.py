@@ -44,9 +44,8 @@ def statistics_of_match(em: EventMatch, *, confusion: bool = False, dense: bool 
         n = inputs.n_files * n_labels
         t_row, p_row = t_group, p_group
     else:
-        keys = _tables.occurring_keys((t_group, p_group), inputs.n_files, n_labels)
+        keys, (t_row, p_row) = _tables.occurring_rows((t_group, p_group), inputs.n_files, n_labels)
         n = len(keys)
-        t_row, p_row = np.searchsorted(keys, t_group), np.searchsorted(keys, p_group)
     substituted = em.substitution >= 0
     columns = count_columns(
         _count(t_row, n),
