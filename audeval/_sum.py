@@ -113,7 +113,8 @@ def sum_statistics(tables: Iterable[pd.DataFrame]) -> pd.DataFrame:
     (with the same ``labels`` or with ``labels=None``).
     Plain pandas gives the same sums
     (``pd.concat(tables)``, ``pd.concat(tables).groupby(level=["file", "label"]).sum()``
-    or ``a.add(b, fill_value=0)``)
+    or ``a.add(b, fill_value=0)``, which pandas refuses
+    for sparse columns such as the confusion columns of event tables)
     and every metric accepts those as well,
     but only when all tables were computed with the same ``labels``
     (else segment tables lack the true negatives of the missing labels),

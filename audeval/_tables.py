@@ -19,7 +19,9 @@ Its rows are one of two kinds, as the family declares
   may be pandas sparse columns (``Sparse[int64, 0]``).
 
 Tables of disjoint sets of whole files add up
-(``pd.concat([a, b])`` or ``a.add(b, fill_value=0)``)
+(``pd.concat([a, b])`` or ``a.add(b, fill_value=0)``;
+pandas cannot ``add`` sparse columns with a ``fill_value``:
+``pd.concat`` and ``groupby(...).sum()`` work on them)
 to the table of their union;
 every metric is a function of such a (summed) table.
 """
