@@ -15,7 +15,7 @@ import pandas as pd
 
 from audeval._protocol import stamp, table_family, table_options
 from audeval._registry import family_named
-from audeval._tables import label_index, sparse_columns
+from audeval._tables import label_index, sorted_unique, sparse_columns
 
 
 DESCENDING = ("threshold",)
@@ -334,7 +334,7 @@ def _occurring_rows(keys: np.ndarray, storage: dict, shape) -> tuple[np.ndarray,
     has = np.zeros(shape[0], dtype=bool)
     has[files[nonzero]] = True
     empty = np.setdiff1d(files, np.flatnonzero(has)) * n_labels
-    rows = np.unique(np.concatenate([keys[nonzero], empty]))
+    rows = sorted_unique(np.concatenate([keys[nonzero], empty]))
     if len(rows) == len(keys):  # (keys are sorted and unique: nothing changes)
         return keys, storage
     position = np.minimum(np.searchsorted(keys, rows), max(len(keys) - 1, 0))

@@ -67,8 +67,19 @@ def occurring_rows(
         keys = np.flatnonzero(occurs).astype(np.int64)
         rank = np.cumsum(occurs, dtype=np.int64) - 1
         return keys, [rank[g] for g in groups]
-    keys = np.unique(np.concatenate([*groups, empty]))
+    keys = sorted_unique(np.concatenate([*groups, empty]))
     return keys, [np.searchsorted(keys, g) for g in groups]
+
+
+def sorted_unique(values: np.ndarray) -> np.ndarray:
+    """``np.unique`` of int64 keys by a sort (numpy's hash-based unique is slower on large arrays)."""
+    values = np.sort(np.asarray(values, dtype=np.int64))
+    if len(values) < 2:
+        return values
+    keep = np.empty(len(values), dtype=bool)
+    keep[0] = True
+    np.not_equal(values[1:], values[:-1], out=keep[1:])
+    return values[keep]
 
 
 def sparse_columns(
