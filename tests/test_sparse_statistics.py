@@ -193,3 +193,18 @@ def test_table_memory_grows_with_the_events_not_with_the_labels():
         truth, prediction, average="macro", **TOL
     )
     assert audeval.event_confusion_matrix(stats, None) == audeval.event_confusion_matrix(truth, prediction, **TOL)
+
+
+@pytest.mark.parametrize("n_files, n_labels", [(3, 2), (50, 1_000)])  # a pass over the grid; a sort
+def test_occurring_rows_by_either_path(n_files, n_labels):
+    from audeval._tables import occurring_rows
+
+    rng = np.random.default_rng(5)
+    truth = rng.integers(0, n_files * n_labels, 40)
+    prediction = rng.integers(0, n_files * n_labels, 30) // n_labels * n_labels  # first labels only
+    keys, (t_row, p_row) = occurring_rows((truth, prediction), n_files, n_labels)
+    files = np.arange(n_files)
+    empty = files[~np.isin(files, np.concatenate([truth, prediction]) // n_labels)] * n_labels
+    np.testing.assert_array_equal(keys, np.unique(np.concatenate([truth, prediction, empty])))
+    np.testing.assert_array_equal(keys[t_row], truth)
+    np.testing.assert_array_equal(keys[p_row], prediction)
