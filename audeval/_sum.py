@@ -335,7 +335,7 @@ def _occurring_rows(keys: np.ndarray, storage: dict, shape) -> tuple[np.ndarray,
     has[files[nonzero]] = True
     empty = np.setdiff1d(files, np.flatnonzero(has)) * n_labels
     rows = sorted_unique(np.concatenate([keys[nonzero], empty]))
-    if len(rows) == len(keys):  # (keys are sorted and unique: nothing changes)
+    if np.array_equal(rows, keys):
         return keys, storage
     position = np.minimum(np.searchsorted(keys, rows), max(len(keys) - 1, 0))
     found = keys[position] == rows if len(keys) else np.zeros(len(rows), dtype=bool)

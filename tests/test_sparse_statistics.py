@@ -208,3 +208,18 @@ def test_occurring_rows_by_either_path(n_files, n_labels):
     np.testing.assert_array_equal(keys, np.unique(np.concatenate([truth, prediction, empty])))
     np.testing.assert_array_equal(keys[t_row], truth)
     np.testing.assert_array_equal(keys[p_row], prediction)
+
+
+def test_sum_of_a_file_with_only_zero_rows_keeps_one_row_with_the_first_label():
+    # a user's table (e.g. selected or built by hand) whose file f has only a zero row of label b
+    stats = audeval.event_statistics(TRUTH, PREDICTION, files_duration=DURATIONS, **TOL)
+    f5 = stats.xs("f5", level="file", drop_level=False)
+    assert list(f5.index) == [("f5", "a")]
+    zero_b = f5.set_axis(
+        pd.MultiIndex.from_arrays(
+            [pd.Index(["f5"]), pd.CategoricalIndex(["b"], categories=["a", "b", "c"], ordered=True)],
+            names=["file", "label"],
+        )
+    )
+    summed = audeval.sum_statistics([stats.drop(index="f5", level="file"), zero_b])
+    pd.testing.assert_frame_equal(summed, stats, check_index_type=False)
