@@ -182,7 +182,9 @@ class Accumulator:
             tables = self._tables + [
                 frame_of_parts(self._family.name, _resolved(group)) for group in self._parts.values()
             ]
-            if len(tables) == 1 and not self._tables:  # one table of arrays: as the direct call
+            if len(tables) == 1 and not self._tables and not self._family.sparse:
+                # one table of arrays on the grid: as the direct call
+                # (a family that keeps only the rows that occur takes them by the sum below)
                 self._summed = tables[0]
             elif tables:
                 self._summed = sum_statistics(tables)

@@ -156,7 +156,10 @@ class _Pooled:
     def __init__(self, stats: pd.DataFrame, files: pd.Index, by_label: bool):
         self.columns = _check_columns(stats)
         self.attrs = stats.attrs
-        self.dtypes = {c: stats[c].dtype for c in self.columns}
+        self.dtypes = {
+            c: stats[c].dtype.subtype if isinstance(stats[c].dtype, pd.SparseDtype) else stats[c].dtype
+            for c in self.columns
+        }
         file_codes = files.get_indexer(pd.Index(stats.index.get_level_values("file"), dtype=object))
         self.n_files = len(files)
         if by_label:
@@ -169,27 +172,56 @@ class _Pooled:
             row_codes = np.zeros(len(stats), dtype=np.int64)
             self.rows = pd.Index([RESAMPLE], dtype=object, name="file")
         n_rows, n_columns = len(self.rows), len(self.columns)
-        values = np.zeros((self.n_files, n_rows, n_columns), dtype=np.float64)
-        if len(stats) and n_columns:
-            block = np.column_stack([_storage(stats[c].to_numpy()) for c in self.columns])
-            np.add.at(values, (np.asarray(file_codes, np.int64), np.asarray(row_codes, np.int64)), block)
-        self.values = values.reshape(self.n_files, n_rows * n_columns)
+        # (files, rows x columns) as a sparse matrix of the values the table holds:
+        # memory in proportion to the table, never to files x labels
+        file_codes = np.asarray(file_codes, np.int64)
+        row_codes = np.asarray(row_codes, np.int64)
+        entries_file, entries_cell, entries_value = [], [], []
+        for k, column in enumerate(self.columns):
+            array = stats[column].array
+            if isinstance(array.dtype, pd.SparseDtype):
+                where = np.asarray(array.sp_index.indices, dtype=np.int64)
+                value = _storage(array.sp_values)
+            else:
+                value = _storage(np.asarray(array))
+                where = np.flatnonzero(value)
+                value = value[where]
+            entries_file.append(file_codes[where])
+            entries_cell.append(row_codes[where] * n_columns + k)
+            entries_value.append(value)
+        from scipy import sparse
+
+        def joined(parts, dtype):
+            return np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
+
+        self.values = sparse.csr_matrix(
+            (
+                joined(entries_value, np.float64),
+                (joined(entries_file, np.int64), joined(entries_cell, np.int64)),
+            ),
+            shape=(self.n_files, n_rows * n_columns),
+        )
+        self.values.sum_duplicates()
 
     def tables(self, counts: np.ndarray):
         """Statistics table of every resample (rows of ``counts``)."""
-        if self.values.shape[1]:
-            sums = counts @ self.values
-        else:
-            sums = np.zeros((len(counts), 0))
         n_rows, n_columns = len(self.rows), len(self.columns)
-        for flat in sums:
-            block = flat.reshape(n_rows, n_columns)
-            table = pd.DataFrame(
-                {c: _restore(block[:, k], self.dtypes[c]) for k, c in enumerate(self.columns)},
-                index=self.rows,
-            )
-            table.attrs = copy.deepcopy(self.attrs)
-            yield table
+        transposed = self.values.T.tocsr()
+        chunk = 64  # resamples summed at once: memory independent of n_boot
+        for first in range(0, len(counts), chunk):
+            part = np.asarray(counts[first : first + chunk], dtype=np.float64)
+            if self.values.shape[1] and self.values.shape[0]:
+                sums = np.asarray(transposed @ part.T).T
+            else:
+                sums = np.zeros((len(part), self.values.shape[1]))
+            for flat in sums:
+                block = flat.reshape(n_rows, n_columns)
+                table = pd.DataFrame(
+                    {c: _restore(block[:, k], self.dtypes[c]) for k, c in enumerate(self.columns)},
+                    index=self.rows,
+                )
+                table.attrs = copy.deepcopy(self.attrs)
+                yield table
 
 
 class _Multiset:

@@ -124,6 +124,12 @@ class Family:
             (no DataFrame), for families indexed by ``(file, label)``;
             batched paths keep these and build one table when they reduce
             (:func:`frame_of_parts`). ``None``: batches keep tables
+        sparse: the table holds only the ``(file, label)`` rows that occur
+            (a missing row counts 0 in every column;
+            a file without any keeps one row of zeros with the first label;
+            the labels are the categories of the ``label`` level),
+            and may have pandas sparse columns;
+            ``False``: one row for every file and every label (the grid)
 
     """
 
@@ -151,6 +157,7 @@ class Family:
     labels_must_occur: bool = False
     scores_input: bool = False
     parts: Callable | None = None
+    sparse: bool = False
 
     def __post_init__(self):
         _DECLARED[self.name] = self

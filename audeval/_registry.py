@@ -27,7 +27,7 @@ from audeval import _structure
 from audeval._options import given
 from audeval._intervals import expand_ranges
 from audeval._options import value_of
-from audeval._protocol import ATTRS, Family, Parts, resolve, table_family, with_required
+from audeval._protocol import ATTRS, Family, Parts, resolve, table_family, table_labels, with_required
 from audeval._tables import select_labels
 from audeval._warnings import warn
 
@@ -479,7 +479,7 @@ class Batches:
         if self.deferred:
             labels = []  # no rows: no label occurs (the table records them all)
         elif labels is None and "label" in seen.index.names:
-            labels = list(pd.unique(seen.index.get_level_values("label")))
+            labels = table_labels(seen)
             if not labels:
                 return None  # no labels: nothing to evaluate in any file
         with warnings.catch_warnings():  # (labels of no event: warned by the metric, if at all)

@@ -15,7 +15,7 @@ import pandas as pd
 
 from audeval._protocol import stamp, table_family, table_options
 from audeval._registry import family_named
-from audeval._tables import label_index
+from audeval._tables import label_index, sorted_unique, sparse_columns
 
 
 DESCENDING = ("threshold",)
@@ -69,6 +69,9 @@ def sum_statistics(tables: Iterable[pd.DataFrame]) -> pd.DataFrame:
     Rows with the same index (``file``, ``label``) are added,
     the result covers the union of files and labels
     on the dense ``(file, label)`` grid (missing rows count as 0),
+    or, for a family whose tables hold only the rows that occur
+    (its schema declares ``sparse``: events),
+    on those rows,
     and integer columns stay integer.
     Files are sorted where they can be ordered;
     labels keep their order when all tables share it,
@@ -83,6 +86,11 @@ def sum_statistics(tables: Iterable[pd.DataFrame]) -> pd.DataFrame:
     tables that record no family are summed row by row.
     A row missing from a table means the label was not seen in its files:
     all its counts are 0,
+    and the tables of a family that keeps only the rows that occur
+    (events, see :func:`audeval.event_statistics`)
+    sum to such a table again
+    (rows of zeros are left out, a file without rows keeps one with the first label;
+    sparse columns stay sparse),
     unless the table's family declares another rule
     (segment tables: ``tn`` = the file's number of segments,
     the label was inactive in every segment of the file).
@@ -96,7 +104,8 @@ def sum_statistics(tables: Iterable[pd.DataFrame]) -> pd.DataFrame:
     (with the same ``labels`` or with ``labels=None``).
     Plain pandas gives the same sums
     (``pd.concat(tables)``, ``pd.concat(tables).groupby(level=["file", "label"]).sum()``
-    or ``a.add(b, fill_value=0)``)
+    or ``a.add(b, fill_value=0)``, which pandas refuses
+    for sparse columns such as the confusion columns of event tables)
     and every metric accepts those as well,
     but only when all tables were computed with the same ``labels``
     (else segment tables lack the true negatives of the missing labels),
@@ -139,12 +148,14 @@ def sum_statistics(tables: Iterable[pd.DataFrame]) -> pd.DataFrame:
     columns = _sortable_union([list(t.columns) for t in tables], sort=False)
     if "label" in levels:
         columns = _order_columns(columns, list(levels["label"]), family)
-    # the declared schema says whether every (file, label) row is held;
-    # a table that records no family is summed row by row
-    dense = family is not None and family.dense and names == list(family.index)
-    shift = 0 if dense else 1
+    # the declared schema says whether every (file, label) row is held (dense)
+    # or only the rows that occur (sparse); a table that records no family is summed row by row
+    grid = family is not None and (family.dense or family.sparse) and names == list(family.index)
+    sparse = grid and family.sparse
+    dense = grid and not sparse
+    shift = 0 if grid else 1
     shape = [len(levels[name]) + shift for name in names]
-    keys = _row_keys(tables, names, levels, shape, shift, dense)
+    keys = _row_keys(tables, names, levels, shape, shift, grid)
     all_keys = np.concatenate(keys) if keys else np.zeros(0, dtype=np.int64)
     if dense:
         out_keys = np.arange(int(np.prod(shape, dtype=np.int64)), dtype=np.int64)
@@ -156,8 +167,10 @@ def sum_statistics(tables: Iterable[pd.DataFrame]) -> pd.DataFrame:
         present = np.zeros(len(out_keys), dtype=bool)
         present[all_keys] = True
         family.fill_missing(storage, present, tuple(shape))
+    if sparse:
+        out_keys, storage = _occurring_rows(out_keys, storage, shape)
     data = {
-        column: out.view(dtypes[column]) if dtypes[column].kind == "m" else out
+        column: out.view(dtypes[column]) if dtypes[column].kind == "m" and isinstance(out, np.ndarray) else out
         for column, out in storage.items()
     }
     index = _summed_index(tables, names, levels, categorical, out_keys, shape, shift)
@@ -289,6 +302,9 @@ def _sums(tables, keys, columns, inverse, n_out) -> tuple[dict, dict]:
     dtypes = {}
     for column in columns:
         present = [t[column].dtype for t in tables if column in t.columns]
+        if any(isinstance(d, pd.SparseDtype) for d in present):
+            storage[column], dtypes[column] = _sparse_sum(tables, keys, column, inverse, n_out)
+            continue
         dtype = dtypes[column] = _sum_dtype(present)
         out = np.zeros(n_out, dtype=_storage(dtype))
         offset = 0
@@ -303,6 +319,58 @@ def _sums(tables, keys, columns, inverse, n_out) -> tuple[dict, dict]:
             offset += len(key)
         storage[column] = out
     return storage, dtypes
+
+
+def _sparse_sum(tables, keys, column, inverse, n_out) -> tuple[pd.arrays.SparseArray, np.dtype]:
+    """A sparse column summed per output row from the values each table stores."""
+    rows, values = [], []
+    offset = 0
+    for table, key in zip(tables, keys):
+        if column in table.columns and len(table):
+            array = table[column].array
+            if isinstance(array.dtype, pd.SparseDtype):
+                where, stored = array.sp_index.indices, array.sp_values
+            else:
+                stored = np.asarray(array)
+                where = np.flatnonzero(stored)
+                stored = stored[where]
+            rows.append(inverse[offset : offset + len(key)][where])
+            values.append(np.asarray(stored, dtype=np.int64))
+        offset += len(key)
+    rows = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
+    values = np.concatenate(values) if values else np.zeros(0, dtype=np.int64)
+    out = sparse_columns(rows, np.zeros(len(rows), dtype=np.int64), n_out, [column], values)[column]
+    return out, np.dtype(np.int64)
+
+
+def _occurring_rows(keys: np.ndarray, storage: dict, shape) -> tuple[np.ndarray, dict]:
+    """The rows of a sparse family's sum: those with a value, and one (first label) for a file without."""
+    n_labels = shape[1]
+    nonzero = np.zeros(len(keys), dtype=bool)
+    for out in storage.values():
+        if isinstance(out, pd.arrays.SparseArray):
+            nonzero[out.sp_index.indices[out.sp_values != 0]] = True
+        else:
+            nonzero |= out != 0
+    files = keys // max(n_labels, 1)
+    has = np.zeros(shape[0], dtype=bool)
+    has[files[nonzero]] = True
+    empty = np.setdiff1d(files, np.flatnonzero(has)) * n_labels
+    rows = sorted_unique(np.concatenate([keys[nonzero], empty]))
+    if np.array_equal(rows, keys):
+        return keys, storage
+    position = np.minimum(np.searchsorted(keys, rows), max(len(keys) - 1, 0))
+    found = keys[position] == rows if len(keys) else np.zeros(len(rows), dtype=bool)
+    take = np.where(found, position, -1)
+    out = {}
+    for column, values in storage.items():
+        if isinstance(values, pd.arrays.SparseArray):
+            out[column] = values.take(take, allow_fill=True, fill_value=0)
+        else:
+            column_out = np.zeros(len(rows), dtype=values.dtype)
+            column_out[found] = values[position[found]]
+            out[column] = column_out
+    return rows, out
 
 
 def _summed_index(tables, names, levels, categorical, out_keys, shape, shift) -> pd.Index:

@@ -244,12 +244,14 @@ def test_sum_statistics_hand_computed():
     b = audeval.event_statistics(T2, P2)
     assert list(a.index.get_level_values("label").categories) == ["a", "b"]
     summed = audeval.sum_statistics([b, a])
-    assert list(summed.index) == [
-        ("f1", "a"), ("f1", "b"), ("f1", "c"), ("f2", "a"), ("f2", "b"), ("f2", "c"),
-    ]
-    assert summed["n_truth"].tolist() == [1, 1, 0, 0, 0, 1]
-    assert summed["tp"].tolist() == [1, 0, 0, 0, 0, 0]
-    assert summed["substituted"].tolist() == [0, 0, 0, 0, 0, 1]
+    # event tables hold only the (file, label) pairs that occur (issue 32 item 1);
+    # the labels are the categories of the label level
+    assert list(summed.index) == [("f1", "a"), ("f1", "b"), ("f2", "a"), ("f2", "c")]
+    assert list(summed.index.get_level_values("label").categories) == ["a", "b", "c"]
+    assert summed["n_truth"].tolist() == [1, 1, 0, 1]
+    assert summed["n_prediction"].tolist() == [1, 0, 1, 0]
+    assert summed["tp"].tolist() == [1, 0, 0, 0]
+    assert summed["substituted"].tolist() == [0, 0, 0, 1]
     assert (summed.dtypes == np.int64).all()
     pd.testing.assert_frame_equal(
         summed, audeval.event_statistics(pd.concat([T1, T2]), pd.concat([P1, P2]))

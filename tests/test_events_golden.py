@@ -202,7 +202,9 @@ def compare_sed_eval(case: dict, call: Calls, stats: pd.DataFrame) -> Checker:
     avg = case["class_wise_average"]
 
     # Counts
-    summed = stats.groupby(level="label", observed=False, sort=False).sum()
+    # (sort=True: the label order of the categorical level; event tables hold only the rows
+    # that occur, so the order of first appearance is not the label order, issue 32 item 1)
+    summed = stats.groupby(level="label", observed=False, sort=True).sum()
     c.equal("labels", [str(x) for x in summed.index], label_list)
     c.equal("n_truth", summed["n_truth"].tolist(), cw["Nref"])
     c.equal("n_prediction", summed["n_prediction"].tolist(), cw["Nsys"])

@@ -72,6 +72,13 @@ OUTPUT_CHANGES: dict[str, str] = {
         "neither input (random2 has one) is left out of macro averages, with a warning, "
         "unless labels are given; it counted as F = zero_division before"
     ),
+    "event_statistics": (
+        "issue 32 item 1: event tables hold only the (file, label) pairs that occur "
+        "(a file without events keeps one row of zeros with the first label; the labels are "
+        "the categories of the label level), so they have fewer rows; the whole grid is "
+        "event_statistics(..., dense=True), which test_event_statistics_dense_view checks "
+        "against every stored entry"
+    ),
     'segment_fscore|random2|*"labels": null*': (
         "issue 18 item 16 / SPEC section 1: a category of a categorical input that occurs in "
         "neither input (random2 has one) is left out of macro averages, with a warning, "
@@ -316,4 +323,28 @@ def test_outputs(function):
         found = []
         _compare(entry["result"], actual, "result", found)
         problems += [f"{key}\n    {line}" for line in found[:3]]
+    assert not problems, f"{len(problems)} difference(s):\n" + "\n".join(problems[:10])
+
+
+def test_event_statistics_dense_view(monkeypatch):
+    """``event_statistics(dense=True)`` (the grid) gives every stored table (issue 32 item 1)."""
+    import functools
+
+    import audeval
+
+    dense = functools.partial(audeval.event_statistics, dense=True)
+    monkeypatch.setattr(audeval, "event_statistics", dense)
+    problems = []
+    checked = 0
+    for key, entry in _stored()["entries"].items():
+        other_changes = [p for p in OUTPUT_CHANGES if p != "event_statistics"]
+        if entry["function"] != "event_statistics" or any(fnmatch.fnmatchcase(key, p) for p in other_changes):
+            continue
+        checked += 1
+        data = _case(entry["case"]) if entry["case"] else None
+        actual = json.loads(json.dumps(snapshot.outcome("event_statistics", entry["options"], data)))
+        found = []
+        _compare(entry["result"], actual, "result", found)
+        problems += [f"{key}\n    {line}" for line in found[:3]]
+    assert checked > 10
     assert not problems, f"{len(problems)} difference(s):\n" + "\n".join(problems[:10])

@@ -76,8 +76,8 @@ FAMILY = Family(
     requires=((event_confusion_matrix, {"confusion": True}),),
     normalise=normalise,
     label_blocks=(CONFUSION_PREFIX,),
-    dense=True,
     reduce=reductions.reduce,
     parts=event_parts,
+    sparse=True,
 )
 """The event family's one declaration (read by the registry)."""

@@ -28,34 +28,50 @@ def _count(groups: np.ndarray, n: int) -> np.ndarray:
     return np.bincount(groups, minlength=n).astype(np.int64)
 
 
-def statistics_of_match(em: EventMatch, *, confusion: bool = False) -> pd.DataFrame:
-    """Additive counts per ``(file, label)`` from a matching."""
-    return statistics_frame(em.inputs, _count_arrays(em, confusion))
+def statistics_of_match(em: EventMatch, *, confusion: bool = False, dense: bool = False) -> pd.DataFrame:
+    """Additive counts per ``(file, label)`` from a matching.
+
+    Rows: the ``(file, label)`` pairs that occur (a file without events: one row of zeros
+    with the first label), or with ``dense=True`` the whole grid;
+    the confusion columns are sparse (``Sparse[int64, 0]``) unless ``dense``.
+    """
+    columns, keys = _count_arrays(em, confusion, dense)
+    return statistics_frame(em.inputs, columns, keys)
 
 
-def _count_arrays(em: EventMatch, confusion: bool) -> dict[str, np.ndarray]:
-    """The columns of :func:`statistics_of_match` as arrays (``file * n_labels + label``)."""
+def _count_arrays(em: EventMatch, confusion: bool, dense: bool = True) -> tuple[dict, object]:
+    """The columns of :func:`statistics_of_match` and their row keys
+    (``None``: the grid ``file * n_labels + label``)."""
     inputs = em.inputs
     truth, pred = inputs.truth, inputs.prediction
     n_labels = inputs.n_labels
-    n = inputs.n_files * n_labels
-    t_group = truth.file * n_labels + truth.label
-    p_group = pred.file * n_labels + pred.label
+    t_group = truth.file.astype(np.int64) * n_labels + truth.label
+    p_group = pred.file.astype(np.int64) * n_labels + pred.label
+    if dense:
+        keys = None
+        n = inputs.n_files * n_labels
+        t_row, p_row = t_group, p_group
+    else:
+        keys, (t_row, p_row) = _tables.occurring_rows((t_group, p_group), inputs.n_files, n_labels)
+        n = len(keys)
     substituted = em.substitution >= 0
     columns = count_columns(
-        _count(t_group, n),
-        _count(p_group, n),
-        _count(t_group[em.match >= 0], n),
-        _count(t_group[substituted], n),
-        _count(p_group[em.substitution[substituted]], n),
+        _count(t_row, n),
+        _count(p_row, n),
+        _count(t_row[em.match >= 0], n),
+        _count(t_row[substituted], n),
+        _count(p_row[em.substitution[substituted]], n),
     )
     if confusion:
-        pairs = t_group[substituted] * n_labels + pred.label[em.substitution[substituted]]
-        table = _count(pairs, n * n_labels).reshape(n, n_labels)
         names = confusion_columns(inputs.labels)
-        for k, name in enumerate(names):
-            columns[name] = table[:, k]
-    return columns
+        partner = pred.label[em.substitution[substituted]]
+        if dense:
+            table = _count(t_row[substituted] * n_labels + partner, n * n_labels).reshape(n, n_labels)
+            for k, name in enumerate(names):
+                columns[name] = table[:, k]
+        else:
+            columns.update(_tables.sparse_columns(t_row[substituted], partner, n, names))
+    return columns, keys
 
 
 def event_parts(truth, prediction, labels=None, **options) -> PendingEvents:
@@ -110,7 +126,7 @@ class PendingEvents:
             latest,
         )
         match = match_events(inputs, first.tol, first.recorded["matching"])
-        columns = _count_arrays(match, first.recorded["confusion"])
+        columns, _ = _count_arrays(match, first.recorded["confusion"], dense=True)
         return Parts(inputs.files, list(inputs.labels), columns, first.recorded)
 
 
@@ -137,6 +153,7 @@ def event_statistics(
     files_duration: Mapping | pd.Series | None = None,
     confusion: bool = False,
     compat: str | None = Default(None),
+    dense: bool = False,
 ) -> pd.DataFrame:
     r"""Additive event counts per file and label.
 
@@ -187,8 +204,26 @@ def event_statistics(
     ``substituted`` (truth events of the label paired as substitution),
     ``substituting`` (predicted events of the label paired as substitution),
     and with ``confusion=True`` one column ``substituted_by_<label>``
-    per predicted label.
-    The rows cover every file of either input and every label.
+    per predicted label
+    (a sparse column, ``Sparse[int64, 0]``: it stores only the pairs that occur).
+
+    The table holds only what occurs:
+    one row per ``(file, label)`` pair with an event of that label
+    in the file's truth or prediction;
+    a missing row counts 0 in every column.
+    A file without events in either input
+    (a file only in ``files_duration``) keeps one row of zeros
+    with the first label.
+    The labels are the categories of the ``label`` level,
+    in their order, also those that occur in no file
+    (per-class results and macro averages from the table
+    equal those of the direct call).
+    So a table costs memory in proportion to the events,
+    not to files x labels.
+    ``dense=True`` gives the whole grid instead,
+    a row for every file and every label,
+    with plain int64 confusion columns (the same numbers).
+
     Tables of disjoint sets of whole files add up
     to the table of their union,
     and every event metric accepts such a (summed) table
@@ -214,6 +249,9 @@ def event_statistics(
         confusion: add the substitution pair columns
         compat: ``None`` (exact integer nanoseconds)
             or ``"sed_eval"`` (sed_eval 0.2.1's float64 time conditions)
+        dense: a row for every file and every label
+            (and plain int64 confusion columns),
+            instead of the rows of the pairs that occur
 
     Returns:
         statistics table indexed by ``(file, label)``
@@ -250,7 +288,9 @@ def event_statistics(
         confusion=confusion,
         compat=compat,
     )
-    table = statistics_of_match(match, confusion=recorded["confusion"])
+    if not isinstance(dense, (bool, np.bool_)):
+        raise TypeError(f"dense must be True or False; got {dense!r}.")
+    table = statistics_of_match(match, confusion=recorded["confusion"], dense=bool(dense))
     return stamp(table, "event", recorded)
 
 
