@@ -6,6 +6,9 @@ with ``labels``: the given list, checked, with a warning for entries that occur 
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+
 from collections.abc import Hashable, Iterable
 
 import numpy as np
@@ -135,6 +138,24 @@ def occurring(sides: list[tuple[np.ndarray, list, bool]], label_list: list) -> n
     return out
 
 
+EMPTY_LABELS_ALLOWED: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "EMPTY_LABELS_ALLOWED", default=False
+)
+"""Set by batched paths only: a batch that holds none of the deferred labels
+(``positive_labels`` checked over all batches) is computed with ``labels=[]``;
+a user's ``labels=[]`` stays an error."""
+
+
+@contextlib.contextmanager
+def empty_labels_allowed():
+    """Within the block, ``labels=[]`` selects no label instead of raising."""
+    token = EMPTY_LABELS_ALLOWED.set(True)
+    try:
+        yield
+    finally:
+        EMPTY_LABELS_ALLOWED.reset(token)
+
+
 def check_label_list(labels: object, used: set | list) -> list:
     """A given ``labels`` as a list: a sequence of distinct hashable labels,
     not empty when the inputs have labelled rows (``used``), else nothing would be evaluated."""
@@ -146,7 +167,7 @@ def check_label_list(labels: object, used: set | list) -> list:
         raise TypeError(f"labels must hold hashable labels (str, int, ...); got {unhashable[:3]}.")
     if len(set(label_list)) != len(label_list):
         raise ValueError(f"labels must not contain duplicates; got {label_list}.")
-    if not label_list and len(used):
+    if not label_list and len(used) and not EMPTY_LABELS_ALLOWED.get():
         shown = sorted(map(str, used))
         raise ValueError(
             "labels is empty: no row would be evaluated; pass labels=None for every label "

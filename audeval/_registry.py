@@ -9,6 +9,7 @@ the options that go there and its table schema here, and nowhere else.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping, Sequence
 import copy
 import inspect
@@ -26,6 +27,7 @@ from audeval import _segments
 from audeval import _structure
 from audeval._options import given
 from audeval._intervals import expand_ranges
+from audeval._labels import empty_labels_allowed
 from audeval._options import value_of
 from audeval._protocol import ATTRS, Family, Parts, resolve, table_family, table_labels, with_required
 from audeval._tables import select_labels
@@ -429,9 +431,10 @@ class Batches:
             options = with_required(options, self.family.required_options(metric))
             options = {k: value_of(v) for k, v in options.items()}
             return self._warning_once(lambda: self.family.parts(truth, prediction, labels, **options))
-        table = self._warning_once(
-            lambda: statistics_of(self.family, truth, prediction, labels, options, metric)
-        )
+        with empty_labels_allowed() if self.deferred and not labels else contextlib.nullcontext():
+            table = self._warning_once(
+                lambda: statistics_of(self.family, truth, prediction, labels, options, metric)
+            )
         return self.restamp(table)
 
     def restamp(self, table: pd.DataFrame) -> pd.DataFrame:

@@ -57,3 +57,9 @@ try:  # a quick profile for local iteration: ``pytest --hypothesis-profile=quick
     )
 except ImportError:  # pragma: no cover
     pass
+
+MAY_WARN_NO_SHARED_FILE = pytest.mark.filterwarnings("ignore::audeval.NoSharedFileWarning")
+"""Random inputs may give truth and prediction without a common file."""
+
+MAY_WARN_FILES_WITHOUT_ROWS = pytest.mark.filterwarnings("ignore::audeval.FilesWithoutRowsWarning")
+"""files_duration names files without rows on purpose (reference data, silent files)."""

@@ -10,6 +10,7 @@ import hypothesis.strategies as st
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import MAY_WARN_FILES_WITHOUT_ROWS
 
 import audeval
 from audeval import _diarization as dia
@@ -176,6 +177,7 @@ def test_uem_errors():
 
 
 
+@MAY_WARN_FILES_WITHOUT_ROWS
 def test_uem_beyond_files_duration_warns_and_is_cropped():
     """Issue 33 #14: a UEM row past the end of its file is warned about (naming the rows)
     as truth and prediction rows are, and cropped to [0, duration]."""

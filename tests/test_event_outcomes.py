@@ -8,6 +8,8 @@ from hypothesis import strategies as st
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import MAY_WARN_NO_SHARED_FILE
+from conftest import MAY_WARN_FILES_WITHOUT_ROWS
 from conftest import MAY_WARN_DUPLICATES
 from conftest import MAY_WARN_ABSENT_LABELS
 
@@ -218,6 +220,8 @@ def test_counts_equal_statistics(case):
     np.testing.assert_allclose(paired["onset_deviation"].to_numpy(), onset)
 
 
+@MAY_WARN_NO_SHARED_FILE
+@MAY_WARN_FILES_WITHOUT_ROWS
 @settings(max_examples=30, deadline=None)
 @given(cases())
 def test_counts_equal_confusion_matrix(case):

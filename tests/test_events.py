@@ -5,6 +5,8 @@ import hypothesis.strategies as st
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import MAY_WARN_NO_SHARED_FILE
+from conftest import MAY_WARN_FILES_WITHOUT_ROWS
 from conftest import MAY_WARN_ABSENT_LABELS
 from conftest import MAY_WARN_DUPLICATES
 
@@ -381,6 +383,7 @@ def test_shards_of_whole_files_sum_to_one_shot(truth, pred, options, matching):
     )
 
 
+@GENERATED_FILES
 @MAY_WARN_ABSENT_LABELS
 @MAY_WARN_DUPLICATES
 @hypothesis.settings(max_examples=60, deadline=None)
@@ -402,6 +405,8 @@ def test_swapping_truth_and_prediction_swaps_precision_and_recall(truth, pred, o
     assert forward.loc["micro", "substitutions"] == backward.loc["micro", "substitutions"]
 
 
+@MAY_WARN_NO_SHARED_FILE
+@MAY_WARN_FILES_WITHOUT_ROWS
 @MAY_WARN_ABSENT_LABELS
 @MAY_WARN_DUPLICATES
 @hypothesis.settings(max_examples=60, deadline=None)

@@ -7,6 +7,7 @@ import hypothesis.strategies as st
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import MAY_WARN_NO_SHARED_FILE
 from conftest import MAY_WARN_ABSENT_LABELS
 from conftest import MAY_WARN_DUPLICATES
 
@@ -395,6 +396,7 @@ def _with_copies(rng, n_templates, max_copies):
     return series([rows[k] for k in order])
 
 
+@MAY_WARN_NO_SHARED_FILE
 @pytest.mark.parametrize("matching", ["optimal", "greedy"])
 def test_identical_events_match_as_with_all_their_pairs(monkeypatch, matching):
     """Differential: collapsed runs of identical events give the partners of the full pair graph."""

@@ -185,6 +185,7 @@ def _read_detections(path: str) -> pd.Series:
     path = _check_path(path)
     rows = _Rows()
     _parse_event_list(path, rows, _file_key(path, None))
+    _, start, end, _ = rows.columns()  # (read before series(): the seconds as written)
     series = rows.series()
-    series.attrs["seconds"] = FileSeconds(rows.start, rows.end)
+    series.attrs["seconds"] = FileSeconds(start, end)
     return series
