@@ -25,7 +25,7 @@ The load average (``uptime``) before and after is recorded: the machine may be s
 
 Options: ``--quick`` (small sizes, a smoke test), ``--only FAMILIES`` (comma-separated),
 ``--repeat N``, ``--in-process`` (no subprocesses: memory is tracemalloc only),
-``--markdown PATH``, ``--json PATH``.
+``--markdown PATH``, ``--json PATH``, ``--from-json PATH`` (re-render a saved run).
 """
 
 from __future__ import annotations
@@ -310,11 +310,17 @@ def spawn(spec: dict) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def exponent(values) -> float:
-    first, last = values[0], values[-1]
-    if not (first > 0 and last > 0 and math.isfinite(first) and math.isfinite(last)):
+def exponent(values, first: int = 0, last: int = -1) -> float:
+    """log(x[last] / x[first]) / log(size ratio): 1 is linear."""
+    a, b = values[first], values[last]
+    if not (a > 0 and b > 0 and math.isfinite(a) and math.isfinite(b)):
         return math.nan
-    return math.log(last / first) / math.log(FACTORS[-1] / FACTORS[0])
+    return math.log(b / a) / math.log(FACTORS[last] / FACTORS[first])
+
+
+def steps(values) -> list[float]:
+    """Exponents of the two steps, n -> 4n and 4n -> 16n."""
+    return [exponent(values, k, k + 1) for k in range(len(FACTORS) - 1)]
 
 
 def measure_family(name: str, mode: str, repeat: int, in_process: bool) -> dict:
@@ -334,7 +340,7 @@ def measure_family(name: str, mode: str, repeat: int, in_process: bool) -> dict:
         "calls_per_sample": timing["calls_per_sample"], "peak_tracemalloc": peaks, "rss_increase": rss,
         "rss_method": how,
         "time_exponent": exponent(timing["cpu"]), "memory_exponent": exponent(peaks),
-        "rss_exponent": exponent(rss),
+        "rss_exponent": exponent(rss), "time_steps": steps(timing["cpu"]), "memory_steps": steps(peaks),
     }
 
 
@@ -359,11 +365,20 @@ def fmt_mb(size: float) -> str:
     return f"{size / 1e6:.3g}"
 
 
+def superlinear(value: float) -> bool:
+    """Above 1.15 at the two decimals shown."""
+    return math.isfinite(value) and round(value, 2) > SUPERLINEAR
+
+
 def fmt_exp(value: float) -> str:
     if not math.isfinite(value):
         return "-"
-    flag = " **>1.15**" if value > SUPERLINEAR else ""
+    flag = " **>1.15**" if superlinear(value) else ""
     return f"{value:.2f}{flag}"
+
+
+def fmt_steps(values) -> str:
+    return "(" + ", ".join("-" if not math.isfinite(v) else f"{v:.2f}" for v in values) + ")"
 
 
 def fmt_size(value: float) -> str:
@@ -387,7 +402,8 @@ def markdown(header: dict, results: list[dict]) -> str:
                       "a fresh subprocess per family and size, after imports and data generation; "
                       "peak = tracemalloc peak of the call (exponent), RSS = increase of the peak RSS over "
                       f"the RSS before the first call ({results[0]['rss_method'] if results else '-'})."),
-        "Exponent: log(x(16n) / x(n)) / log(16); above 1.15 marked **>1.15** (super-linear).",
+        "Exponent: log(x(16n) / x(n)) / log(16); above 1.15 marked **>1.15** (super-linear); "
+        "in brackets the exponents of the steps n -> 4n and 4n -> 16n.",
         "",
         "| family | workload (main call) | n, 4n, 16n | input at 16n | CPU per size | time exp. "
         "| peak MB per size | memory exp. | RSS increase MB per size | RSS exp. |",
@@ -396,12 +412,13 @@ def markdown(header: dict, results: list[dict]) -> str:
     for r in results:
         lines.append(
             f"| {r['family']} | {r['workload']} | {', '.join(fmt_size(s) for s in r['sizes'])} {r['unit']} "
-            f"| {r['inputs'][-1]} | {' / '.join(fmt_time(t) for t in r['cpu'])} | {fmt_exp(r['time_exponent'])} "
-            f"| {' / '.join(fmt_mb(m) for m in r['peak_tracemalloc'])} | {fmt_exp(r['memory_exponent'])} "
+            f"| {r['inputs'][-1]} | {' / '.join(fmt_time(t) for t in r['cpu'])} "
+            f"| {fmt_exp(r['time_exponent'])} {fmt_steps(r.get('time_steps') or steps(r['cpu']))} "
+            f"| {' / '.join(fmt_mb(m) for m in r['peak_tracemalloc'])} "
+            f"| {fmt_exp(r['memory_exponent'])} {fmt_steps(r.get('memory_steps') or steps(r['peak_tracemalloc']))} "
             f"| {' / '.join(fmt_mb(m) for m in r['rss_increase'])} | {fmt_exp(r['rss_exponent'])} |"
         )
-    flagged = [r for r in results if any(r[k] > SUPERLINEAR for k in ("time_exponent", "memory_exponent")
-                                         if math.isfinite(r[k]))]
+    flagged = [r for r in results if superlinear(r["time_exponent"]) or superlinear(r["memory_exponent"])]
     lines.append("")
     if flagged:
         lines.append("Super-linear (exponent > 1.15): " + "; ".join(
@@ -427,12 +444,22 @@ def main(argv=None) -> list[dict]:
     parser.add_argument("--in-process", action="store_true", help="no subprocesses (memory: tracemalloc only)")
     parser.add_argument("--markdown", default=None, help="write the table to this file")
     parser.add_argument("--json", default=None, help="write all results to this file")
+    parser.add_argument("--from-json", default=None, help="re-render the table of a saved --json file, without running")
     parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         result = worker(json.loads(args.worker))
         print(json.dumps(result))
         return [result]
+    if args.from_json:
+        with open(args.from_json) as f:
+            saved = json.load(f)
+        text = markdown(saved["header"], saved["results"])
+        print(text)
+        if args.markdown:
+            with open(args.markdown, "w") as f:
+                f.write(text + "\n")
+        return saved["results"]
     if args.repeat < 3:
         parser.error("--repeat must be at least 3")
     names = list(FAMILIES) if args.only is None else [n.strip() for n in args.only.split(",") if n.strip()]
