@@ -187,7 +187,8 @@ def test_uem_beyond_files_duration_warns_and_is_cropped():
     durations = {"f": 10, "g": 5}
     with pytest.warns(UserWarning, match=r"uem has rows beyond the duration[\s\S]*2 row\(s\)") as record:
         stats = audeval.detection_statistics(truth, prediction, uem=uem, files_duration=durations)
-    assert "00:00:30" in str(record[0].message)  # the offending rows are shown
+    beyond = [w for w in record if "uem has rows beyond" in str(w.message)]
+    assert "00:00:30" in str(beyond[0].message)  # the offending rows are shown
     assert stats.loc["f", "true_negative"] == 0  # nothing scored after 10 s
     assert (stats.sum(axis=1) == pd.Series([10, 5], index=stats.index) * 1_000_000_000).all()
     with pytest.warns(UserWarning, match="uem has rows beyond"):
@@ -196,7 +197,7 @@ def test_uem_beyond_files_duration_warns_and_is_cropped():
     inside = audformat.segmented_index(["f"], [0], [10])
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        audeval.diarization_error_rate(truth, prediction, uem=inside, files_duration=durations)
+        audeval.diarization_error_rate(truth, prediction, uem=inside, files_duration={"f": 10})
 
 
 @pytest.mark.parametrize("beta", [-1, 0, 0.0, float("nan"), float("inf")])

@@ -16,6 +16,7 @@ import hypothesis
 import hypothesis.strategies as st
 import pandas as pd
 import pytest
+from conftest import MAY_WARN_FILES_WITHOUT_ROWS
 from conftest import MAY_WARN_NO_SHARED_FILE
 
 import audeval
@@ -261,6 +262,7 @@ def _rows(rows):
     return series([(f, s, s + d, label) for f, s, d, label in rows])
 
 
+@MAY_WARN_FILES_WITHOUT_ROWS
 @MAY_WARN_NO_SHARED_FILE
 @hypothesis.settings(max_examples=40, deadline=None)
 @hypothesis.given(truth=_ROWS, prediction=_ROWS, collar=st.sampled_from([0.0, 1.0]))
@@ -277,6 +279,7 @@ def test_purity_coverage_same_in_both_modes(truth, prediction, collar):
     assert (report[["purity", "coverage"]] <= 1.0 + TOL).all(axis=None)
 
 
+@MAY_WARN_FILES_WITHOUT_ROWS
 @MAY_WARN_NO_SHARED_FILE
 @hypothesis.settings(max_examples=40, deadline=None)
 @hypothesis.given(truth=_ROWS, prediction=_ROWS)

@@ -186,6 +186,8 @@ def cases(draw):
     return truth, prediction, options
 
 
+@MAY_WARN_NO_SHARED_FILE
+@MAY_WARN_FILES_WITHOUT_ROWS
 @MAY_WARN_DUPLICATES
 @MAY_WARN_ABSENT_LABELS
 @settings(max_examples=60, deadline=None)

@@ -264,7 +264,7 @@ def without_label(stats: pd.DataFrame, label: object) -> pd.DataFrame:
     if label is None:
         return stats
     keep = np.asarray(stats.index.get_level_values("label") != label)
-    out = stats[keep].copy()
+    out = _keep_files(stats, keep, label)
     index = out.index.remove_unused_levels()
     position = list(index.names).index("label")
     level = index.levels[position]
@@ -272,6 +272,32 @@ def without_label(stats: pd.DataFrame, label: object) -> pd.DataFrame:
         index = index.set_levels(level.remove_categories([label]), level=position)
     out.index = index
     out.attrs = stats.attrs
+    return out
+
+
+def _keep_files(stats: pd.DataFrame, keep: np.ndarray, label: object) -> pd.DataFrame:
+    """The rows ``keep``; a file that would lose all its rows keeps one row of zeros
+    with the first other label (the rule of tables that hold only the rows that occur)."""
+    files = np.asarray(stats.index.get_level_values("file"), dtype=object)
+    lost = ~keep & ~pd.Index(files).isin(files[keep])
+    first_of_file = lost & ~pd.Index(files).duplicated(keep="first")
+    level = stats.index.get_level_values("label")
+    others = [c for c in getattr(level, "categories", pd.unique(level)) if c != label]
+    if not first_of_file.any() or not others:
+        return stats[keep].copy()
+    rows = np.flatnonzero(keep | first_of_file)
+    out = stats.iloc[rows].copy()
+    filler = first_of_file[rows]
+    labels = out.index.get_level_values("label").to_numpy(dtype=object)
+    labels[filler] = others[0]
+    codes = out.index.get_level_values("file")
+    new_label = pd.Categorical(labels, categories=getattr(level, "categories", None))
+    out.index = pd.MultiIndex.from_arrays([codes, new_label], names=out.index.names)
+    for column in out.columns:
+        dtype = out[column].dtype
+        values = np.array(out[column], dtype=getattr(dtype, "subtype", dtype))
+        values[filler] = 0
+        out[column] = pd.arrays.SparseArray(values, fill_value=0) if isinstance(dtype, pd.SparseDtype) else values
     return out
 
 
