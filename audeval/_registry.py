@@ -26,6 +26,7 @@ from audeval._score_based import family as _score_family
 from audeval import _segments
 from audeval import _structure
 from audeval._options import given
+from audeval._file_levels import warn_files_without_rows
 from audeval._intervals import expand_ranges
 from audeval._labels import empty_labels_allowed
 from audeval._options import value_of
@@ -488,7 +489,21 @@ class Batches:
         with warnings.catch_warnings():  # (labels of no event: warned by the metric, if at all)
             warnings.simplefilter("ignore")
             table = empty_statistics(self.family, labels, options)
-        return self.restamp(table) if len(table) else None
+        if not len(table):
+            return None
+        self._warn_unseen(table)
+        return self.restamp(table)
+
+    def _warn_unseen(self, table: pd.DataFrame) -> None:
+        """Say which files of ``files_duration`` no batch held: they count as files without
+        events (as in a direct call, which warns too), also in a ``compute()`` mid-epoch."""
+        if "files_duration" not in self.file_options:
+            return
+        files = pd.unique(table.index.get_level_values("file"))
+        warn_files_without_rows(
+            pd.Index(files),
+            "are in no batch (or dask partition) so far",
+        )
 
 
 __all__ = [

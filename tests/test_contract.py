@@ -25,6 +25,7 @@ import audformat
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import MAY_WARN_FILES_WITHOUT_ROWS
 
 import audeval
 from audeval._registry import FAMILIES
@@ -391,6 +392,7 @@ def _with_silent_files(options: dict) -> dict | None:
     return {**options, "files_duration": SILENT}
 
 
+@MAY_WARN_FILES_WITHOUT_ROWS
 @pytest.mark.parametrize(
     "name, metric, options",
     [

@@ -141,6 +141,21 @@ def test_batched_paths_do_not_warn_per_batch():
         assert acc.compute() == audeval.segment_fscore(t, t, files_duration=durations)
 
 
+def test_files_of_no_batch_so_far_are_named_mid_epoch():
+    """Item 6: a compute() before the last batch counts the files no batch held: say so."""
+    t = S([("f", 0, 1, "x"), ("g", 0, 1, "x"), ("h", 0, 1, "x")])
+    durations = {"f": 2.0, "g": 2.0, "h": 2.0}
+    acc = audeval.Accumulator(audeval.segment_accuracy, files_duration=durations)
+    acc.update(t.loc[["f"]], t.loc[["f"]])
+    with pytest.warns(audeval.FilesWithoutRowsWarning, match=r"2 file\(s\) of files_duration are in no batch.*'g', 'h'"):
+        mid_epoch = acc.compute()
+    assert mid_epoch == 1.0  # f right, g and h counted as files without events
+    acc.update(t.loc[["g", "h"]], t.loc[["g", "h"]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert acc.compute() == audeval.segment_accuracy(t, t, files_duration=durations)
+
+
 # -------------------------------------------------------------------------
 # Item 7: a row makes a label occur
 # -------------------------------------------------------------------------
