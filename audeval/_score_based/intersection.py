@@ -31,7 +31,7 @@ from audeval._intervals import expand_ranges, group_keys
 from audeval._score_based import deltas as _deltas
 from audeval._score_based.deltas import Nodes, sum_into
 from audeval._score_based.inputs import ScoreInputs
-from audeval._score_based.prune import level_floor
+from audeval._score_based.prune import fp_floor, label_blocks, touched_ranges
 
 NS = 1e9
 
@@ -80,6 +80,11 @@ class Truth:
         partial = np.minimum(time - self.start[jj], self.length[jj])
         value = self.cumulative[jj] - self.length[jj] + np.where(same, partial, self.length[jj])
         return np.where(valid, value, 0)
+
+    def within(self, group: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+        """Truth length of ``group`` within ``[start, end)`` (ns)."""
+        both = self.covered(np.concatenate([group, group]), np.concatenate([start, end]))
+        return both[len(group):] - both[: len(group)]
 
     def overlapping(self, group, start, end) -> tuple[np.ndarray, np.ndarray]:
         """Pairs ``(query, truth event)`` that overlap with positive length."""
@@ -172,6 +177,10 @@ def meets(amount_ns: np.ndarray, ratio: float, length_ns: np.ndarray, decimals: 
     return np.round(amount_ns / NS, decimals) >= np.round(ratio * (length_ns / NS), decimals)
 
 
+CELLS = 2**22
+"""Score cells per block of labels that go through the detection tree at once."""
+
+
 def intersection_deltas(
     inputs: ScoreInputs,
     *,
@@ -180,56 +189,118 @@ def intersection_deltas(
     cttc: float | None,
     decimals: int | None,
     max_efpr: float | None = None,
+    cells: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, np.ndarray]]:
     """Deltas of ``tp``, ``fp`` (and ``ct`` per label) per ``(group, level)`` (as :func:`_collect`).
 
     ``max_efpr`` (for a PSD-ROC only): leave out the levels of a label below its
-    :func:`audeval._score_based.prune.level_floor` (the rows at and above it are unchanged).
+    :func:`audeval._score_based.prune.fp_floor` (the rows at and above it are unchanged).
 
     ``fp`` is the number of detections (:func:`audeval._score_based.deltas.run_changes`,
     every group at once) less the relevant ones.
     Only groups (file, label) with truth of the label, or with truth of other labels
     when cross triggers are counted, can have relevant detections or cross triggers
     (every detection is relevant if ``dtc == 0``):
-    those go through the detection tree.
+    those go through the detection tree, a block of labels at a time
+    (about ``cells`` score cells, :data:`CELLS` by default), so that the memory
+    of the tree is bounded by a block's.
     """
+    cells = CELLS if cells is None else int(cells)
     truth = Truth(inputs)
     truth.check_disjoint(inputs)
-    n_files = inputs.n_files
-    present = truth.present.reshape(inputs.n_labels, n_files)
+    n_files, n_labels = inputs.n_files, inputs.n_labels
+    present = truth.present.reshape(n_labels, n_files)
     tree = present.copy()
     if cttc is not None:
         tree |= present.sum(axis=0)[None, :] - present > 0
     if dtc <= 0:
         tree[:] = True
-    runs = floor = None
-    if max_efpr is not None and not tree.all():  # groups outside the tree bound fp from below
-        runs = _deltas.run_changes(inputs.scores, inputs.frame_file, n_files)
-        seconds = float(inputs.durations.sum()) / NS
-        floor = level_floor(runs, ~tree.ravel(), n_files, inputs.n_labels, seconds, max_efpr)
-        if (floor > -np.inf).any():
-            keep = runs[1] >= floor[runs[0] // n_files]
-            runs = tuple(a[keep] for a in runs)
+    cuts = floor = None
+    if max_efpr is not None:
+        cuts = _cuts(inputs, truth, dtc, decimals, max_efpr, cells)
+        if (cuts.high > -np.inf).any():
+            floor = cuts.high
         else:
-            floor = None
-    found = _deltas.nodes(*_deltas.flatten(inputs.scores, inputs.frame_file, n_files, tree.ravel(), floor))
+            cuts = None
+    coverage = Coverage(truth, inputs) if cttc is not None else None
+    columns: dict = {"fp": [], "tp": []}
+    if cttc is not None:
+        columns.update({("ct", c): [] for c in range(n_labels)})
+    keep = tree.ravel()
+    for c0, c1 in label_blocks(len(inputs.frame_file), n_labels, cells):
+        if not tree[c0:c1].any():
+            continue
+        flat = _deltas.flatten(inputs.scores, inputs.frame_file, n_files, keep, floor, (c0, c1))
+        top = _tree_parts(inputs, truth, coverage, _deltas.nodes(*flat), dtc, gtc, cttc, decimals)
+        del flat
+        bottom = {}
+        if cuts is not None and (cuts.bottom[c0:c1] & tree[c0:c1].any(axis=1)).any():
+            # below the band: the tree of the scores clipped at the band's lowest level,
+            # less the rows above the band summed into that level
+            flat = _deltas.flatten_clipped(
+                inputs.scores, inputs.frame_file, n_files, keep, cuts.low, cuts.level, (c0, c1)
+            )
+            bottom = _tree_parts(inputs, truth, coverage, _deltas.nodes(*flat), dtc, gtc, cttc, decimals)
+            del flat
+            for name, parts in top.items():
+                bottom[name] = bottom[name] + [_moved(part, cuts, n_files) for part in parts]
+        for name, parts in top.items():
+            columns[name] += parts + bottom.get(name, [])
+        del top, bottom
+    del coverage
+    # computed last: the tree's arrays are freed by then
+    columns["fp"].append(_deltas.block_run_changes(inputs.scores, inputs.frame_file, n_files, cuts, cells))
+    empty = (np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0, dtype=np.int64))
+    for parts in columns.values():
+        if not parts:
+            parts.append(empty)
+    return _collect(columns, n_labels * n_files)
+
+
+def _moved(part: tuple, cuts, n_files: int) -> tuple:
+    """Minus the rows of ``part`` of labels with levels below the band, at the band's lowest level."""
+    group, level, change = part
+    mine = cuts.bottom[group // n_files]
+    group = group[mine]
+    return group, cuts.level[group // n_files], -change[mine]
+
+
+def _tree_parts(inputs, truth, coverage, found: Nodes, dtc, gtc, cttc, decimals) -> dict:
+    """Deltas of the detection tree ``found``: relevant detections (``fp``), ``tp``, cross triggers."""
     start = inputs.frame_start[found.first]
     end = inputs.frame_end[found.last]
     length = end - start
-    coverage = Coverage(truth, inputs)
-    inter = coverage.between(found.group, found.first, found.last)
+    if coverage is None:
+        inter = truth.within(found.group, start, end)
+    else:
+        inter = coverage.between(found.group, found.first, found.last)
     relevant = meets(inter, dtc, length, decimals)
     del inter
-    columns: dict = {"fp": [_relevant_changes(found, relevant)]}
-    columns["tp"] = _tp_parts(truth, found, np.flatnonzero(relevant), start, end, gtc, decimals)
+    out = {"fp": [_relevant_changes(found, relevant)]}
+    out["tp"] = _tp_parts(truth, found, np.flatnonzero(relevant), start, end, gtc, decimals)
     if cttc is not None:
         false = np.flatnonzero(~relevant)
-        columns.update(_ct_columns(truth, coverage, inputs, found, false, length, cttc, decimals))
-    del found, start, end, length, relevant
-    if runs is None:  # computed last: the tree's arrays are freed by then
-        runs = _deltas.run_changes(inputs.scores, inputs.frame_file, n_files)
-    columns["fp"].append(runs)
-    return _collect(columns, inputs.n_labels * inputs.n_files)
+        out.update(_ct_columns(truth, coverage, inputs, found, false, length, cttc, decimals))
+    return out
+
+
+def _cuts(inputs: ScoreInputs, truth: Truth, dtc: float, decimals, max_efpr: float, cells: int):
+    """Per label, the thresholds a PSD-ROC cut at ``max_efpr`` can use (:func:`fp_floor`)."""
+    # a detection without truth can be relevant only if the criterion rounds to 0 for a frame
+    overlap_needed = dtc > 0
+    if overlap_needed and decimals is not None and len(inputs.frame_start):
+        shortest = np.min(inputs.frame_end - inputs.frame_start)
+        overlap_needed = not meets(np.zeros(1, dtype=np.int64), dtc, np.array([shortest]), decimals)[0]
+    file = truth.group % inputs.n_files
+    first, stop = touched_ranges(
+        inputs.frame_file, inputs.frame_start, inputs.frame_end, inputs.n_files,
+        file, truth.start, truth.end,
+    )
+    seconds = float(inputs.durations.sum()) / NS
+    return fp_floor(
+        inputs.scores, inputs.frame_file, truth.group // inputs.n_files, first, stop,
+        truth.present.reshape(inputs.n_labels, inputs.n_files), seconds, max_efpr, overlap_needed=overlap_needed, cells=cells,
+    )
 
 
 def _collect(columns: dict, n_groups: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
