@@ -144,8 +144,10 @@ class Coverage:
         """Truth of ``group`` within frames ``first..last`` (rows of one file), ns."""
         base = self.base[group]
         known = base >= 0
-        at = np.where(known, base, 0) + first - self.row0[group % self.n_files]
-        out = self.value[at + np.where(known, last - first + 1, 0)] - self.value[at * known]
+        if not known.any():
+            return np.zeros(len(group), dtype=np.int64)
+        at = np.where(known, base + first - self.row0[group % self.n_files], 0)
+        out = self.value[at + np.where(known, last - first + 1, 0)] - self.value[at]
         return np.where(known, out, 0)
 
 
