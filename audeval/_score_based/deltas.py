@@ -172,6 +172,17 @@ def flatten_clipped(
     return out, group.astype(np.int64, copy=False), frame.astype(np.int64), last.astype(np.int64)
 
 
+def group_sums(
+    group: np.ndarray, change: np.ndarray, first: int, n_groups: int, level: np.ndarray, n_files: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One row per group of ``first .. first + n_groups - 1``: the sum of ``change``,
+    at the level of the group's label (``level[group // n_files]``)."""
+    summed = sum_into(group - first, change, n_groups)
+    rows = np.flatnonzero(summed)
+    out = rows + first
+    return out, level[out // n_files], summed[rows]
+
+
 def block_run_changes(
     scores: np.ndarray,
     frame_file: np.ndarray,
@@ -194,9 +205,10 @@ def block_run_changes(
         if cuts is not None:
             label = group // n_files
             band = (level < cuts.high[label]) & (level >= cuts.low[label])
-            bottom = cuts.bottom[label]
-            level[band & bottom] = cuts.level[label[band & bottom]]
-            keep = ~band | bottom
+            moved = band & cuts.bottom[label]
+            if moved.any():  # summed into one row per group at the band's lowest level
+                parts.append(group_sums(group[moved], change[moved], c0 * n_files, (c1 - c0) * n_files, cuts.level, n_files))
+            keep = ~band
             group, level, change = group[keep], level[keep], change[keep]
         parts.append((group, level, change))
     if len(parts) == 1:

@@ -52,6 +52,16 @@ class Truth:
         self.n_groups = n_groups
         self.present = np.zeros(n_groups, dtype=bool)
         self.present[self.group] = True
+        # keys ``group * width + time`` where they fit in int64 (else :func:`group_keys`)
+        latest = max(int(self.end.max(initial=0)), int(inputs.frame_end.max(initial=0)),
+                     int(inputs.durations.max(initial=0)))
+        self.width = latest + 1 if float(n_groups) * (latest + 1) < 2.0**62 else None
+
+    def keys(self, *pairs: tuple[np.ndarray, np.ndarray]) -> list[np.ndarray]:
+        """int64 keys that order ``(group, time)`` pairs (as :func:`group_keys`)."""
+        if self.width is None:  # pragma: no cover - centuries of audio
+            return group_keys(self.n_groups, *pairs)
+        return [group.astype(np.int64) * self.width + time for group, time in pairs]
 
     def check_disjoint(self, inputs: ScoreInputs) -> None:
         same = self.group[1:] == self.group[:-1]
@@ -72,7 +82,7 @@ class Truth:
         """Truth length of ``group`` before ``time``, offset by all earlier groups (ns)."""
         if len(self.group) == 0:
             return np.zeros(len(group), dtype=np.int64)
-        truth_key, query_key = group_keys(self.n_groups, (self.group, self.start), (group, time))
+        truth_key, query_key = self.keys((self.group, self.start), (group, time))
         j = np.searchsorted(truth_key, query_key, side="right") - 1
         valid = j >= 0
         jj = np.maximum(j, 0)
@@ -88,8 +98,8 @@ class Truth:
 
     def overlapping(self, group, start, end) -> tuple[np.ndarray, np.ndarray]:
         """Pairs ``(query, truth event)`` that overlap with positive length."""
-        end_key, start_key, q_start, q_end = group_keys(
-            self.n_groups, (self.group, self.end), (self.group, self.start), (group, start), (group, end)
+        end_key, start_key, q_start, q_end = self.keys(
+            (self.group, self.end), (self.group, self.start), (group, start), (group, end)
         )
         left = np.searchsorted(end_key, q_start, side="right")
         right = np.searchsorted(start_key, q_end, side="left")
@@ -245,7 +255,7 @@ def intersection_deltas(
             bottom = _tree_parts(inputs, truth, coverage, _deltas.nodes(*flat), dtc, gtc, cttc, decimals)
             del flat
             for name, parts in top.items():
-                bottom[name] = bottom[name] + [_moved(part, cuts, n_files) for part in parts]
+                bottom[name] = bottom[name] + [_moved(parts, cuts, n_files, c0, c1)]
         for name, parts in top.items():
             columns[name] += parts + bottom.get(name, [])
         del top, bottom
@@ -259,12 +269,13 @@ def intersection_deltas(
     return _collect(columns, n_labels * n_files)
 
 
-def _moved(part: tuple, cuts, n_files: int) -> tuple:
-    """Minus the rows of ``part`` of labels with levels below the band, at the band's lowest level."""
-    group, level, change = part
+def _moved(parts: list, cuts, n_files: int, c0: int, c1: int) -> tuple:
+    """Minus the sums of the rows ``parts`` per group of the labels ``c0 .. c1 - 1``
+    with levels below the band, at the band's lowest level."""
+    group = np.concatenate([p[0] for p in parts])
+    change = np.concatenate([p[2] for p in parts])
     mine = cuts.bottom[group // n_files]
-    group = group[mine]
-    return group, cuts.level[group // n_files], -change[mine]
+    return _deltas.group_sums(group[mine], -change[mine], c0 * n_files, (c1 - c0) * n_files, cuts.level, n_files)
 
 
 def _tree_parts(inputs, truth, coverage, found: Nodes, dtc, gtc, cttc, decimals) -> dict:
