@@ -189,7 +189,7 @@ def meets(amount_ns: np.ndarray, ratio: float, length_ns: np.ndarray, decimals: 
     return np.round(amount_ns / NS, decimals) >= np.round(ratio * (length_ns / NS), decimals)
 
 
-CELLS = 2**22
+CELLS = 2**20
 """Score cells per block of labels that go through the detection tree at once."""
 
 
