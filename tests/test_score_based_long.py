@@ -6,6 +6,10 @@ A PSD-ROC from a score table computes only the thresholds whose eFPR can be with
 the full :func:`score_statistics` table, where nothing is left out.
 """
 
+import importlib.util
+import json
+import os
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -160,3 +164,44 @@ def test_every_detection_relevant_with_a_file_without_truth():
     assert acc.counts["tp"][rows].tolist()[:2] == [0, 1]
     value = psds(truth, scores, dtc_threshold=0.0, gtc_threshold=0.5, cttc_threshold=0.3, alpha_ct=0.5)
     assert value == psds(table, None, alpha_ct=0.5)
+
+
+# ---------------------------------------------------------------------------
+# Differential: the implementation before issue 32 item 5 (tests/assets/scores_long)
+# ---------------------------------------------------------------------------
+
+GOLDEN = os.path.join(os.path.dirname(__file__), "assets", "scores_long")
+
+
+def _golden_module():
+    spec = importlib.util.spec_from_file_location("make_golden", os.path.join(GOLDEN, "make_golden.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_same_tables_and_psds_as_before():
+    golden = _golden_module()
+    # floats round-trip by default; columns of other cases (ct_*) are empty
+    tables = pd.read_csv(os.path.join(GOLDEN, "tables.csv.gz"))
+    with open(os.path.join(GOLDEN, "psds.json")) as fp:
+        values = json.load(fp)
+    n_values = 0
+    for seed in golden.SEEDS:
+        truth, scores = golden.data(seed)
+        for name, case in golden.CASES.items():
+            got = score_statistics(truth, scores, **case).reset_index()
+            expected = tables[tables["case"] == f"{seed}-{name}"].drop(columns="case")
+            expected = expected.dropna(axis=1, how="all").reset_index(drop=True)
+            assert sorted(got.columns) == sorted(expected.columns)
+            assert got["file"].astype(str).tolist() == expected["file"].astype(str).tolist()
+            assert got["label"].astype(str).tolist() == expected["label"].astype(str).tolist()
+            np.testing.assert_array_equal(got["threshold"].to_numpy(), expected["threshold"].to_numpy())
+            for column in got.columns[3:]:
+                np.testing.assert_array_equal(got[column].to_numpy(), expected[column].to_numpy())
+            extra = {"alpha_ct": 0.5} if "cttc_threshold" in case else {}
+            for max_efpr in golden.MAX_EFPR:
+                value = psds(truth, scores, max_efpr=max_efpr, **case, **extra)
+                assert value == values[f"{seed}-{name}-{max_efpr:g}"]
+                n_values += 1
+    assert n_values == len(values)

@@ -161,6 +161,28 @@ class Coverage:
         return np.where(known, out, 0)
 
 
+def _frame_coverage(truth: Truth, inputs: ScoreInputs, labels, found: Nodes) -> np.ndarray:
+    """Truth of each node's group within its frames, from the truth before every frame
+    of the labels ``range(*labels)`` (one search of sorted queries)."""
+    c0, c1 = labels
+    n_files, n = inputs.n_files, len(inputs.frame_file)
+    if len(truth.group) == 0 or n == 0:
+        return np.zeros(len(found.group), dtype=np.int64)
+    counts = np.bincount(inputs.frame_file, minlength=n_files)
+    groups = (np.arange(c0, c1)[:, None] * n_files + np.arange(n_files)[None, :]).ravel()
+    before = _covered_sorted(truth, groups, np.tile(counts, c1 - c0), np.tile(inputs.frame_start, c1 - c0))
+    before = before.reshape(c1 - c0, n)
+    after = np.empty_like(before)  # the truth before every frame's end: the next frame's start
+    after[:, :-1] = before[:, 1:]
+    last = np.flatnonzero(np.append(inputs.frame_file[1:] != inputs.frame_file[:-1], True))
+    label = np.repeat(np.arange(c0, c1), len(last))
+    file_last = np.tile(last, c1 - c0)
+    after[label - c0, file_last] = truth.covered(label * n_files + inputs.frame_file[file_last],
+                                                 inputs.frame_end[file_last])
+    label = found.group // n_files - c0
+    return after[label, found.last] - before[label, found.first]
+
+
 def _covered_sorted(truth: Truth, groups, size, time) -> np.ndarray:
     """:meth:`Truth.covered` for queries sorted by group (``size`` times each) and time."""
     width = int(max(time.max(initial=0), truth.end.max(initial=0))) + 1
@@ -243,7 +265,7 @@ def intersection_deltas(
         if not tree[c0:c1].any():
             continue
         flat = _deltas.flatten(inputs.scores, inputs.frame_file, n_files, keep, floor, (c0, c1))
-        top = _tree_parts(inputs, truth, coverage, _deltas.nodes(*flat), dtc, gtc, cttc, decimals)
+        top = _tree_parts(inputs, truth, coverage, _deltas.nodes(*flat), dtc, gtc, cttc, decimals, (c0, c1))
         del flat
         bottom = {}
         if cuts is not None and (cuts.bottom[c0:c1] & tree[c0:c1].any(axis=1)).any():
@@ -252,7 +274,7 @@ def intersection_deltas(
             flat = _deltas.flatten_clipped(
                 inputs.scores, inputs.frame_file, n_files, keep, cuts.low, cuts.level, (c0, c1)
             )
-            bottom = _tree_parts(inputs, truth, coverage, _deltas.nodes(*flat), dtc, gtc, cttc, decimals)
+            bottom = _tree_parts(inputs, truth, coverage, _deltas.nodes(*flat), dtc, gtc, cttc, decimals, (c0, c1))
             del flat
             for name, parts in top.items():
                 bottom[name] = bottom[name] + [_moved(parts, cuts, n_files, c0, c1)]
@@ -278,12 +300,16 @@ def _moved(parts: list, cuts, n_files: int, c0: int, c1: int) -> tuple:
     return _deltas.group_sums(group[mine], -change[mine], c0 * n_files, (c1 - c0) * n_files, cuts.level, n_files)
 
 
-def _tree_parts(inputs, truth, coverage, found: Nodes, dtc, gtc, cttc, decimals) -> dict:
-    """Deltas of the detection tree ``found``: relevant detections (``fp``), ``tp``, cross triggers."""
+def _tree_parts(inputs, truth, coverage, found: Nodes, dtc, gtc, cttc, decimals, labels) -> dict:
+    """Deltas of the detection tree ``found`` of the labels ``range(*labels)``:
+    relevant detections (``fp``), ``tp``, cross triggers."""
     start = inputs.frame_start[found.first]
     end = inputs.frame_end[found.last]
     length = end - start
-    if coverage is None:
+    n_cells = (labels[1] - labels[0]) * len(inputs.frame_file)
+    if coverage is None and 4 * len(found.group) > n_cells:  # many nodes: a table per frame
+        inter = _frame_coverage(truth, inputs, labels, found)
+    elif coverage is None:
         inter = truth.within(found.group, start, end)
     else:
         inter = coverage.between(found.group, found.first, found.last)
