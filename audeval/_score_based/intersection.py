@@ -9,9 +9,17 @@ For a detection :math:`d` of class :math:`c` and the truth events :math:`G_c` of
 * CTTC: a false positive :math:`d` is a cross trigger on class :math:`c'`
   (whose file has truth of :math:`c'`) if :math:`\\sum_{g \\in G_{c'}} |d \\cap g| \\ge \\rho_{cttc} |d|`.
 
-Intersections with a class's truth come from its covered length before every
-frame boundary of the file (:class:`Coverage`, one sorted search for all (file, class)
-with truth), two look-ups per detection;
+The detection tree is built a block of labels at a time (about :data:`CELLS` score cells),
+so its memory is a block's, whatever the length of the files.
+Intersections with a class's truth come from its covered length before the frame
+boundaries: per block, for every frame when the detections are many
+(one search of sorted queries), else two searches per detection;
+with cross triggers, for every (file, class) with truth (:class:`Coverage`).
+A PSD-ROC (``max_efpr``) needs only the thresholds outside each label's band
+of thresholds beyond ``max_efpr`` (:mod:`audeval._score_based.prune`):
+the tree of the scores at or above the band, the tree of the scores clipped
+at the band's lowest level (a run at or above it is one element), and the rows above
+the band summed into that level.
 GTC needs the pairs (relevant detection, truth event) that overlap,
 found as contiguous runs of the sorted truth events of the class.
 Counts that are sums over detections change at births (+) and deaths (-);
