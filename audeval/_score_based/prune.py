@@ -148,12 +148,52 @@ def fp_floor(
     values = scores.T
     has = truth_stop > truth_first
     for c0, c1 in label_blocks(n, n_labels, cells):
+        if (~present[c0:c1]).any():  # the groups without truth alone may do (as in many clips)
+            floor = _outside_floor(scores[:, c0:c1], frame_file, ~present[c0:c1], budget)
+            if (floor > -np.inf).all():
+                high[c0:c1] = floor
+                continue
         mine = has & (truth_label >= c0) & (truth_label < c1)
         outside = ~present[c0:c1][:, frame_file]  # groups without truth of the label
         high[c0:c1], low[c0:c1], level[c0:c1] = _block_cuts(
             values[c0:c1], first, outside, truth_label[mine] - c0, truth_first[mine], truth_stop[mine], budget
         )
     return Cuts(high, low, level)
+
+
+def _outside_floor(scores: np.ndarray, frame_file: np.ndarray, outside: np.ndarray, budget: float) -> np.ndarray:
+    """Per label of a block, the floor from the detections of the groups without truth alone
+    (``outside``: labels x files), all false positives: their number :math:`D(\\theta)`
+    from its change points (:func:`audeval._score_based.deltas.run_changes`), binned;
+    within bin :math:`b` it is at least the sum of the bins above plus the negative changes of :math:`b`.
+    The floor is the lowest edge of a bin where that bound is within the budget (``-inf``: none)."""
+    from audeval._score_based.deltas import run_changes
+
+    n_labels, n_files = outside.shape
+    floor = np.full(n_labels, -np.inf)
+    group, level, change = run_changes(scores, frame_file, n_files)
+    if not outside.ravel()[group].any():
+        return floor
+    # the other groups' rows go to an extra label (no selection of the rows)
+    label_of = np.where(outside.ravel(), np.arange(outside.size) // n_files, n_labels)
+    key = ordered(level)
+    low, high = int(key.min()), int(key.max())
+    shift = max(0, (high - low).bit_length() - BITS)
+    n_bins = ((high - low) >> shift) + 1
+    offset = np.uint64(low % 2**64)  # differences as uint64: exact for spans up to 2**64
+    cell = ((key.view(np.uint64) - offset) >> np.uint64(shift)).astype(np.int64)
+    cell += label_of[group] * n_bins
+    size = (n_labels + 1) * n_bins
+    weights = change.astype(np.float64)
+    total = np.bincount(cell, weights=weights, minlength=size).reshape(-1, n_bins)[:n_labels]
+    np.minimum(weights, 0.0, out=weights)
+    negative = np.bincount(cell, weights=weights, minlength=size).reshape(-1, n_bins)[:n_labels]
+    above = np.cumsum(total[:, ::-1], axis=1)[:, ::-1] - total  # the bins above each bin
+    allowed = above + negative <= budget  # the top bin always is (nothing above it)
+    lowest = np.argmax(allowed, axis=1)
+    floor = from_ordered(low + (lowest.astype(np.int64) << shift))
+    floor[total.sum(axis=1) <= budget] = -np.inf  # below every level: all changes counted
+    return floor
 
 
 def _block_cuts(values, first, outside, label, start, stop, budget) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
