@@ -97,23 +97,125 @@ def flatten(
     n_files: int,
     keep: np.ndarray,
     floor: np.ndarray | None = None,
+    labels: tuple[int, int] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Scores of the groups ``keep`` (``label * n_files + file``) as one array.
 
     ``floor`` (per label): keep only the frames with score ``>= floor``
     (the detections at thresholds ``>= floor`` lie within them).
+    ``labels``: only the labels ``range(*labels)`` (groups stay global).
     Returns values, group and frame index per element,
     ordered by label, then frame (so each group is one contiguous block;
     :func:`nodes` starts a new block where frames are not consecutive).
     """
     n, n_labels = scores.shape
-    mask = keep.reshape(n_labels, n_files)[:, frame_file]
+    c0, c1 = labels if labels is not None else (0, n_labels)
+    values = scores.T[c0:c1]
+    mask = keep.reshape(n_labels, n_files)[c0:c1][:, frame_file]
     if floor is not None:
-        mask &= scores.T >= floor[:, None]
+        mask &= values >= floor[c0:c1, None]
     label, frame = np.nonzero(mask)
-    values = scores.T[mask]
-    group = label * n_files + frame_file[frame]
-    return values, group.astype(np.int64), frame.astype(np.int64)
+    out = values[mask]
+    del mask
+    group = (label + c0) * n_files
+    group += frame_file[frame]
+    return out, group.astype(np.int64, copy=False), frame.astype(np.int64, copy=False)
+
+
+def flatten_clipped(
+    scores: np.ndarray,
+    frame_file: np.ndarray,
+    n_files: int,
+    keep: np.ndarray,
+    low: np.ndarray,
+    level: np.ndarray,
+    labels: tuple[int, int],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`flatten` of the scores clipped from above at ``level`` (per label),
+    for the labels with ``low > -inf`` (``low <= level``: no score lies in ``[low, level)``).
+
+    Every run of frames with score ``>= low`` becomes one element of value ``level``.
+    Returns values, group, first and last frame per element.
+    """
+    n, n_labels = scores.shape
+    c0, c1 = labels
+    values = scores.T[c0:c1]
+    mask = keep.reshape(n_labels, n_files)[c0:c1][:, frame_file]
+    mask &= (low[c0:c1] > -np.inf)[:, None]
+    high = values >= low[c0:c1, None]
+    first = np.ones(n, dtype=bool)
+    first[1:] = frame_file[1:] != frame_file[:-1]
+    # an element: a frame below ``low`` or the first frame of a run at or above it
+    lead = high.copy()
+    lead[:, 1:] &= ~high[:, :-1] | first[1:]
+    lead |= ~high
+    lead &= mask
+    label, frame = np.nonzero(lead)
+    del lead
+    out = values[label, frame]
+    clipped = high[label, frame]
+    out[clipped] = level[c0:c1][label[clipped]]
+    # the last frame of an element: the frame before the next element (or the file's end)
+    last = frame.copy()
+    ends = np.ones(n, dtype=bool)  # per frame: a run at or above ``low`` ends there
+    ends[:-1] = first[1:]
+    run_end = np.zeros((c1 - c0, n), dtype=bool)
+    run_end[:, :-1] = ~high[:, 1:]
+    run_end |= ends
+    run_end &= high & mask
+    del high, mask
+    end_label, end_frame = np.nonzero(run_end)
+    del run_end
+    last[clipped] = end_frame  # runs and their ends come in the same order
+    group = (label + c0) * n_files
+    group += frame_file[frame]
+    return out, group.astype(np.int64, copy=False), frame.astype(np.int64), last.astype(np.int64)
+
+
+def group_sums(
+    group: np.ndarray, change: np.ndarray, first: int, n_groups: int, level: np.ndarray, n_files: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One row per group of ``first .. first + n_groups - 1``: the sum of ``change``,
+    at the level of the group's label (``level[group // n_files]``)."""
+    summed = sum_into(group - first, change, n_groups)
+    rows = np.flatnonzero(summed)
+    out = rows + first
+    return out, level[out // n_files], summed[rows]
+
+
+def block_run_changes(
+    scores: np.ndarray,
+    frame_file: np.ndarray,
+    n_files: int,
+    cuts=None,
+    cells: int = 2**22,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`run_changes` block by block of labels (about ``cells`` score cells each).
+
+    ``cuts`` (:class:`audeval._score_based.prune.Cuts`): rows in a label's band
+    ``[low, high)`` are summed into its row at ``level``, or left out where nothing lies below.
+    """
+    from audeval._score_based.prune import label_blocks
+
+    n, n_labels = scores.shape
+    parts = []
+    for c0, c1 in label_blocks(n, n_labels, cells):
+        group, level, change = run_changes(scores[:, c0:c1], frame_file, n_files)
+        group += c0 * n_files
+        if cuts is not None:
+            label = group // n_files
+            band = (level < cuts.high[label]) & (level >= cuts.low[label])
+            moved = band & cuts.bottom[label]
+            if moved.any():  # summed into one row per group at the band's lowest level
+                parts.append(group_sums(group[moved], change[moved], c0 * n_files, (c1 - c0) * n_files, cuts.level, n_files))
+            keep = ~band
+            group, level, change = group[keep], level[keep], change[keep]
+        parts.append((group, level, change))
+    if len(parts) == 1:
+        return parts[0]
+    if not parts:
+        return np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0, dtype=np.int64)
+    return tuple(np.concatenate(p) for p in zip(*parts))
 
 
 def run_changes(
@@ -157,19 +259,23 @@ def run_changes(
     return group, level, change
 
 
-def nodes(values: np.ndarray, group: np.ndarray, frame: np.ndarray) -> Nodes:
+def nodes(values: np.ndarray, group: np.ndarray, frame: np.ndarray, frame_last: np.ndarray | None = None) -> Nodes:
     """The detection runs of groups given as contiguous blocks (module docstring).
 
     ``values``, ``group``, ``frame``: one element per frame of a group
     (:func:`flatten`); ``first``/``last`` of the result are frame indices.
+    ``frame_last``: the last frame of each element where an element spans several
+    (:func:`flatten_clipped`; default: ``frame``).
     """
+    if frame_last is None:
+        frame_last = frame
     m = len(values)
     if m == 0:
         empty = np.zeros(0, dtype=np.int64)
         return Nodes(empty, empty, empty, np.zeros(0), np.zeros(0), empty)
     start_of_group = np.ones(m, dtype=bool)
     np.not_equal(group[1:], group[:-1], out=start_of_group[1:])
-    start_of_group[1:] |= frame[1:] != frame[:-1] + 1  # a gap: frames left out by a floor
+    start_of_group[1:] |= frame[1:] != frame_last[:-1] + 1  # a gap: frames left out by a floor
     end_of_group = np.ones(m, dtype=bool)
     end_of_group[:-1] = start_of_group[1:]
     ext = np.append(values, -np.inf)
@@ -194,7 +300,7 @@ def nodes(values: np.ndarray, group: np.ndarray, frame: np.ndarray) -> Nodes:
     node_of[k] = np.arange(len(k))
     parent = node_of[_leftmost_equal(values, left)[neighbour]]
     del node_of, left, neighbour
-    return Nodes(group[k], frame[first], frame[last], values[k], death, parent)
+    return Nodes(group[k], frame[first], frame_last[last], values[k], death, parent)
 
 
 def _leftmost_equal(values: np.ndarray, left_equal: np.ndarray) -> np.ndarray:

@@ -9,9 +9,17 @@ For a detection :math:`d` of class :math:`c` and the truth events :math:`G_c` of
 * CTTC: a false positive :math:`d` is a cross trigger on class :math:`c'`
   (whose file has truth of :math:`c'`) if :math:`\\sum_{g \\in G_{c'}} |d \\cap g| \\ge \\rho_{cttc} |d|`.
 
-Intersections with a class's truth come from its covered length before every
-frame boundary of the file (:class:`Coverage`, one sorted search for all (file, class)
-with truth), two look-ups per detection;
+The detection tree is built a block of labels at a time (about :data:`CELLS` score cells),
+so its memory is a block's, whatever the length of the files.
+Intersections with a class's truth come from its covered length before the frame
+boundaries: per block, for every frame when the detections are many
+(one search of sorted queries), else two searches per detection;
+with cross triggers, for every (file, class) with truth (:class:`Coverage`).
+A PSD-ROC (``max_efpr``) needs only the thresholds outside each label's band
+of thresholds beyond ``max_efpr`` (:mod:`audeval._score_based.prune`):
+the tree of the scores at or above the band, the tree of the scores clipped
+at the band's lowest level (a run at or above it is one element), and the rows above
+the band summed into that level.
 GTC needs the pairs (relevant detection, truth event) that overlap,
 found as contiguous runs of the sorted truth events of the class.
 Counts that are sums over detections change at births (+) and deaths (-);
@@ -31,7 +39,7 @@ from audeval._intervals import expand_ranges, group_keys
 from audeval._score_based import deltas as _deltas
 from audeval._score_based.deltas import Nodes, sum_into
 from audeval._score_based.inputs import ScoreInputs
-from audeval._score_based.prune import level_floor
+from audeval._score_based.prune import fp_floor, label_blocks, touched_ranges
 
 NS = 1e9
 
@@ -52,6 +60,16 @@ class Truth:
         self.n_groups = n_groups
         self.present = np.zeros(n_groups, dtype=bool)
         self.present[self.group] = True
+        # keys ``group * width + time`` where they fit in int64 (else :func:`group_keys`)
+        latest = max(int(self.end.max(initial=0)), int(inputs.frame_end.max(initial=0)),
+                     int(inputs.durations.max(initial=0)))
+        self.width = latest + 1 if float(n_groups) * (latest + 1) < 2.0**62 else None
+
+    def keys(self, *pairs: tuple[np.ndarray, np.ndarray]) -> list[np.ndarray]:
+        """int64 keys that order ``(group, time)`` pairs (as :func:`group_keys`)."""
+        if self.width is None:  # pragma: no cover - centuries of audio
+            return group_keys(self.n_groups, *pairs)
+        return [group.astype(np.int64) * self.width + time for group, time in pairs]
 
     def check_disjoint(self, inputs: ScoreInputs) -> None:
         same = self.group[1:] == self.group[:-1]
@@ -72,7 +90,7 @@ class Truth:
         """Truth length of ``group`` before ``time``, offset by all earlier groups (ns)."""
         if len(self.group) == 0:
             return np.zeros(len(group), dtype=np.int64)
-        truth_key, query_key = group_keys(self.n_groups, (self.group, self.start), (group, time))
+        truth_key, query_key = self.keys((self.group, self.start), (group, time))
         j = np.searchsorted(truth_key, query_key, side="right") - 1
         valid = j >= 0
         jj = np.maximum(j, 0)
@@ -81,10 +99,15 @@ class Truth:
         value = self.cumulative[jj] - self.length[jj] + np.where(same, partial, self.length[jj])
         return np.where(valid, value, 0)
 
+    def within(self, group: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+        """Truth length of ``group`` within ``[start, end)`` (ns)."""
+        both = self.covered(np.concatenate([group, group]), np.concatenate([start, end]))
+        return both[len(group):] - both[: len(group)]
+
     def overlapping(self, group, start, end) -> tuple[np.ndarray, np.ndarray]:
         """Pairs ``(query, truth event)`` that overlap with positive length."""
-        end_key, start_key, q_start, q_end = group_keys(
-            self.n_groups, (self.group, self.end), (self.group, self.start), (group, start), (group, end)
+        end_key, start_key, q_start, q_end = self.keys(
+            (self.group, self.end), (self.group, self.start), (group, start), (group, end)
         )
         left = np.searchsorted(end_key, q_start, side="right")
         right = np.searchsorted(start_key, q_end, side="left")
@@ -139,9 +162,33 @@ class Coverage:
         """Truth of ``group`` within frames ``first..last`` (rows of one file), ns."""
         base = self.base[group]
         known = base >= 0
-        at = np.where(known, base, 0) + first - self.row0[group % self.n_files]
-        out = self.value[at + np.where(known, last - first + 1, 0)] - self.value[at * known]
+        if not known.any():
+            return np.zeros(len(group), dtype=np.int64)
+        at = np.where(known, base + first - self.row0[group % self.n_files], 0)
+        out = self.value[at + np.where(known, last - first + 1, 0)] - self.value[at]
         return np.where(known, out, 0)
+
+
+def _frame_coverage(truth: Truth, inputs: ScoreInputs, labels, found: Nodes) -> np.ndarray:
+    """Truth of each node's group within its frames, from the truth before every frame
+    of the labels ``range(*labels)`` (one search of sorted queries)."""
+    c0, c1 = labels
+    n_files, n = inputs.n_files, len(inputs.frame_file)
+    if len(truth.group) == 0 or n == 0:
+        return np.zeros(len(found.group), dtype=np.int64)
+    counts = np.bincount(inputs.frame_file, minlength=n_files)
+    groups = (np.arange(c0, c1)[:, None] * n_files + np.arange(n_files)[None, :]).ravel()
+    before = _covered_sorted(truth, groups, np.tile(counts, c1 - c0), np.tile(inputs.frame_start, c1 - c0))
+    before = before.reshape(c1 - c0, n)
+    after = np.empty_like(before)  # the truth before every frame's end: the next frame's start
+    after[:, :-1] = before[:, 1:]
+    last = np.flatnonzero(np.append(inputs.frame_file[1:] != inputs.frame_file[:-1], True))
+    label = np.repeat(np.arange(c0, c1), len(last))
+    file_last = np.tile(last, c1 - c0)
+    after[label - c0, file_last] = truth.covered(label * n_files + inputs.frame_file[file_last],
+                                                 inputs.frame_end[file_last])
+    label = found.group // n_files - c0
+    return after[label, found.last] - before[label, found.first]
 
 
 def _covered_sorted(truth: Truth, groups, size, time) -> np.ndarray:
@@ -172,6 +219,10 @@ def meets(amount_ns: np.ndarray, ratio: float, length_ns: np.ndarray, decimals: 
     return np.round(amount_ns / NS, decimals) >= np.round(ratio * (length_ns / NS), decimals)
 
 
+CELLS = 2**20
+"""Score cells per block of labels that go through the detection tree at once."""
+
+
 def intersection_deltas(
     inputs: ScoreInputs,
     *,
@@ -180,56 +231,123 @@ def intersection_deltas(
     cttc: float | None,
     decimals: int | None,
     max_efpr: float | None = None,
+    cells: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, np.ndarray]]:
     """Deltas of ``tp``, ``fp`` (and ``ct`` per label) per ``(group, level)`` (as :func:`_collect`).
 
     ``max_efpr`` (for a PSD-ROC only): leave out the levels of a label below its
-    :func:`audeval._score_based.prune.level_floor` (the rows at and above it are unchanged).
+    :func:`audeval._score_based.prune.fp_floor` (the rows at and above it are unchanged).
 
     ``fp`` is the number of detections (:func:`audeval._score_based.deltas.run_changes`,
     every group at once) less the relevant ones.
     Only groups (file, label) with truth of the label, or with truth of other labels
     when cross triggers are counted, can have relevant detections or cross triggers
     (every detection is relevant if ``dtc == 0``):
-    those go through the detection tree.
+    those go through the detection tree, a block of labels at a time
+    (about ``cells`` score cells, :data:`CELLS` by default), so that the memory
+    of the tree is bounded by a block's.
     """
+    cells = CELLS if cells is None else int(cells)
     truth = Truth(inputs)
     truth.check_disjoint(inputs)
-    n_files = inputs.n_files
-    present = truth.present.reshape(inputs.n_labels, n_files)
+    n_files, n_labels = inputs.n_files, inputs.n_labels
+    present = truth.present.reshape(n_labels, n_files)
     tree = present.copy()
     if cttc is not None:
         tree |= present.sum(axis=0)[None, :] - present > 0
     if dtc <= 0:
         tree[:] = True
-    runs = floor = None
-    if max_efpr is not None and not tree.all():  # groups outside the tree bound fp from below
-        runs = _deltas.run_changes(inputs.scores, inputs.frame_file, n_files)
-        seconds = float(inputs.durations.sum()) / NS
-        floor = level_floor(runs, ~tree.ravel(), n_files, inputs.n_labels, seconds, max_efpr)
-        if (floor > -np.inf).any():
-            keep = runs[1] >= floor[runs[0] // n_files]
-            runs = tuple(a[keep] for a in runs)
+    cuts = floor = None
+    if max_efpr is not None:
+        cuts = _cuts(inputs, truth, dtc, decimals, max_efpr, cells)
+        if (cuts.high > -np.inf).any():
+            floor = cuts.high
         else:
-            floor = None
-    found = _deltas.nodes(*_deltas.flatten(inputs.scores, inputs.frame_file, n_files, tree.ravel(), floor))
+            cuts = None
+    coverage = Coverage(truth, inputs) if cttc is not None else None
+    columns: dict = {"fp": [], "tp": []}
+    if cttc is not None:
+        columns.update({("ct", c): [] for c in range(n_labels)})
+    keep = tree.ravel()
+    for c0, c1 in label_blocks(len(inputs.frame_file), n_labels, cells):
+        if not tree[c0:c1].any():
+            continue
+        flat = _deltas.flatten(inputs.scores, inputs.frame_file, n_files, keep, floor, (c0, c1))
+        top = _tree_parts(inputs, truth, coverage, _deltas.nodes(*flat), dtc, gtc, cttc, decimals, (c0, c1))
+        del flat
+        bottom = {}
+        if cuts is not None and (cuts.bottom[c0:c1] & tree[c0:c1].any(axis=1)).any():
+            # below the band: the tree of the scores clipped at the band's lowest level,
+            # less the rows above the band summed into that level
+            flat = _deltas.flatten_clipped(
+                inputs.scores, inputs.frame_file, n_files, keep, cuts.low, cuts.level, (c0, c1)
+            )
+            bottom = _tree_parts(inputs, truth, coverage, _deltas.nodes(*flat), dtc, gtc, cttc, decimals, (c0, c1))
+            del flat
+            for name, parts in top.items():
+                bottom[name] = bottom[name] + [_moved(parts, cuts, n_files, c0, c1)]
+        for name, parts in top.items():
+            columns[name] += parts + bottom.get(name, [])
+        del top, bottom
+    del coverage
+    # computed last: the tree's arrays are freed by then
+    columns["fp"].append(_deltas.block_run_changes(inputs.scores, inputs.frame_file, n_files, cuts, cells))
+    empty = (np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0, dtype=np.int64))
+    for parts in columns.values():
+        if not parts:
+            parts.append(empty)
+    return _collect(columns, n_labels * n_files)
+
+
+def _moved(parts: list, cuts, n_files: int, c0: int, c1: int) -> tuple:
+    """Minus the sums of the rows ``parts`` per group of the labels ``c0 .. c1 - 1``
+    with levels below the band, at the band's lowest level."""
+    group = np.concatenate([p[0] for p in parts])
+    change = np.concatenate([p[2] for p in parts])
+    mine = cuts.bottom[group // n_files]
+    return _deltas.group_sums(group[mine], -change[mine], c0 * n_files, (c1 - c0) * n_files, cuts.level, n_files)
+
+
+def _tree_parts(inputs, truth, coverage, found: Nodes, dtc, gtc, cttc, decimals, labels) -> dict:
+    """Deltas of the detection tree ``found`` of the labels ``range(*labels)``:
+    relevant detections (``fp``), ``tp``, cross triggers."""
     start = inputs.frame_start[found.first]
     end = inputs.frame_end[found.last]
     length = end - start
-    coverage = Coverage(truth, inputs)
-    inter = coverage.between(found.group, found.first, found.last)
+    n_cells = (labels[1] - labels[0]) * len(inputs.frame_file)
+    if coverage is None and 4 * len(found.group) > n_cells:  # many nodes: a table per frame
+        inter = _frame_coverage(truth, inputs, labels, found)
+    elif coverage is None:
+        inter = truth.within(found.group, start, end)
+    else:
+        inter = coverage.between(found.group, found.first, found.last)
     relevant = meets(inter, dtc, length, decimals)
     del inter
-    columns: dict = {"fp": [_relevant_changes(found, relevant)]}
-    columns["tp"] = _tp_parts(truth, found, np.flatnonzero(relevant), start, end, gtc, decimals)
+    out = {"fp": [_relevant_changes(found, relevant)]}
+    out["tp"] = _tp_parts(truth, found, np.flatnonzero(relevant), start, end, gtc, decimals)
     if cttc is not None:
         false = np.flatnonzero(~relevant)
-        columns.update(_ct_columns(truth, coverage, inputs, found, false, length, cttc, decimals))
-    del found, start, end, length, relevant
-    if runs is None:  # computed last: the tree's arrays are freed by then
-        runs = _deltas.run_changes(inputs.scores, inputs.frame_file, n_files)
-    columns["fp"].append(runs)
-    return _collect(columns, inputs.n_labels * inputs.n_files)
+        out.update(_ct_columns(truth, coverage, inputs, found, false, length, cttc, decimals))
+    return out
+
+
+def _cuts(inputs: ScoreInputs, truth: Truth, dtc: float, decimals, max_efpr: float, cells: int):
+    """Per label, the thresholds a PSD-ROC cut at ``max_efpr`` can use (:func:`fp_floor`)."""
+    # a detection without truth can be relevant only if the criterion rounds to 0 for a frame
+    overlap_needed = dtc > 0
+    if overlap_needed and decimals is not None and len(inputs.frame_start):
+        shortest = np.min(inputs.frame_end - inputs.frame_start)
+        overlap_needed = not meets(np.zeros(1, dtype=np.int64), dtc, np.array([shortest]), decimals)[0]
+    file = truth.group % inputs.n_files
+    first, stop = touched_ranges(
+        inputs.frame_file, inputs.frame_start, inputs.frame_end, inputs.n_files,
+        file, truth.start, truth.end,
+    )
+    seconds = float(inputs.durations.sum()) / NS
+    return fp_floor(
+        inputs.scores, inputs.frame_file, truth.group // inputs.n_files, first, stop,
+        truth.present.reshape(inputs.n_labels, inputs.n_files), seconds, max_efpr, overlap_needed=overlap_needed, cells=cells,
+    )
 
 
 def _collect(columns: dict, n_groups: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
