@@ -63,3 +63,8 @@ MAY_WARN_NO_SHARED_FILE = pytest.mark.filterwarnings("ignore::audeval.NoSharedFi
 
 MAY_WARN_FILES_WITHOUT_ROWS = pytest.mark.filterwarnings("ignore::audeval.FilesWithoutRowsWarning")
 """files_duration names files without rows on purpose (reference data, silent files)."""
+
+MAY_WARN_GENERATED_FILES = pytest.mark.filterwarnings(
+    "ignore::audeval.NoSharedFileWarning", "ignore::audeval.FilesWithoutRowsWarning"
+)
+"""Generated files: truth and prediction may share no file, durations may name files without rows."""

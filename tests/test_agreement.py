@@ -10,6 +10,7 @@ import hypothesis.strategies as st
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import MAY_WARN_GENERATED_FILES as GENERATED_FILES
 
 from audeval import agreement_matrix
 from audeval import agreement_statistics
@@ -27,12 +28,6 @@ from audeval._sweep import activity
 from audeval._sweep import cooccurrence
 from audeval._sweep import elementary_segments
 from audeval._sweep import runs
-
-# generated inputs may share no file or leave files of files_duration without rows:
-# those warnings (issue 33 items 3, 6) are advice, the numbers are the property tested
-GENERATED_FILES = pytest.mark.filterwarnings(
-    "ignore::audeval.NoSharedFileWarning", "ignore::audeval.FilesWithoutRowsWarning"
-)
 
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -11,6 +11,7 @@ import hypothesis.strategies as st
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import MAY_WARN_GENERATED_FILES as GENERATED_FILES
 from conftest import MAY_WARN_BEYOND_DURATION
 import scipy.optimize
 
@@ -19,12 +20,6 @@ from audeval._matching._assignment import greedy_assignment, optimal_assignment
 from audeval import _diarization
 
 from conftest import series
-
-# generated inputs may share no file or leave files of files_duration without rows:
-# those warnings (issue 33 items 3, 6) are advice, the numbers are the property tested
-GENERATED_FILES = pytest.mark.filterwarnings(
-    "ignore::audeval.NoSharedFileWarning", "ignore::audeval.FilesWithoutRowsWarning"
-)
 
 
 ASSETS = os.path.join(os.path.dirname(__file__), "assets", "diarization")

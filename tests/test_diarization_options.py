@@ -10,18 +10,13 @@ import hypothesis.strategies as st
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import MAY_WARN_GENERATED_FILES as GENERATED_FILES
 from conftest import MAY_WARN_FILES_WITHOUT_ROWS
 
 import audeval
 from audeval import _diarization as dia
 
 from conftest import series
-
-# generated inputs may share no file or leave files of files_duration without rows:
-# those warnings (issue 33 items 3, 6) are advice, the numbers are the property tested
-GENERATED_FILES = pytest.mark.filterwarnings(
-    "ignore::audeval.NoSharedFileWarning", "ignore::audeval.FilesWithoutRowsWarning"
-)
 
 
 def quiet(func, *args, **kwargs):
@@ -174,7 +169,6 @@ def test_uem_errors():
     bad = audformat.segmented_index(["f1"], [2], [1])
     with pytest.raises(ValueError, match="uem"):
         audeval.diarization_error_rate(TRUTH, PREDICTION, uem=bad)
-
 
 
 @MAY_WARN_FILES_WITHOUT_ROWS
@@ -373,7 +367,6 @@ def test_speaker_change_by_hand():
     purity, coverage, _ = dia.speaker_change_purity_coverage(truth, prediction)
     assert purity == pytest.approx((2 + 2) / 6)  # pieces [0, 2.4) and [2.4, 6)
     assert coverage == pytest.approx((2 + 1.6 + 2) / 6)
-
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import MAY_WARN_GENERATED_FILES as GENERATED_FILES
 from conftest import MAY_WARN_NO_SHARED_FILE
 from conftest import MAY_WARN_FILES_WITHOUT_ROWS
 from conftest import MAY_WARN_DUPLICATES
@@ -15,12 +16,6 @@ from conftest import MAY_WARN_ABSENT_LABELS
 
 import audeval
 from audeval._event_outcomes import event_outcomes
-
-# generated inputs may share no file or leave files of files_duration without rows:
-# those warnings (issue 33 items 3, 6) are advice, the numbers are the property tested
-GENERATED_FILES = pytest.mark.filterwarnings(
-    "ignore::audeval.NoSharedFileWarning", "ignore::audeval.FilesWithoutRowsWarning"
-)
 
 
 def series(files, starts, ends, labels, dtype=None):

@@ -5,6 +5,7 @@ import hypothesis.strategies as st
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import MAY_WARN_GENERATED_FILES as GENERATED_FILES
 from conftest import MAY_WARN_NO_SHARED_FILE
 from conftest import MAY_WARN_FILES_WITHOUT_ROWS
 from conftest import MAY_WARN_ABSENT_LABELS
@@ -15,12 +16,6 @@ from audeval import _events
 from audeval._validation import check_inputs
 
 from conftest import series
-
-# generated inputs may share no file or leave files of files_duration without rows:
-# those warnings (issue 33 items 3, 6) are advice, the numbers are the property tested
-GENERATED_FILES = pytest.mark.filterwarnings(
-    "ignore::audeval.NoSharedFileWarning", "ignore::audeval.FilesWithoutRowsWarning"
-)
 
 
 ONSET_OFFSET = dict(onset_tolerance=0.2, offset_tolerance=0.2)

@@ -7,6 +7,7 @@ import hypothesis.strategies as st
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import MAY_WARN_GENERATED_FILES as GENERATED_FILES
 from conftest import MAY_WARN_NO_SHARED_FILE
 from conftest import MAY_WARN_ABSENT_LABELS
 from conftest import MAY_WARN_DUPLICATES
@@ -21,12 +22,6 @@ from audeval._matching import (
 from audeval._matching import _lexicographic, _small
 
 from conftest import series
-
-# generated inputs may share no file or leave files of files_duration without rows:
-# those warnings (issue 33 items 3, 6) are advice, the numbers are the property tested
-GENERATED_FILES = pytest.mark.filterwarnings(
-    "ignore::audeval.NoSharedFileWarning", "ignore::audeval.FilesWithoutRowsWarning"
-)
 
 
 # --- references ---------------------------------------------------------------------

@@ -22,18 +22,13 @@ from hypothesis import strategies as st
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import MAY_WARN_GENERATED_FILES as GENERATED_FILES
 from conftest import MAY_WARN_UNKNOWN_DURATION
 from conftest import MAY_WARN_BEYOND_DURATION
 from conftest import MAY_WARN_ABSENT_LABELS
 
 import audeval
 import audeval._segments as seg
-
-# generated inputs may share no file or leave files of files_duration without rows:
-# those warnings (issue 33 items 3, 6) are advice, the numbers are the property tested
-GENERATED_FILES = pytest.mark.filterwarnings(
-    "ignore::audeval.NoSharedFileWarning", "ignore::audeval.FilesWithoutRowsWarning"
-)
 
 
 ASSETS = os.path.join(os.path.dirname(__file__), "assets", "segments")
@@ -741,7 +736,6 @@ def test_accuracy_gap_label_errors():
     table = seg.segment_statistics(truth, prediction)
     with pytest.raises(TypeError, match="gap_label needs truth and prediction as Series"):
         seg.segment_accuracy(table, gap_label="-")
-
 
 
 # issue 18 items 17/18: a key of files_duration that is no file id (here with its extension)

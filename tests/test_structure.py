@@ -14,17 +14,12 @@ from hypothesis import strategies as st
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import MAY_WARN_GENERATED_FILES as GENERATED_FILES
 import scipy.special
 
 import audeval
 from audeval._structure import CLUSTERING_COLUMNS
 from audeval._structure import MIR_EVAL_COLUMNS
-
-# generated inputs may share no file or leave files of files_duration without rows:
-# those warnings (issue 33 items 3, 6) are advice, the numbers are the property tested
-GENERATED_FILES = pytest.mark.filterwarnings(
-    "ignore::audeval.NoSharedFileWarning", "ignore::audeval.FilesWithoutRowsWarning"
-)
 
 
 ASSETS = os.path.join(os.path.dirname(__file__), "assets")
