@@ -217,6 +217,8 @@ def test_counts_equal_statistics(case):
     np.testing.assert_allclose(paired["onset_deviation"].to_numpy(), onset)
 
 
+@MAY_WARN_DUPLICATES
+@MAY_WARN_ABSENT_LABELS
 @MAY_WARN_NO_SHARED_FILE
 @MAY_WARN_FILES_WITHOUT_ROWS
 @settings(max_examples=30, deadline=None)

@@ -639,7 +639,8 @@ def brute_force(truth_rows, prediction_rows, frame_size):
         single = len(a) == len(b) == 1
         row["mutual_information"] = mi
         if not single and len(a) > 0:
-            row["adjusted_mutual_information"] = (mi - emi) / (max(h_t, h_p) - emi)
+            with np.errstate(invalid="ignore", divide="ignore"):  # 0 / 0: NaN, as audeval
+                row["adjusted_mutual_information"] = (mi - emi) / (max(h_t, h_p) - emi)
         if len(a) == len(b) == n > 1:
             # every frame its own cluster on both sides: MI = H = E[MI] = log n, an exact 0 / 0
             # that audeval documents as 1.0 (issue 18 item 5); floats gave NaN or 1.0 by chance
