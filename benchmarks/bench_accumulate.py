@@ -23,9 +23,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
-import time
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -36,6 +34,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import _data  # noqa: E402
+from _timing import interleaved_with_results as interleaved  # noqa: E402
 import audeval  # noqa: E402
 
 
@@ -69,16 +68,6 @@ def one_file_batches(truth: pd.Series, prediction: pd.Series) -> list[tuple[pd.S
     return out
 
 
-def interleaved(functions: dict, *, repeat: int) -> dict[str, float]:
-    """Median CPU seconds per function, the functions run in turn ``repeat`` times (after a warm-up)."""
-    times: dict[str, list[float]] = {name: [] for name in functions}
-    values = {name: function() for name, function in functions.items()}
-    for _ in range(repeat):
-        for name, function in functions.items():
-            start = time.process_time()
-            function()
-            times[name].append(time.process_time() - start)
-    return {name: statistics.median(values) for name, values in times.items()}, values
 
 
 def main() -> None:

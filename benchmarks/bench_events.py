@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import time
 import tracemalloc
@@ -36,23 +35,13 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import _data  # noqa: E402
+from _timing import interleaved  # noqa: E402
 import audeval  # noqa: E402
 
 
 OPTIONS = dict(onset_tolerance=0.2, offset_tolerance=0.2, duration_tolerance=0.5)
 
 
-def interleaved(functions: dict, *, repeat: int) -> dict[str, float]:
-    """Median CPU seconds per function, the functions run in turn ``repeat`` times (after a warm-up)."""
-    times: dict[str, list[float]] = {name: [] for name in functions}
-    for function in functions.values():
-        function()
-    for _ in range(repeat):
-        for name, function in functions.items():
-            start = time.process_time()
-            function()
-            times[name].append(time.process_time() - start)
-    return {name: statistics.median(values) for name, values in times.items()}
 
 
 def relabel(series: pd.Series, n_classes: int, seed: int) -> pd.Series:

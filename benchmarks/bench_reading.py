@@ -23,10 +23,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import tempfile
-import time
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -37,6 +35,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import _data  # noqa: E402
+from _timing import interleaved  # noqa: E402
 import audeval  # noqa: E402
 from audeval import _read_table  # noqa: E402
 
@@ -76,17 +75,6 @@ def line_parser(path: str) -> pd.Series:
         _read_table.MIN_BYTES = keep
 
 
-def interleaved(functions: dict, *, repeat: int) -> dict[str, float]:
-    """Median CPU seconds per function, the functions run in turn ``repeat`` times (after a warm-up)."""
-    times: dict[str, list[float]] = {name: [] for name in functions}
-    for function in functions.values():
-        function()
-    for _ in range(repeat):
-        for name, function in functions.items():
-            start = time.process_time()
-            function()
-            times[name].append(time.process_time() - start)
-    return {name: statistics.median(values) for name, values in times.items()}
 
 
 def main(argv: list[str] | None = None) -> None:

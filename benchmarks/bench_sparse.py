@@ -28,9 +28,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
-import statistics
 import sys
-import time
 import tracemalloc
 import warnings
 
@@ -43,6 +41,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import _data  # noqa: E402
+from _timing import interleaved  # noqa: E402
 import audeval  # noqa: E402
 
 
@@ -71,17 +70,6 @@ def peak(function) -> tuple[int, object]:
     return size, result
 
 
-def interleaved(functions: dict, *, repeat: int) -> dict[str, float]:
-    """Median CPU seconds per function, the functions run in turn ``repeat`` times (after a warm-up)."""
-    times: dict[str, list[float]] = {name: [] for name in functions}
-    for function in functions.values():
-        function()
-    for _ in range(repeat):
-        for name, function in functions.items():
-            start = time.process_time()
-            function()
-            times[name].append(time.process_time() - start)
-    return {name: statistics.median(values) for name, values in times.items()}
 
 
 def memory(n_events: int, *, dense: bool, n_boot: int) -> None:

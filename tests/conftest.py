@@ -1,3 +1,6 @@
+import io
+import os
+
 import audformat
 import pandas as pd
 import pytest
@@ -76,3 +79,33 @@ try:  # CI must not depend on the examples a run happens to draw: a fixed seed p
     _settings.load_profile("deterministic")
 except ImportError:  # pragma: no cover
     pass
+
+
+# -------------------------------------------------------------------------
+# The command line, called in-process
+# -------------------------------------------------------------------------
+
+
+def write(path, text: str) -> str:
+    """Write ``text`` to ``path`` (folders made), return the path as a string."""
+    path = os.fspath(path)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", newline="") as fp:
+        fp.write(text)
+    return path
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    """``audeval ARGV``: exit code, standard output and standard error."""
+    from audeval._cli import main
+
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_csv(capsys, *argv) -> pd.DataFrame:
+    """``audeval ARGV --format csv`` as a DataFrame (the command must succeed)."""
+    code, out, err = run(capsys, *argv, "--format", "csv")
+    assert code == 0, err
+    return pd.read_csv(io.StringIO(out), keep_default_na=False, na_values=[""])

@@ -7,7 +7,6 @@ a few run ``python -m audeval`` in a subprocess.
 from __future__ import annotations
 
 import csv
-import io
 import json
 import os
 import subprocess
@@ -16,6 +15,7 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import run, run_csv, write
 
 import audeval
 from audeval import _cli
@@ -25,26 +25,6 @@ from audeval._cli import main
 
 ASSETS = os.path.join(os.path.dirname(__file__), "assets", "cli")
 EXAMPLE = audeval.example_files()
-
-
-def write(path, text: str) -> str:
-    path = os.fspath(path)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", newline="") as fp:
-        fp.write(text)
-    return path
-
-
-def run(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def run_csv(capsys, *argv) -> pd.DataFrame:
-    code, out, err = run(capsys, *argv, "--format", "csv")
-    assert code == 0, err
-    return pd.read_csv(io.StringIO(out), keep_default_na=False, na_values=[""])
 
 
 @pytest.fixture(scope="module")

@@ -9,29 +9,9 @@ import os
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import run, run_csv, write
 
 import audeval
-from audeval._cli import main
-
-
-def write(path, text: str) -> str:
-    path = os.fspath(path)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", newline="") as fp:
-        fp.write(text)
-    return path
-
-
-def run(capsys, *argv) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def run_csv(capsys, *argv) -> pd.DataFrame:
-    code, out, err = run(capsys, *argv, "--format", "csv")
-    assert code == 0, err
-    return pd.read_csv(io.StringIO(out), keep_default_na=False, na_values=[""])
 
 
 # -------------------------------------------------------------------------
