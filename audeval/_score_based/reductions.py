@@ -22,7 +22,7 @@ import pandas as pd
 
 from audeval._score_based import deltas as _deltas
 from audeval._score_based.psd import class_rocs, combine, staircase_area
-from audeval._score_based.statistics import TOTALS, Accumulated, _threshold_ranks
+from audeval._score_based.statistics import TOTALS, Accumulated, _threshold_ranks, label_codes
 
 NS = 1e9
 SECONDS_PER_HOUR = 3600.0
@@ -38,13 +38,7 @@ class PsdsResamples:
         self.alpha_st = float(options.get("alpha_st", 1.0))
         self.max_efpr = float(options.get("max_efpr", 100.0))
         index = table.index
-        level = index.get_level_values("label")
-        if isinstance(level.dtype, pd.CategoricalDtype):
-            labels = list(level.categories)
-            label = np.asarray(level.codes, dtype=np.int64)
-        else:
-            label, uniques = pd.factorize(level)
-            labels = list(uniques)
+        labels, label = label_codes(index)
         self.labels = labels
         n_labels = len(labels)
         file_code = _level_codes(index, "file", files)

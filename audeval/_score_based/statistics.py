@@ -336,16 +336,20 @@ def _threshold_ranks(index: pd.MultiIndex) -> tuple[np.ndarray, np.ndarray]:
     return levels, rank.ravel().astype(np.int64)
 
 
+def label_codes(index: pd.MultiIndex) -> tuple[list, np.ndarray]:
+    """The labels of a table's ``label`` level (categories in order, else first seen)
+    and each row's position among them."""
+    level = index.get_level_values("label")
+    if isinstance(level.dtype, pd.CategoricalDtype):
+        return list(level.categories), np.asarray(level.codes, dtype=np.int64)
+    codes, uniques = pd.factorize(level)
+    return list(uniques), np.asarray(codes, dtype=np.int64)
+
+
 def accumulate(table: pd.DataFrame) -> Accumulated:
     """Sum a score table over files and accumulate it from the highest threshold down."""
     index = table.index
-    level = index.get_level_values("label")
-    if isinstance(level.dtype, pd.CategoricalDtype):
-        labels = list(level.categories)
-        label = np.asarray(level.codes, dtype=np.int64)
-    else:
-        label, uniques = pd.factorize(level)
-        labels = list(uniques)
+    labels, label = label_codes(index)
     count_columns = [c for c in table.columns if c not in TOTALS]
     values = {c: np.asarray(table[c].to_numpy(), dtype=np.int64) for c in table.columns}
     totals = {
