@@ -33,8 +33,13 @@ FAMILY = Family(
     columns=("tp", "fp", "n_truth"),
     normalise=normalise,
     scores_input=True,
-    # ROC metrics default to segments; a criterion the caller gives wins (split_options)
-    requires=declared_defaults((roc_curve, auroc), ("criterion",), score_statistics),
+    # statistics defaults a metric's own signature sets otherwise (ROC metrics: segments;
+    # psds and psd_roc: cttc_threshold=0.3); an option the caller gives wins (split_options)
+    requires=declared_defaults(
+        (psds, psd_roc, precision_recall_curve, best_fscore, fscore_at, average_precision, roc_curve, auroc),
+        STATISTICS_OPTIONS,
+        score_statistics,
+    ),
     resample=reductions.resample,
 )
 """The score family (index ``(file, label, threshold)``)."""
