@@ -149,7 +149,7 @@ def test_formats(capsys):
         ([TRUTH, SCORES, "--compat", "psds_eval"], "operating points"),
         ([TRUTH, OPS, "--criterion", "collar"], "criterion='intersection' only"),
         ([TRUTH, SCORES, "--match-files", "exact"], "no frames for truth files"),
-        ([TRUTH, SCORES, "--dtc-threshold", "1.5"], "expected a number in [0, 1]"),
+        ([TRUTH, SCORES, "--dtc-threshold", "1.5"], "dtc_threshold must be in [0, 1]; got 1.5"),
         ([TRUTH, SCORES, "--psds", "psds3"], "expected psds1, psds2 or none"),
         ([TRUTH, SCORES, "--labels", "cat,bird"], "bird"),
         ([TRUTH, SCORES, "--per-file"], "unrecognized arguments"),

@@ -15,8 +15,11 @@ from audeval._cli.argtypes import (
     _ratio,
     _psds_list,
 )
+from audeval._cli.declared import add_option
 from audeval._cli.messages import PROG, UsageError
 from audeval._cli.render import FORMATS
+from audeval._score_based.options import SCORE
+from audeval._segments.options import SEGMENT
 
 
 INPUT_FORMATS = ("auto", "tsv", "lab", "rttm", "csv", "db")
@@ -260,15 +263,10 @@ def _segments(commands) -> None:
         "per label, micro and macro (counts summed over files).",
         example=True,
     )
-    _add_seconds(
-        g,
-        "--time-resolution",
-        1.0,
-        "segment length (default: 1.0; MIREX: 0.01; 'exact' for continuous time)",
-        type=_positive_seconds_or_none,
-    )
-    g.add_argument("--compat", choices=("sed_eval",), help="reproduce sed_eval's float binning")
-    _add_zero_division(g, 0.0, "value of 0 / 0 (default: 0; 'nan')")
+    fields = SEGMENT.fields
+    add_option(g, fields["time_resolution"], hint="MIREX: 0.01; 'exact' is 'none'")
+    add_option(g, fields["compat"])
+    add_option(g, fields["zero_division"], hint="'nan' for NaN")
     _add_output(p)
 
 
@@ -507,37 +505,26 @@ def _scores(commands) -> None:
     g.add_argument("--psds", type=_psds_list, default=["psds1", "psds2"], metavar="LIST",
                    help="PSDS scenarios (default: psds1,psds2; 'none'); the options below "
                    "replace a scenario's values and give one column 'psds'")
-    for flag, what in (("--dtc-threshold", "detection tolerance criterion"),
-                       ("--gtc-threshold", "ground truth intersection criterion"),
-                       ("--cttc-threshold", "cross-trigger tolerance criterion")):
-        g.add_argument(flag, type=_ratio, metavar="RATIO", help=what)
-    for flag, what in (("--alpha-ct", "weight of the cross-trigger rate"),
-                       ("--alpha-st", "weight of the standard deviation over classes"),
-                       ("--max-efpr", "largest effective false positive rate per hour")):
-        g.add_argument(flag, type=_seconds, metavar="VALUE", help=what)
-    g.add_argument("--criterion", choices=("intersection", "collar"), default="intersection",
-                   help="of F-scores and AP: intersection (--dtc-threshold, --gtc-threshold; "
-                   "default 0.7) or collar (--onset-tolerance, --offset-tolerance, --duration-tolerance)")
-    _add_seconds(g, "--onset-tolerance", 0.2, "collar: onsets within this distance (default: 0.2)")
-    _add_seconds(g, "--offset-tolerance", 0.2, "collar: smallest offset collar (default: 0.2)")
-    _add_seconds(g, "--duration-tolerance", 0.2, "collar: offset collar as a share of the "
-                 "event length (default: 0.2)", metavar="FRACTION")
+    fields = SCORE.fields
+    for name in ("dtc_threshold", "gtc_threshold", "cttc_threshold", "alpha_ct", "alpha_st", "max_efpr"):
+        add_option(g, fields[name], default=None, context="PSDS", hint="default: the scenario's")
+    add_option(g, fields["criterion"], choices=("intersection", "collar"), context="F-scores and AP",
+               hint="'intersection': --dtc-threshold, --gtc-threshold (0.7 each); "
+               "'collar': --onset-tolerance, --offset-tolerance, --duration-tolerance")
+    for name in ("onset_tolerance", "offset_tolerance", "duration_tolerance"):
+        add_option(g, fields[name])
     g.add_argument("--threshold", type=_number, default=0.5, help="decision threshold of the "
                    "column fscore: a frame is active if its score is above it (default: 0.5)")
-    g.add_argument("--beta", type=_seconds, default=1.0, help="F-score beta (default: 1)")
-    g.add_argument("--min-precision", type=_ratio, default=0.0, metavar="RATIO",
-                   help="best F only among thresholds with at least this precision")
-    g.add_argument("--min-recall", type=_ratio, default=0.0, metavar="RATIO",
-                   help="best F only among thresholds with at least this recall")
-    _add_seconds(g, "--segment-length", 1.0, "AUROC: segment length (default: 1.0)",
-                 type=_positive_seconds_or_none)
-    g.add_argument("--max-fpr", type=_ratio, metavar="RATIO",
-                   help="AUROC: partial area up to this FPR (DCASE 2024: 0.1)")
-    g.add_argument("--mcclish", action="store_true", help="AUROC: McClish-standardised partial area")
-    g.add_argument("--compat", choices=("sed_scores_eval", "psds_eval"), help="sed_scores_eval: "
-                   "times rounded to 6 decimals; psds_eval (operating points): its float ratios")
+    for name in ("beta", "min_precision", "min_recall"):
+        add_option(g, fields[name], context="best F" if name != "beta" else "")
+    for name in ("segment_length", "max_fpr", "mcclish"):
+        add_option(g, fields[name], context="AUROC", hint="DCASE 2024: 0.1" if name == "max_fpr" else "")
+    add_option(g, fields["compat"])
     _add_output(p, per_file=False)
 
+
+DECLARED = {"segments": SEGMENT, "scores": SCORE}
+"""Subcommands whose metric flags come from a family's declared options (:mod:`audeval._cli.declared`)."""
 
 SUBCOMMANDS = (
     _example, _events, _segments, _structure, _diarization, _detection, _scores, _agreement,
