@@ -8,6 +8,8 @@ a ``"real"`` option is checked by the field's own constraint when the command li
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import argparse
 import re
 
@@ -31,7 +33,7 @@ def _shown(value: object) -> str:
     return str(value)
 
 
-def _real(field) -> callable:
+def _real(field) -> Callable:
     def parse(text: str) -> float | None:
         value = None if field.none and text.strip().lower() == "none" else _number(text)
         try:
@@ -43,7 +45,7 @@ def _real(field) -> callable:
     return parse
 
 
-def _seconds_type(field) -> callable:
+def _seconds_type(field) -> Callable:
     if field.none:
         return _positive_seconds_or_none if field.open_low else _seconds_or_none
     return _seconds
