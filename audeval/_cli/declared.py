@@ -8,9 +8,8 @@ a ``"real"`` option is checked by the field's own constraint when the command li
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import argparse
+from collections.abc import Callable
 import re
 
 from audeval._cli.argtypes import _number, _positive_seconds_or_none, _seconds, _seconds_or_none
