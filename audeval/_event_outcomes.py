@@ -15,9 +15,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from audeval._events import MATCHINGS, Tolerance, match_events, tolerances
-from audeval._options import check_choice
-from audeval._validation import NS_PER_SECOND, Segments, check_inputs
+from audeval._events import Tolerance, match_events
+from audeval._events.options import EVENT, tolerances_of
+from audeval._validation import Inputs, NS_PER_SECOND, Segments, check_inputs
 
 
 OUTCOMES = ("tp", "substituted", "fn", "fp", "substituting")
@@ -100,6 +100,40 @@ def _frame(truth: dict, prediction: dict, files: pd.Index, labels: list) -> pd.D
     return pd.DataFrame(columns, columns=list(COLUMNS))
 
 
+def outcomes_of(truth, prediction, labels, options) -> tuple[pd.DataFrame, Inputs]:
+    """:func:`event_outcomes` of a checked options object (:data:`audeval._events.options.EVENT`),
+    and the validated inputs (what the event plots draw)."""
+    inputs = check_inputs(
+        truth, prediction, labels=labels, files_duration=options.files_duration, require_end=True
+    )
+    em = match_events(inputs, tolerances_of(options), options.matching)
+    t, p = inputs.truth, inputs.prediction
+    code = {name: k for k, name in enumerate(OUTCOMES)}
+
+    truth_outcome = np.full(len(t), code["fn"], dtype=np.int8)
+    truth_outcome[em.substitution >= 0] = code["substituted"]
+    truth_outcome[em.match >= 0] = code["tp"]
+    truth_partner = np.where(em.match >= 0, em.match, em.substitution)
+
+    matched = _partner_of_prediction(len(p), em.match)
+    substituting = _partner_of_prediction(len(p), em.substitution)
+    prediction_outcome = np.full(len(p), code["fp"], dtype=np.int8)
+    prediction_outcome[substituting >= 0] = code["substituting"]
+    prediction_outcome[matched >= 0] = code["tp"]
+    prediction_partner = np.where(matched >= 0, matched, substituting)
+
+    sides = [
+        _side_frame("truth", t, p, truth_outcome, truth_partner),
+        _side_frame("prediction", p, t, prediction_outcome, prediction_partner),
+    ]
+    return _frame(*sides, inputs.files, inputs.labels), inputs
+
+
+def _outcome_table(truth, prediction, labels, options) -> pd.DataFrame:
+    return outcomes_of(truth, prediction, labels, options)[0]
+
+
+@EVENT.statistics(_outcome_table)
 def event_outcomes(
     truth: pd.Series,
     prediction: pd.Series,
@@ -197,32 +231,6 @@ def event_outcomes(
         5  prediction         2     b            fp       -1              NaN
 
     """
-    matching = check_choice(matching, "matching", MATCHINGS)
-    tol = tolerances(onset_tolerance, offset_tolerance, duration_tolerance, compat)
-    inputs = check_inputs(
-        truth, prediction, labels=labels, files_duration=files_duration, require_end=True
-    )
-    em = match_events(inputs, tol, matching)
-    t, p = inputs.truth, inputs.prediction
-    code = {name: k for k, name in enumerate(OUTCOMES)}
-
-    truth_outcome = np.full(len(t), code["fn"], dtype=np.int8)
-    truth_outcome[em.substitution >= 0] = code["substituted"]
-    truth_outcome[em.match >= 0] = code["tp"]
-    truth_partner = np.where(em.match >= 0, em.match, em.substitution)
-
-    matched = _partner_of_prediction(len(p), em.match)
-    substituting = _partner_of_prediction(len(p), em.substitution)
-    prediction_outcome = np.full(len(p), code["fp"], dtype=np.int8)
-    prediction_outcome[substituting >= 0] = code["substituting"]
-    prediction_outcome[matched >= 0] = code["tp"]
-    prediction_partner = np.where(matched >= 0, matched, substituting)
-
-    sides = [
-        _side_frame("truth", t, p, truth_outcome, truth_partner),
-        _side_frame("prediction", p, t, prediction_outcome, prediction_partner),
-    ]
-    return _frame(*sides, inputs.files, inputs.labels)
 
 
 __all__ = ["event_outcomes"]

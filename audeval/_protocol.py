@@ -10,7 +10,9 @@ A family declares once, in a :class:`Family` at the end of its module:
   across labels (so that ``labels=`` cannot select rows of a table),
 * its report.
 
-:func:`resolve` is the one "Series or statistics table" gate of every metric:
+:func:`resolve` is the "Series or statistics table" gate of the generic layers
+(``Accumulator``, ``bootstrap``, ``dask_statistics`` through the registry;
+a family's own metrics use :meth:`audeval._declare.Declaration.table`):
 Series go to the family's statistics function;
 a table is checked against the options the caller gave
 (a mismatch raises, telling where to pass the option)
@@ -51,16 +53,6 @@ ATTRS = "audeval"
 
 FILE_OPTIONS = ("files_duration", "uem")
 """Options that name files: every file they name is evaluated (SPEC section 1)."""
-
-
-_DECLARED: dict = {}
-"""Every family declared so far, by name (filled by :class:`Family` itself)."""
-
-
-def declared(name: str) -> Family:
-    """A declared family by name: what a family's own gate uses,
-    so that its modules need not import the module that declares it."""
-    return _DECLARED[name]
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -158,9 +150,6 @@ class Family:
     scores_input: bool = False
     parts: Callable | None = None
     sparse: bool = False
-
-    def __post_init__(self):
-        _DECLARED[self.name] = self
 
     def block_columns(self, labels: Sequence[object]) -> dict[str, list[str]]:
         """The columns of every label block, by prefix, in the order of ``labels``."""
@@ -437,7 +426,7 @@ def table_labels(table: pd.DataFrame) -> list:
 
 
 def resolve(
-    family: Family | str,
+    family: Family,
     truth: object,
     prediction: object,
     labels: Sequence[object] | None,
@@ -449,7 +438,7 @@ def resolve(
     """The statistics table of a metric call: computed from Series, or given.
 
     Args:
-        family: the metric's family (or its name)
+        family: the metric's family
         truth: truth Series, or a statistics table
         prediction: prediction Series, ``None`` with a table
         labels: the call's ``labels``
@@ -459,8 +448,6 @@ def resolve(
         select: selects label rows of a table (needed if the family has labels)
 
     """
-    if isinstance(family, str):
-        family = declared(family)
     required = family.required_options(metric)
     if not (prediction is None and isinstance(truth, pd.DataFrame)):
         if prediction is None and not family.single_input:

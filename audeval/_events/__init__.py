@@ -26,6 +26,7 @@ from audeval._events.metrics import event_unweighted_average_fscore
 from audeval._events import reductions
 from audeval._events.options import COLUMNS
 from audeval._events.options import CONFUSION_PREFIX
+from audeval._events.options import EVENT
 from audeval._events.options import MATCHINGS
 from audeval._events.options import OPTIONS
 from audeval._events.options import Tolerance

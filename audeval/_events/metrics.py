@@ -8,20 +8,15 @@ import numpy as np
 import pandas as pd
 
 from audeval import _scores
-from audeval._options import Default, check_bool
 from audeval._report import label_report
-from audeval._events.options import COLUMNS, Tolerance
+from audeval._events.options import COLUMNS, EVENT, Tolerance
 from audeval._events.reductions import (
     MACRO_COLUMNS, REPORT_COLUMNS, Summed, _as_dict, _dense_counts, _macro_labels, class_values, class_wise,
     overall, totals,
 )
-from audeval._events.statistics import _statistics, _summed, confusion_columns
+from audeval._events.statistics import _per_file, _summed, confusion_columns
 
 
-
-# -------------------------------------------------------------------------
-# Public metrics
-# -------------------------------------------------------------------------
 
 _COMMON_ARGS = """
         truth: truth events (audformat segmented index),
@@ -66,6 +61,92 @@ _EXAMPLE = """
         >>> # the default tolerances are 0 (exact matching): give the ones you mean"""
 
 
+# -------------------------------------------------------------------------
+# Reductions: the numbers of a metric from the sums of its gate (:class:`Summed`)
+# -------------------------------------------------------------------------
+
+
+def _per_class(summed: Summed, options, name: str, propagate_nans: bool = False) -> dict[object, float]:
+    values = class_wise(summed, options.zero_division, propagate_nans)[name]
+    return _as_dict(summed.labels, values)
+
+
+def _macro_fscore(summed: Summed, zero_division: float, propagate_nans: bool) -> float:
+    """Mean of the class F-scores of the labels with events (NaN left out)."""
+    keep = _macro_labels(summed)
+    return _scores.macro(class_wise(summed, zero_division, propagate_nans)["fscore"][keep])
+
+
+def _fscore(summed: Summed, options) -> float:
+    if options.average == "macro":
+        return _macro_fscore(summed, options.zero_division, options.propagate_nans)
+    total = totals(summed, ("n_truth", "n_prediction", "tp"))
+    _, _, f = _scores.precision_recall_fscore(
+        total["tp"],
+        total["n_prediction"],
+        total["n_truth"],
+        zero_division=options.zero_division,
+        propagate_nans=options.propagate_nans,
+    )
+    return float(f)
+
+
+def _error_rate(summed: Summed, options) -> float:
+    return float(overall(totals(summed, COLUMNS), options.zero_division)["error_rate"])
+
+
+def _confusion_matrix(summed: Summed, options) -> list[list[int | float]] | pd.DataFrame:
+    names = confusion_columns(summed.labels)
+    missing = [name for name in names if name not in summed.columns]
+    if missing:
+        raise ValueError(
+            f"statistics lacks the columns {missing}; "
+            "pass a table returned by the matching *_statistics function."
+        )
+    n = len(names)
+    cm = np.zeros((n + 1, n + 1), dtype=np.int64)
+    if n:
+        cm[:n, :n] = np.column_stack([summed[name] for name in names])
+        cm[np.arange(n), np.arange(n)] = summed["tp"]
+        cm[:n, n] = summed["n_truth"] - summed["tp"] - summed["substituted"]
+        cm[n, :n] = summed["n_prediction"] - summed["tp"] - summed["substituting"]
+    out = cm
+    if options.normalize:
+        sums = cm.sum(axis=1, keepdims=True)
+        out = np.divide(cm, sums, out=np.zeros(cm.shape), where=sums != 0)
+    if options.as_frame:
+        return _labelled_matrix(out, summed.labels)
+    return out.tolist()
+
+
+def _report(gated: tuple[Summed, pd.DataFrame | None], options) -> pd.DataFrame:
+    summed, stats = gated
+    zero_division, propagate_nans = options.zero_division, options.propagate_nans
+    table = class_wise(summed, zero_division, propagate_nans)
+    micro = overall(totals(summed, COLUMNS), zero_division, propagate_nans)
+    keep = _macro_labels(summed)
+    macro = {c: _scores.macro(table[c][keep]) for c in MACRO_COLUMNS}
+    blocks = None
+    if stats is not None:
+        files, counts = _dense_counts(stats, summed.labels)
+        values = class_values(
+            counts["n_truth"], counts["n_prediction"], counts["tp"], zero_division, propagate_nans
+        )
+        sums = {name: counts[name].sum(axis=1) for name in counts}
+        blocks = (
+            files,
+            values,
+            overall(sums, zero_division, propagate_nans),
+            {c: _scores.macro(values[c][:, keep], axis=1) for c in MACRO_COLUMNS},
+        )
+    return label_report(summed.labels, REPORT_COLUMNS, (table, micro, macro), blocks)
+
+
+# -------------------------------------------------------------------------
+# Public metrics (declared on the family: their bodies are not run)
+# -------------------------------------------------------------------------
+
+
 def _doc(function):
     function.__doc__ = (
         function.__doc__.replace("{common}", _COMMON_ARGS.strip("\n"))
@@ -75,6 +156,7 @@ def _doc(function):
     return function
 
 
+@EVENT.metric(lambda summed, o: _per_class(summed, o, "precision"), gate=_summed)
 @_doc
 def event_precision_per_class(
     truth: pd.Series | pd.DataFrame,
@@ -82,12 +164,12 @@ def event_precision_per_class(
     labels: Sequence[object] | None = None,
     *,
     zero_division: float = 0.0,
-    onset_tolerance: Tolerance = Default(0.0),
-    offset_tolerance: Tolerance = Default(0.0),
-    duration_tolerance: float | None = Default(None),
-    matching: str = Default("optimal"),
+    onset_tolerance: Tolerance = 0.0,
+    offset_tolerance: Tolerance = 0.0,
+    duration_tolerance: float | None = None,
+    matching: str = "optimal",
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
 ) -> dict[object, float]:
     r"""Event-based precision per class.
 
@@ -112,11 +194,9 @@ def event_precision_per_class(
         {'a': 1.0, 'b': 0.0}
 
     """
-    zero_division = _scores.check_zero_division(zero_division)
-    summed = _summed(event_precision_per_class, truth, prediction, labels, locals())
-    return _as_dict(summed.labels, class_wise(summed, zero_division, False)["precision"])
 
 
+@EVENT.metric(lambda summed, o: _per_class(summed, o, "recall"), gate=_summed)
 @_doc
 def event_recall_per_class(
     truth: pd.Series | pd.DataFrame,
@@ -124,12 +204,12 @@ def event_recall_per_class(
     labels: Sequence[object] | None = None,
     *,
     zero_division: float = 0.0,
-    onset_tolerance: Tolerance = Default(0.0),
-    offset_tolerance: Tolerance = Default(0.0),
-    duration_tolerance: float | None = Default(None),
-    matching: str = Default("optimal"),
+    onset_tolerance: Tolerance = 0.0,
+    offset_tolerance: Tolerance = 0.0,
+    duration_tolerance: float | None = None,
+    matching: str = "optimal",
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
 ) -> dict[object, float]:
     r"""Event-based recall per class.
 
@@ -151,11 +231,9 @@ def event_recall_per_class(
         {'a': 0.5, 'b': 0.0}
 
     """
-    zero_division = _scores.check_zero_division(zero_division)
-    summed = _summed(event_recall_per_class, truth, prediction, labels, locals())
-    return _as_dict(summed.labels, class_wise(summed, zero_division, False)["recall"])
 
 
+@EVENT.metric(lambda summed, o: _per_class(summed, o, "fscore", o.propagate_nans), gate=_summed)
 @_doc
 def event_fscore_per_class(
     truth: pd.Series | pd.DataFrame,
@@ -164,12 +242,12 @@ def event_fscore_per_class(
     *,
     zero_division: float = 0.0,
     propagate_nans: bool = False,
-    onset_tolerance: Tolerance = Default(0.0),
-    offset_tolerance: Tolerance = Default(0.0),
-    duration_tolerance: float | None = Default(None),
-    matching: str = Default("optimal"),
+    onset_tolerance: Tolerance = 0.0,
+    offset_tolerance: Tolerance = 0.0,
+    duration_tolerance: float | None = None,
+    matching: str = "optimal",
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
 ) -> dict[object, float]:
     r"""Event-based F-score per class.
 
@@ -197,12 +275,9 @@ def event_fscore_per_class(
         {'a': 0.6666666666666666, 'b': 0.0}
 
     """
-    propagate_nans = check_bool(propagate_nans, "propagate_nans")
-    zero_division = _scores.check_zero_division(zero_division)
-    summed = _summed(event_fscore_per_class, truth, prediction, labels, locals())
-    return _as_dict(summed.labels, class_wise(summed, zero_division, propagate_nans)["fscore"])
 
 
+@EVENT.metric(lambda summed, o: _macro_fscore(summed, o.zero_division, o.propagate_nans), gate=_summed)
 @_doc
 def event_unweighted_average_fscore(
     truth: pd.Series | pd.DataFrame,
@@ -211,12 +286,12 @@ def event_unweighted_average_fscore(
     *,
     zero_division: float = 0.0,
     propagate_nans: bool = False,
-    onset_tolerance: Tolerance = Default(0.0),
-    offset_tolerance: Tolerance = Default(0.0),
-    duration_tolerance: float | None = Default(None),
-    matching: str = Default("optimal"),
+    onset_tolerance: Tolerance = 0.0,
+    offset_tolerance: Tolerance = 0.0,
+    duration_tolerance: float | None = None,
+    matching: str = "optimal",
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
 ) -> float:
     r"""Event-based unweighted average (macro) F-score.
 
@@ -245,19 +320,9 @@ def event_unweighted_average_fscore(
         0.3333333333333333
 
     """
-    propagate_nans = check_bool(propagate_nans, "propagate_nans")
-    zero_division = _scores.check_zero_division(zero_division)
-    # every option reaches the statistics as in every metric (no hand forwarding)
-    summed = _summed(event_unweighted_average_fscore, truth, prediction, labels, locals())
-    return _macro_fscore(summed, zero_division, propagate_nans)
 
 
-def _macro_fscore(summed: Summed, zero_division: float, propagate_nans: bool) -> float:
-    """Mean of the class F-scores of the labels with events (NaN left out)."""
-    keep = _macro_labels(summed)
-    return _scores.macro(class_wise(summed, zero_division, propagate_nans)["fscore"][keep])
-
-
+@EVENT.metric(_fscore, gate=_summed)
 @_doc
 def event_fscore(
     truth: pd.Series | pd.DataFrame,
@@ -267,12 +332,12 @@ def event_fscore(
     average: str = "micro",
     zero_division: float = 0.0,
     propagate_nans: bool = False,
-    onset_tolerance: Tolerance = Default(0.0),
-    offset_tolerance: Tolerance = Default(0.0),
-    duration_tolerance: float | None = Default(None),
-    matching: str = Default("optimal"),
+    onset_tolerance: Tolerance = 0.0,
+    offset_tolerance: Tolerance = 0.0,
+    duration_tolerance: float | None = None,
+    matching: str = "optimal",
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
 ) -> float:
     r"""Event-based F-score over all classes.
 
@@ -305,23 +370,9 @@ def event_fscore(
         0.3333333333333333
 
     """
-    propagate_nans = check_bool(propagate_nans, "propagate_nans")
-    _scores.check_average(average)
-    zero_division = _scores.check_zero_division(zero_division)
-    summed = _summed(event_fscore, truth, prediction, labels, locals())
-    if average == "macro":
-        return _macro_fscore(summed, zero_division, propagate_nans)
-    total = totals(summed, ("n_truth", "n_prediction", "tp"))
-    _, _, f = _scores.precision_recall_fscore(
-        total["tp"],
-        total["n_prediction"],
-        total["n_truth"],
-        zero_division=zero_division,
-        propagate_nans=propagate_nans,
-    )
-    return float(f)
 
 
+@EVENT.metric(_error_rate, gate=_summed, cross_label=True)
 @_doc
 def event_error_rate(
     truth: pd.Series | pd.DataFrame,
@@ -329,12 +380,12 @@ def event_error_rate(
     labels: Sequence[object] | None = None,
     *,
     zero_division: float = 0.0,
-    onset_tolerance: Tolerance = Default(0.0),
-    offset_tolerance: Tolerance = Default(0.0),
-    duration_tolerance: float | None = Default(None),
-    matching: str = Default("optimal"),
+    onset_tolerance: Tolerance = 0.0,
+    offset_tolerance: Tolerance = 0.0,
+    duration_tolerance: float | None = None,
+    matching: str = "optimal",
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
 ) -> float:
     r"""Sound-event error rate (sed_eval's overall event-based ER).
 
@@ -363,11 +414,9 @@ def event_error_rate(
         1.0
 
     """
-    zero_division = _scores.check_zero_division(zero_division)
-    summed = _summed(event_error_rate, truth, prediction, labels, locals())
-    return float(overall(totals(summed, COLUMNS), zero_division)["error_rate"])
 
 
+@EVENT.metric(lambda summed, o: _per_class(summed, o, "error_rate"), gate=_summed)
 @_doc
 def event_error_rate_per_class(
     truth: pd.Series | pd.DataFrame,
@@ -375,12 +424,12 @@ def event_error_rate_per_class(
     labels: Sequence[object] | None = None,
     *,
     zero_division: float = 0.0,
-    onset_tolerance: Tolerance = Default(0.0),
-    offset_tolerance: Tolerance = Default(0.0),
-    duration_tolerance: float | None = Default(None),
-    matching: str = Default("optimal"),
+    onset_tolerance: Tolerance = 0.0,
+    offset_tolerance: Tolerance = 0.0,
+    duration_tolerance: float | None = None,
+    matching: str = "optimal",
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
 ) -> dict[object, float]:
     r"""Event-based error rate per class (sed_eval class-wise ER).
 
@@ -405,24 +454,22 @@ def event_error_rate_per_class(
         {'a': 0.5, 'b': 3.0}
 
     """
-    zero_division = _scores.check_zero_division(zero_division)
-    summed = _summed(event_error_rate_per_class, truth, prediction, labels, locals())
-    return _as_dict(summed.labels, class_wise(summed, zero_division, False)["error_rate"])
 
 
+@EVENT.metric(_confusion_matrix, gate=_summed, cross_label=True, needs={"confusion": True})
 @_doc
 def event_confusion_matrix(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None,
     labels: Sequence[object] | None = None,
     *,
-    onset_tolerance: Tolerance = Default(0.0),
-    offset_tolerance: Tolerance = Default(0.0),
-    duration_tolerance: float | None = Default(None),
+    onset_tolerance: Tolerance = 0.0,
+    offset_tolerance: Tolerance = 0.0,
+    duration_tolerance: float | None = None,
     normalize: bool = False,
-    matching: str = Default("optimal"),
+    matching: str = "optimal",
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
     as_frame: bool = False,
 ) -> list[list[int | float]] | pd.DataFrame:
     r"""Event-based confusion matrix with a "no event" row and column.
@@ -462,30 +509,6 @@ def event_confusion_matrix(
         <no event>  0  1           0
 
     """
-    normalize = check_bool(normalize, "normalize")
-    as_frame = check_bool(as_frame, "as_frame")
-    summed = _summed(event_confusion_matrix, truth, prediction, labels, locals())
-    names = confusion_columns(summed.labels)
-    missing = [name for name in names if name not in summed.columns]
-    if missing:
-        raise ValueError(
-            f"statistics lacks the columns {missing}; "
-            "pass a table returned by the matching *_statistics function."
-        )
-    n = len(names)
-    cm = np.zeros((n + 1, n + 1), dtype=np.int64)
-    if n:
-        cm[:n, :n] = np.column_stack([summed[name] for name in names])
-        cm[np.arange(n), np.arange(n)] = summed["tp"]
-        cm[:n, n] = summed["n_truth"] - summed["tp"] - summed["substituted"]
-        cm[n, :n] = summed["n_prediction"] - summed["tp"] - summed["substituting"]
-    out = cm
-    if normalize:
-        sums = cm.sum(axis=1, keepdims=True)
-        out = np.divide(cm, sums, out=np.zeros(cm.shape), where=sums != 0)
-    if as_frame:
-        return _labelled_matrix(out, summed.labels)
-    return out.tolist()
 
 
 NO_EVENT = "<no event>"
@@ -507,6 +530,7 @@ def _labelled_matrix(matrix: np.ndarray, labels: Sequence[object]) -> pd.DataFra
     )
 
 
+@EVENT.metric(_report, gate=_per_file, cross_label=True)
 @_doc
 def event_report(
     truth: pd.Series | pd.DataFrame,
@@ -516,12 +540,12 @@ def event_report(
     per_file: bool = False,
     zero_division: float = 0.0,
     propagate_nans: bool = False,
-    onset_tolerance: Tolerance = Default(0.0),
-    offset_tolerance: Tolerance = Default(0.0),
-    duration_tolerance: float | None = Default(None),
-    matching: str = Default("optimal"),
+    onset_tolerance: Tolerance = 0.0,
+    offset_tolerance: Tolerance = 0.0,
+    duration_tolerance: float | None = None,
+    matching: str = "optimal",
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
 ) -> pd.DataFrame:
     r"""Event-based report: counts and metrics per label, micro and macro rows.
 
@@ -562,29 +586,3 @@ def event_report(
         macro      NaN  NaN   0.333        1.75
 
     """
-    per_file = check_bool(per_file, "per_file")
-    propagate_nans = check_bool(propagate_nans, "propagate_nans")
-    zero_division = _scores.check_zero_division(zero_division)
-    if per_file:
-        stats = _statistics(event_report, truth, prediction, labels, locals())
-        summed = Summed.of_table(stats, labels)
-    else:
-        summed = _summed(event_report, truth, prediction, labels, locals())
-    table = class_wise(summed, zero_division, propagate_nans)
-    micro = overall(totals(summed, COLUMNS), zero_division, propagate_nans)
-    keep = _macro_labels(summed)
-    macro = {c: _scores.macro(table[c][keep]) for c in MACRO_COLUMNS}
-    blocks = None
-    if per_file:
-        files, counts = _dense_counts(stats, summed.labels)
-        values = class_values(
-            counts["n_truth"], counts["n_prediction"], counts["tp"], zero_division, propagate_nans
-        )
-        sums = {name: counts[name].sum(axis=1) for name in counts}
-        blocks = (
-            files,
-            values,
-            overall(sums, zero_division, propagate_nans),
-            {c: _scores.macro(values[c][:, keep], axis=1) for c in MACRO_COLUMNS},
-        )
-    return label_report(summed.labels, REPORT_COLUMNS, (table, micro, macro), blocks)

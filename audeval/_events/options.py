@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 import dataclasses
 import fractions
 import functools
@@ -10,8 +9,10 @@ import functools
 import numpy as np
 import pandas as pd
 
-from audeval._options import as_timedelta, check_bool, check_choice, check_duration, value_of
-from audeval._validation import check_fraction
+from audeval._declare import Declaration, Option
+from audeval._options import as_timedelta
+from audeval._scores import AVERAGES
+from audeval._validation import check_fraction, check_option
 
 
 
@@ -97,25 +98,27 @@ class Tolerances:
         return ok
 
 
+def tolerances_of(options) -> Tolerances:
+    """The tolerances of a checked options object (:data:`EVENT`), in integer ns."""
+    duration = options.duration_tolerance
+    fraction = None if duration is None else _fraction(duration)
+    return Tolerances(options.onset_tolerance, options.offset_tolerance, fraction, options.compat, duration)
+
+
 def tolerances(
     onset_tolerance: Tolerance,
     offset_tolerance: Tolerance,
     duration_tolerance: float | None,
     compat: str | None = None,
 ) -> Tolerances:
-    """Check and convert the three tolerances (and ``compat``) once."""
-    onset = check_duration(onset_tolerance, "onset_tolerance")
-    offset = check_duration(offset_tolerance, "offset_tolerance")
-    duration = check_fraction(value_of(duration_tolerance), "duration_tolerance")
-    if onset is None and offset is None and duration is None:
-        raise ValueError(
-            "onset_tolerance, offset_tolerance and duration_tolerance are all None: "
-            "at least the onset or the offset must be evaluated."
-        )
-    fraction = None if duration is None else _fraction(duration)
-    compat = check_choice(compat, "compat", COMPATS)
-    return Tolerances(onset, offset, fraction, compat, None if duration is None else float(duration))
-
+    """Check and convert the three tolerances (and ``compat``) once (outside a declared call)."""
+    given = {
+        "onset_tolerance": onset_tolerance,
+        "offset_tolerance": offset_tolerance,
+        "duration_tolerance": duration_tolerance,
+        "compat": compat,
+    }
+    return tolerances_of(EVENT.build(given))
 
 
 @functools.lru_cache(maxsize=64)
@@ -124,18 +127,115 @@ def _fraction(duration: float) -> fractions.Fraction:
     return fractions.Fraction(duration).limit_denominator(10**6)
 
 
-OPTIONS = ("onset_tolerance", "offset_tolerance", "duration_tolerance", "matching", "confusion", "compat")
+# -------------------------------------------------------------------------
+# The family's options, declared once
+# -------------------------------------------------------------------------
+
+
+class _Choice(Option):
+    """A choice whose error lists the choices as every event check did (``must be one of ...``)."""
+
+    def _bad_choice(self, value: object):
+        check_option(value, self.name, self.choices)
+
+
+class _Fraction(Option):
+    """A non-negative finite fraction (``duration_tolerance``): the errors of
+    :func:`audeval._validation.check_fraction` (``ValueError`` for NaN)."""
+
+    def _real(self, value: object) -> float:
+        return check_fraction(value, self.name)
+
+
+def _check(values: dict, given: frozenset) -> None:
+    """Cross-field rule: the onset or the offset must be evaluated."""
+    if values["onset_tolerance"] is None and values["offset_tolerance"] is None and values["duration_tolerance"] is None:
+        raise ValueError(
+            "onset_tolerance, offset_tolerance and duration_tolerance are all None: "
+            "at least the onset or the offset must be evaluated."
+        )
+
+
+def _record(options) -> dict:
+    """The statistics options as a table records them (tolerances as ``pd.Timedelta``)."""
+    return {
+        "onset_tolerance": as_timedelta(options.onset_tolerance),
+        "offset_tolerance": as_timedelta(options.offset_tolerance),
+        "duration_tolerance": options.duration_tolerance,
+        "matching": options.matching,
+        "confusion": options.confusion,
+        "compat": options.compat,
+    }
+
+
+EVENT = Declaration(
+    "event",
+    (
+        # the statistics options (recorded by a table)
+        Option(
+            "onset_tolerance",
+            "onset tolerance in seconds or as timedelta; ``None``: onsets are not evaluated",
+            default=0.0, kind="seconds", none=True, table=True,
+        ),
+        Option(
+            "offset_tolerance",
+            "offset tolerance in seconds or as timedelta; "
+            "``None`` and ``duration_tolerance=None``: offsets are not evaluated",
+            default=0.0, kind="seconds", none=True, table=True,
+        ),
+        _Fraction(
+            "duration_tolerance",
+            "offset tolerance as a fraction of the truth event's duration; the larger of the two applies",
+            kind="real", low=0.0, none=True, table=True,
+        ),
+        _Choice(
+            "matching",
+            '``"optimal"`` (maximum matching) or ``"greedy"`` (first fit in time order, as audmetric)',
+            default="optimal", kind="choice", choices=MATCHINGS, table=True,
+        ),
+        Option("confusion", "add the substitution pair columns", default=False, kind="bool", table=True),
+        _Choice(
+            "compat",
+            '``None`` (exact integer nanoseconds) or ``"sed_eval"`` (sed_eval 0.2.1\'s float64 time conditions)',
+            kind="choice", choices=COMPATS, table=True,
+        ),
+        # the statistics function's other options
+        Option("files_duration", "duration per file, resolves ``end=NaT``"),
+        Option(
+            "dense", "a row for every file and every label instead of the rows of the pairs that occur",
+            default=False, kind="bool",
+        ),
+        # the metrics' options
+        Option("zero_division", "value of an undefined ratio (0 / 0)", default=0.0, kind="zero_division"),
+        Option(
+            "propagate_nans", "an F-score is NaN when its precision or recall is NaN",
+            default=False, kind="bool",
+        ),
+        _Choice("average", '``"micro"`` or ``"macro"``', default="micro", kind="choice", choices=AVERAGES),
+        Option("per_file", "one block of rows per file plus a ``TOTAL`` block", default=False, kind="bool"),
+        Option("normalize", "divide each row of the confusion matrix by its sum", default=False, kind="bool"),
+        Option(
+            "as_frame", "the confusion matrix as a DataFrame labelled with the labels and ``\"<no event>\"``",
+            default=False, kind="bool",
+        ),
+        # the plots' options
+        Option("file", "the file to show; may be ``None`` if the inputs hold one file"),
+        Option("start", "start of the shown time window in seconds or as timedelta (checked by the window)"),
+        Option("end", "end of the shown time window in seconds or as timedelta (checked by the window)"),
+        Option("collars", "shade the tolerance collars", default=True, kind="bool"),
+        Option("colors", "colours per outcome replacing the default ones"),
+        Option("colorbar", "add a colour bar", default=True, kind="bool"),
+        Option("cmap", "matplotlib colour map or its name", default="Blues"),
+        Option("ax", "axes to draw on; ``None``: a new figure"),
+    ),
+    columns=COLUMNS,
+    check=_check,
+    record=_record,
+)
+"""The event family's options, declared once: statistics, metrics, outcomes and plots."""
+
+OPTIONS = EVENT.table_options
 """Options of :func:`event_statistics` that its table records."""
 
-
-def normalise(options: Mapping[str, object]) -> dict:
-    """Check the given event statistics options; durations as int ns (what a table records)."""
-    checks = {
-        "onset_tolerance": lambda v: as_timedelta(check_duration(v, "onset_tolerance")),
-        "offset_tolerance": lambda v: as_timedelta(check_duration(v, "offset_tolerance")),
-        "duration_tolerance": lambda v: check_fraction(value_of(v), "duration_tolerance"),
-        "matching": lambda v: check_choice(v, "matching", MATCHINGS),
-        "confusion": lambda v: check_bool(v, "confusion"),
-        "compat": lambda v: check_choice(v, "compat", COMPATS),
-    }
-    return {name: checks[name](value) for name, value in options.items() if name in checks}
+normalise = EVENT.normalise
+"""Given event statistics options (any subset) as a table records them."""

@@ -1,4 +1,4 @@
-"""``event_statistics``: counts per (file, label) from a matching, and the Series-or-table gate."""
+"""``event_statistics``: counts per (file, label) from a matching, and the family gate of the metrics."""
 
 from __future__ import annotations
 
@@ -10,11 +10,10 @@ import pandas as pd
 
 from audeval import _tables
 from audeval._tables import statistics_frame
-from audeval._options import Default, value_of
-from audeval._protocol import Parts, declared, resolve, stamp
+from audeval._protocol import Parts, stamp, table_options
 from audeval._validation import Inputs, Segments, check_inputs
 from audeval._events.matching import EventMatch, match_events
-from audeval._events.options import CONFUSION_PREFIX, OPTIONS, Tolerance, Tolerances, normalise, tolerances
+from audeval._events.options import CONFUSION_PREFIX, EVENT, Tolerance, Tolerances, tolerances_of
 from audeval._events.reductions import Summed, count_columns
 
 
@@ -77,7 +76,7 @@ def _count_arrays(em: EventMatch, confusion: bool, dense: bool = True) -> tuple[
 def event_parts(truth, prediction, labels=None, **options) -> PendingEvents:
     """:func:`event_statistics` of a batch for batched paths: validated now,
     matched with the other batches when they are reduced (:meth:`PendingEvents.resolve`)."""
-    (inputs, tol), recorded = _matched(truth, prediction, labels, match=False, **options)
+    (inputs, tol), recorded = _match(truth, prediction, labels, EVENT.build(options), match=False)
     return PendingEvents(inputs, tol, recorded)
 
 
@@ -141,18 +140,26 @@ def confusion_columns(labels: Sequence[object]) -> list[str]:
     return names
 
 
+def _statistics(truth, prediction, labels, options) -> pd.DataFrame:
+    """:func:`event_statistics` of a checked options object."""
+    match, recorded = _match(truth, prediction, labels, options)
+    table = statistics_of_match(match, confusion=options.confusion, dense=options.dense)
+    return stamp(table, "event", recorded)
+
+
+@EVENT.statistics(_statistics)
 def event_statistics(
     truth: pd.Series,
     prediction: pd.Series,
     labels: Sequence[object] | None = None,
     *,
-    onset_tolerance: Tolerance = Default(0.0),
-    offset_tolerance: Tolerance = Default(0.0),
-    duration_tolerance: float | None = Default(None),
-    matching: str = Default("optimal"),
+    onset_tolerance: Tolerance = 0.0,
+    offset_tolerance: Tolerance = 0.0,
+    duration_tolerance: float | None = None,
+    matching: str = "optimal",
     files_duration: Mapping | pd.Series | None = None,
     confusion: bool = False,
-    compat: str | None = Default(None),
+    compat: str | None = None,
     dense: bool = False,
 ) -> pd.DataFrame:
     r"""Additive event counts per file and label.
@@ -276,65 +283,30 @@ def event_statistics(
              b            1             0   0   0   1            1             0
 
     """
-    match, recorded = _matched(
-        truth,
-        prediction,
-        labels,
-        onset_tolerance=onset_tolerance,
-        offset_tolerance=offset_tolerance,
-        duration_tolerance=duration_tolerance,
-        matching=matching,
-        files_duration=files_duration,
-        confusion=confusion,
-        compat=compat,
-    )
-    if not isinstance(dense, (bool, np.bool_)):
-        raise TypeError(f"dense must be True or False; got {dense!r}.")
-    table = statistics_of_match(match, confusion=recorded["confusion"], dense=bool(dense))
-    return stamp(table, "event", recorded)
 
 
-def _matched(
-    truth,
-    prediction,
-    labels,
-    *,
-    onset_tolerance=Default(0.0),
-    offset_tolerance=Default(0.0),
-    duration_tolerance=Default(None),
-    matching=Default("optimal"),
-    files_duration=None,
-    confusion=False,
-    compat=Default(None),
-    match: bool = True,
-) -> tuple[EventMatch, dict]:
-    """Options checked (before the data), inputs validated and matched; and what a table records.
+def _match(truth, prediction, labels, options, *, match: bool = True) -> tuple[EventMatch, dict]:
+    """Inputs validated and matched with a checked options object; and what a table records.
 
     ``match=False``: the validated inputs and tolerances in place of the matching.
     """
-    recorded = normalise(
-        {
-            "onset_tolerance": onset_tolerance,
-            "offset_tolerance": offset_tolerance,
-            "duration_tolerance": duration_tolerance,
-            "matching": matching,
-            "confusion": confusion,
-            "compat": compat,
-        }
-    )
-    tol = tolerances(onset_tolerance, offset_tolerance, duration_tolerance, recorded["compat"])
     inputs = check_inputs(
         truth,
         prediction,
         labels=labels,
-        files_duration=files_duration,
+        files_duration=options.files_duration,
         require_end=True,
     )
+    recorded = {**EVENT.record(options), "labels_given": labels is not None}
+    tol = tolerances_of(options)
     if not match:
-        return (inputs, tol), {**recorded, "labels_given": labels is not None}
-    match = match_events(inputs, tol, recorded["matching"])
-    return match, {**recorded, "labels_given": labels is not None}
+        return (inputs, tol), recorded
+    return match_events(inputs, tol, options.matching), recorded
 
+
+def _matched(truth, prediction, labels, **options) -> tuple[EventMatch, dict]:
+    """:func:`_match` of keyword options (checked here, once)."""
+    return _match(truth, prediction, labels, EVENT.build(options))
 
 
 # -------------------------------------------------------------------------
@@ -342,34 +314,46 @@ def _matched(
 # -------------------------------------------------------------------------
 
 
-def _statistics(
-    metric, truth, prediction, labels, call: Mapping[str, object]
-) -> pd.DataFrame:
-    """The statistics table of a metric call: computed from Series, or given (the family gate).
+def _table(metric, truth, prediction, labels, options) -> pd.DataFrame:
+    """A statistics table given in place of ``truth``, through the family's one table gate.
 
-    ``call`` holds the metric's arguments; the statistics options among them
-    are checked against a given table's (see :func:`audeval._protocol.resolve`).
+    The options the caller gave are checked against those the table records;
+    an option the metric needs (``confusion=True``) must be recorded so.
     """
-    options = {name: call[name] for name in (*OPTIONS, "files_duration") if name in call}
-    return resolve("event", truth, prediction, labels, options, metric=metric, select=_tables.select_labels)
+    table = EVENT.table(metric, truth, prediction, labels, options, select=_tables.select_labels)
+    recorded = table_options(truth)
+    for name, value in metric.declared.needs.items():
+        if name in recorded and recorded[name] != value:
+            raise ValueError(
+                f"{metric.__name__} needs a table made with {name}={value!r}: "
+                f"pass {name}={value!r} to event_statistics."
+            )
+    return table
 
 
-def _summed(metric, truth, prediction, labels, call: Mapping[str, object]) -> Summed:
-    """The statistics of a metric call summed over files (:class:`Summed`).
+def _summed(metric, truth, prediction, labels, options) -> Summed:
+    """The family gate of a metric call: its statistics summed over files (:class:`Summed`).
 
-    From Series straight from the matching (never the dense ``files x labels`` table),
-    with the options and checks of :func:`event_statistics`;
-    a given table goes through the family gate (:func:`_statistics`).
+    From Series straight from the matching (never the dense ``files x labels`` table);
+    a given table goes through :func:`_table`.
     """
     if prediction is None:
-        return Summed.of_table(_statistics(metric, truth, prediction, labels, call), labels)
-    options = {name: value_of(call[name]) for name in (*OPTIONS, "files_duration") if name in call}
-    options.update(declared("event").required_options(metric))
-    match, recorded = _matched(truth, prediction, labels, **options)
+        return Summed.of_table(_table(metric, truth, prediction, labels, options), labels)
+    match, recorded = _match(truth, prediction, labels, options)
     return Summed.of_match(
         match,
-        confusion=recorded["confusion"],
+        confusion=options.confusion,
         labels_given=recorded["labels_given"],
         prefix=CONFUSION_PREFIX,
     )
 
+
+def _per_file(metric, truth, prediction, labels, options) -> tuple[Summed, pd.DataFrame | None]:
+    """The gate of the report: the sums, and with ``per_file`` the (sparse) table per file."""
+    if not options.per_file:
+        return _summed(metric, truth, prediction, labels, options), None
+    if prediction is None:
+        table = _table(metric, truth, prediction, labels, options)
+    else:
+        table = _statistics(truth, prediction, labels, options)
+    return Summed.of_table(table, labels), table

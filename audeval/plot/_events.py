@@ -14,11 +14,12 @@ import numpy as np
 import pandas as pd
 
 import audeval
-from audeval._event_outcomes import OUTCOMES, event_outcomes
-from audeval._options import Default, check_duration, value_of
+from audeval._event_outcomes import OUTCOMES, outcomes_of
+from audeval._events.metrics import _confusion_matrix
+from audeval._events.options import EVENT
+from audeval._events.statistics import _summed
 from audeval._scores import precision_recall_fscore
-from audeval._tables import per_label
-from audeval._validation import NAT, check_fraction, check_inputs, file_extent
+from audeval._validation import NAT, file_extent
 from audeval.plot._common import (
     BAR_PAD,
     BLOCK_GAP,
@@ -198,6 +199,48 @@ def _title(file: object, truth: _Side, prediction: _Side) -> str:
     )
 
 
+def _timeline(truth, prediction, labels, options):
+    """:func:`event_timeline` of a checked options object."""
+    pyplot()  # fail early without matplotlib
+    palette = outcome_colors(options.colors)
+    outcomes, inputs = outcomes_of(truth, prediction, labels, options)
+    f = file_code(inputs.files, options.file)
+    limits = (options.onset_tolerance, options.offset_tolerance, options.duration_tolerance)
+    truth_side, prediction_side = _sides(outcomes, f)
+    duration = int(inputs.durations[f])
+    file_end = duration if duration != NAT else int(file_extent(inputs)[f])
+    if duration == NAT and options.collars and len(truth_side.end):
+        # the offset collars of the last events lie beyond the data
+        collar_end = truth_side.end + _allowance(truth_side, limits)
+        file_end = max(file_end, int(collar_end.max()))
+    lo, hi = window(options.start, options.end, file_end, span=DEFAULT_SPAN)
+    for side in (truth_side, prediction_side):
+        side.shown = in_window(side.start, side.end, lo, hi)
+    rows = label_rows(
+        inputs.n_labels, [truth_side.label, prediction_side.label], labels is not None
+    )
+    blocks = _layout(rows, inputs.labels, (truth_side, prediction_side))
+
+    ax = new_axes(options.ax, 10.0, 1.4 + 0.32 * total_height(blocks))
+    drawn_collar = False
+    if options.collars:
+        block_of = {code: (block.top, block.height) for code, block in zip(rows, blocks)}
+        drawn_collar = _collars(ax, truth_side, block_of, limits)
+    _events(ax, (truth_side, prediction_side), palette)
+    _links(ax, truth_side, prediction_side, palette)
+    if duration != NAT and lo <= duration <= hi:
+        file_end_line(ax, duration)
+    finish_lanes(ax, blocks, lo, hi)
+    note = window_note(lo, hi, file_end) if options.end is None else ""
+    ax.set_title(_title(inputs.files[f], truth_side, prediction_side) + note, fontsize=10)
+    entries = [(OUTCOME_NAMES[k], palette[k]) for k in OUTCOME_COLORS]
+    if drawn_collar:
+        entries.append(("tolerance collar", None))
+    legend(ax, entries)
+    return ax
+
+
+@EVENT.statistics(_timeline)
 def event_timeline(
     truth: pd.Series,
     prediction: pd.Series,
@@ -329,77 +372,58 @@ def event_timeline(
         ['truth:deletion', 'truth:substitution', 'truth:tp']
 
     """
-    pyplot()  # fail early without matplotlib
-    palette = outcome_colors(colors)
-    tolerance = dict(
-        onset_tolerance=onset_tolerance,
-        offset_tolerance=offset_tolerance,
-        duration_tolerance=duration_tolerance,
-    )
-    outcomes = event_outcomes(
-        truth,
-        prediction,
-        labels,
-        matching=matching,
-        files_duration=files_duration,
-        compat=compat,
-        **tolerance,
-    )
-    inputs = check_inputs(
-        truth, prediction, labels=labels, files_duration=files_duration, require_end=True
-    )
-    f = file_code(inputs.files, file)
-    limits = (
-        check_duration(onset_tolerance, "onset_tolerance"),
-        check_duration(offset_tolerance, "offset_tolerance"),
-        check_fraction(value_of(duration_tolerance), "duration_tolerance"),
-    )
-    truth_side, prediction_side = _sides(outcomes, f)
-    duration = int(inputs.durations[f])
-    file_end = duration if duration != NAT else int(file_extent(inputs)[f])
-    if duration == NAT and collars and len(truth_side.end):
-        # the offset collars of the last events lie beyond the data
-        collar_end = truth_side.end + _allowance(truth_side, limits)
-        file_end = max(file_end, int(collar_end.max()))
-    lo, hi = window(start, end, file_end, span=DEFAULT_SPAN)
-    for side in (truth_side, prediction_side):
-        side.shown = in_window(side.start, side.end, lo, hi)
-    rows = label_rows(
-        inputs.n_labels, [truth_side.label, prediction_side.label], labels is not None
-    )
-    blocks = _layout(rows, inputs.labels, (truth_side, prediction_side))
 
-    ax = new_axes(ax, 10.0, 1.4 + 0.32 * total_height(blocks))
-    drawn_collar = False
-    if collars:
-        block_of = {code: (block.top, block.height) for code, block in zip(rows, blocks)}
-        drawn_collar = _collars(ax, truth_side, block_of, limits)
-    _events(ax, (truth_side, prediction_side), palette)
-    _links(ax, truth_side, prediction_side, palette)
-    if duration != NAT and lo <= duration <= hi:
-        file_end_line(ax, duration)
-    finish_lanes(ax, blocks, lo, hi)
-    note = window_note(lo, hi, file_end) if end is None else ""
-    ax.set_title(_title(inputs.files[f], truth_side, prediction_side) + note, fontsize=10)
-    entries = [(OUTCOME_NAMES[k], palette[k]) for k in OUTCOME_COLORS]
-    if drawn_collar:
-        entries.append(("tolerance collar", None))
-    legend(ax, entries)
+
+def _confusion(truth, prediction, labels, options):
+    """:func:`event_confusion_matrix` (the plot) of a checked options object."""
+    pyplot()
+    metric = audeval.event_confusion_matrix  # its gate: Series, or a table checked once
+    options = dataclasses.replace(options, confusion=True, as_frame=False)
+    summed = _summed(metric, truth, prediction, labels, options)
+    matrix = np.asarray(_confusion_matrix(summed, options))
+    normalize, colorbar = options.normalize, options.colorbar
+    n = len(matrix)
+    names = [str(label) for label in summed.labels][: n - 1] + ["no event"]
+
+    ax = new_axes(options.ax, 1.6 + 0.55 * n + (1.0 if colorbar else 0.0), 1.2 + 0.5 * n)
+    shown = np.ma.masked_array(matrix, mask=np.zeros(matrix.shape, dtype=bool))
+    shown.mask[n - 1, n - 1] = True
+    import matplotlib
+
+    colormap = matplotlib.colormaps.get_cmap(options.cmap).with_extremes(bad="white")
+    image = ax.imshow(shown, cmap=colormap, interpolation="nearest", vmin=0, gid="confusion-matrix")
+    _annotate(ax, matrix, normalize)
+    slanted = max(len(name) for name in names) > 4
+    ax.set_xticks(
+        range(n), names, rotation=45 if slanted else 0, ha="right" if slanted else "center"
+    )
+    ax.set_yticks(range(n), names)
+    ax.set_xlabel("prediction")
+    ax.set_ylabel("truth")
+    ax.set_title("event confusion matrix" + (" (row fractions)" if normalize else ""), fontsize=10)
+    if colorbar:
+        bar = ax.figure.colorbar(image, ax=ax, shrink=0.8)
+        if not normalize:
+            from matplotlib.ticker import MaxNLocator
+
+            bar.locator = MaxNLocator(integer=True)
+            bar.update_ticks()
     return ax
 
 
+@EVENT.statistics(_confusion)
 def event_confusion_matrix(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None,
     labels: Sequence[object] | None = None,
     *,
-    onset_tolerance: Tolerance = Default(0.0),
-    offset_tolerance: Tolerance = Default(0.0),
-    duration_tolerance: float | None = Default(None),
+    onset_tolerance: Tolerance = 0.0,
+    offset_tolerance: Tolerance = 0.0,
+    duration_tolerance: float | None = None,
     normalize: bool = False,
-    matching: str = Default("optimal"),
+    matching: str = "optimal",
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
     colorbar: bool = True,
     cmap: str | object = "Blues",
     ax=None,
@@ -469,49 +493,6 @@ def event_confusion_matrix(
         [[1, 1, 0], [0, 0, 1], [0, 1, 0]]
 
     """
-    pyplot()
-    options = dict(
-        onset_tolerance=onset_tolerance,
-        offset_tolerance=offset_tolerance,
-        duration_tolerance=duration_tolerance,
-        matching=matching,
-        files_duration=files_duration,
-        compat=compat,
-    )
-    if prediction is None and isinstance(truth, pd.DataFrame):
-        stats = truth
-    else:
-        stats = audeval.event_statistics(truth, prediction, labels, confusion=True, **options)
-        options = {}
-    matrix = audeval.event_confusion_matrix(stats, None, labels, normalize=normalize, **options)
-    matrix = np.asarray(matrix)
-    n = len(matrix)
-    names = [str(label) for label in per_label(stats).index][: n - 1] + ["no event"]
-
-    ax = new_axes(ax, 1.6 + 0.55 * n + (1.0 if colorbar else 0.0), 1.2 + 0.5 * n)
-    shown = np.ma.masked_array(matrix, mask=np.zeros(matrix.shape, dtype=bool))
-    shown.mask[n - 1, n - 1] = True
-    import matplotlib
-
-    colormap = matplotlib.colormaps.get_cmap(cmap).with_extremes(bad="white")
-    image = ax.imshow(shown, cmap=colormap, interpolation="nearest", vmin=0, gid="confusion-matrix")
-    _annotate(ax, matrix, normalize)
-    slanted = max(len(name) for name in names) > 4
-    ax.set_xticks(
-        range(n), names, rotation=45 if slanted else 0, ha="right" if slanted else "center"
-    )
-    ax.set_yticks(range(n), names)
-    ax.set_xlabel("prediction")
-    ax.set_ylabel("truth")
-    ax.set_title("event confusion matrix" + (" (row fractions)" if normalize else ""), fontsize=10)
-    if colorbar:
-        bar = ax.figure.colorbar(image, ax=ax, shrink=0.8)
-        if not normalize:
-            from matplotlib.ticker import MaxNLocator
-
-            bar.locator = MaxNLocator(integer=True)
-            bar.update_ticks()
-    return ax
 
 
 def _annotate(ax, matrix: np.ndarray, normalize: bool) -> None:
