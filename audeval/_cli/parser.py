@@ -6,18 +6,17 @@ import argparse
 
 from audeval._cli.argtypes import (
     _seconds,
-    _seconds_or_none,
     _positive_seconds_or_none,
     _number,
     _list,
     _seconds_list,
     _non_negative_int,
-    _ratio,
     _psds_list,
 )
 from audeval._cli.declared import add_option
 from audeval._cli.messages import PROG, UsageError
 from audeval._cli.render import FORMATS
+from audeval._events.options import EVENT
 from audeval._score_based.options import SCORE
 from audeval._segments.options import SEGMENT
 
@@ -210,47 +209,22 @@ def _events(commands) -> None:
         "--onset-tolerance 0.5 --offset-tolerance 0.5 --duration-tolerance 0.",
         example=True,
     )
-    _add_seconds(g, "--onset-tolerance", 0.2, "onsets match within this distance (default: 0.2)")
-    _add_seconds(
-        g,
-        "--offset-tolerance",
-        0.2,
-        "offsets match within max(this, duration tolerance x event length) "
-        "(default: 0.2; 'none' for only the duration tolerance)",
-        type=_seconds_or_none,
-    )
-    _add_seconds(
-        g,
-        "--duration-tolerance",
-        0.5,
-        "offset tolerance as a fraction of the true event length "
-        "(default: 0.5, sed_eval's; DCASE task 4: 0.2; MIREX 2018: 0; 'none')",
-        type=_seconds_or_none,
-        metavar="FRACTION",
-    )
+    fields = EVENT.fields
+    add_option(g, fields["onset_tolerance"], default=0.2)
+    add_option(g, fields["offset_tolerance"], default=0.2, hint="offsets match within max(this, "
+               "duration tolerance x event length)")
+    add_option(g, fields["duration_tolerance"], default=0.5,
+               hint="sed_eval's 0.5; DCASE task 4: 0.2; MIREX 2018: 0")
     g.add_argument("--no-onset", action="store_true", help="do not evaluate onsets")
     g.add_argument(
         "--no-offset",
         action="store_true",
         help="do not evaluate offsets (onsets only; MIREX 2018 does evaluate offsets)",
     )
-    g.add_argument(
-        "--matching",
-        choices=("optimal", "greedy"),
-        default="optimal",
-        help="one-to-one matching of events (default: optimal)",
-    )
-    g.add_argument(
-        "--compat",
-        choices=("sed_eval",),
-        help="compare times as sed_eval 0.2.1 does (float64 seconds; a tolerance met exactly may miss)",
-    )
-    _add_zero_division(g, 0.0, "value of an undefined precision or recall (default: 0; 'nan')")
-    g.add_argument(
-        "--propagate-nans",
-        action="store_true",
-        help="F-score is NaN when precision or recall is NaN",
-    )
+    add_option(g, fields["matching"])
+    add_option(g, fields["compat"], hint="a tolerance met exactly may miss")
+    add_option(g, fields["zero_division"], hint="'nan' for NaN")
+    add_option(g, fields["propagate_nans"])
     _add_output(p)
 
 
@@ -523,7 +497,7 @@ def _scores(commands) -> None:
     _add_output(p, per_file=False)
 
 
-DECLARED = {"segments": SEGMENT, "scores": SCORE}
+DECLARED = {"events": EVENT, "segments": SEGMENT, "scores": SCORE}
 """Subcommands whose metric flags come from a family's declared options (:mod:`audeval._cli.declared`)."""
 
 SUBCOMMANDS = (
