@@ -21,12 +21,13 @@ from audeval._agreement.metrics import fleiss_kappa
 from audeval._agreement.metrics import krippendorff_alpha
 from audeval._agreement.spans import consensus
 from audeval._agreement.spans import disagreements
-from audeval._agreement.statistics import COLUMNS
+from audeval._agreement import reductions
+from audeval._agreement.options import COLUMNS
+from audeval._agreement.options import OPTIONS
+from audeval._agreement.options import normalise
 from audeval._agreement.statistics import NO_LABEL
-from audeval._agreement.statistics import OPTIONS
 from audeval._agreement.statistics import agreement_statistics
 from audeval._agreement.statistics import fill_missing
-from audeval._agreement.statistics import normalise
 from audeval._agreement.unitizing import unitized_alpha
 from audeval._protocol import Family
 
@@ -59,5 +60,6 @@ FAMILY = Family(
     fill_missing=fill_missing,
     normalise=normalise,
     dense=True,
+    reduce=reductions.reduce,
 )
 """The agreement family's one declaration (read by the registry)."""

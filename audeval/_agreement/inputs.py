@@ -23,10 +23,7 @@ from audeval import _validation
 from audeval._file_levels import report_files as _report_files
 from audeval._labels import check_label_list
 from audeval._validation import NAT
-
-
-UNRATED = ("no_label", "missing")
-"""Values of ``unrated``: how a file without rows of a rater counts for that rater."""
+from audeval._agreement.options import UNRATED  # noqa: F401  (re-exported)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -220,9 +217,9 @@ def check_ratings(
         files_duration: file -> duration (seconds or timedelta)
         unrated: ``"no_label"``: a rater without rows in a file said "no label"
             everywhere in it; ``"missing"``: the rater did not rate the file
+            (checked by the caller's options object)
 
     """
-    unrated = _options.check_choice(unrated, "unrated", UNRATED)
     mapping = as_mapping(annotations, prediction)
     raws = [
         _validation._take_apart(series, f"annotations[{rater!r}]", True)

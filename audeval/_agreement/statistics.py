@@ -32,9 +32,10 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from audeval import _options
-from audeval._agreement.inputs import UNRATED
 from audeval._agreement.inputs import check_ratings
+from audeval._agreement.options import AGREEMENT
+from audeval._agreement.options import COLUMNS
+from audeval._agreement.options import normalise  # noqa: F401  (tests/assets/agreement/reference)
 from audeval._protocol import stamp
 from audeval._agreement.coincidence import Segments
 from audeval._agreement.coincidence import count_runs
@@ -45,28 +46,6 @@ from audeval._tables import label_index
 
 NO_LABEL = "<no label>"
 """Name of the "no label" category (label sets of ``per_label=False``)."""
-
-INT_COLUMNS = ("total", "pairable", "values", "first")
-FLOAT_COLUMNS = ("coincide", "fleiss_agree", "fleiss_share")
-COLUMNS = INT_COLUMNS + FLOAT_COLUMNS
-OPTIONS = ("per_label", "frame_size", "unrated")
-
-
-def normalise(options: Mapping[str, object]) -> dict:
-    """Check the given statistics options; ``frame_size`` as int ns (what a table records)."""
-    checks = {
-        "per_label": lambda v: _options.check_bool(v, "per_label"),
-        "frame_size": _frame_size,
-        "unrated": lambda v: _options.check_choice(v, "unrated", UNRATED),
-    }
-    return {name: checks[name](value) for name, value in options.items() if name in checks}
-
-
-def _frame_size(value: object) -> int | None:
-    ns = _options.check_duration(value, "frame_size")
-    if ns == 0:
-        raise ValueError("frame_size must be positive; got 0.")
-    return ns
 
 
 def set_names(members: list[tuple], labels: list) -> list:
@@ -173,6 +152,27 @@ def fill_missing(storage: dict, present: np.ndarray, shape: tuple) -> None:
 # -------------------------------------------------------------------------
 
 
+def compute_statistics(annotations, prediction, labels, options) -> pd.DataFrame:
+    """The statistics table of the annotations under a checked options object."""
+    ratings = check_ratings(
+        annotations,
+        prediction,
+        labels=labels,
+        files_duration=options.files_duration,
+        unrated=options.unrated,
+    )
+    seg = segments(ratings, options.frame_size, options.per_label)
+    if options.per_label:
+        categories = list(ratings.labels)
+    else:
+        categories = set_names(seg.members, ratings.labels)
+    columns = aggregate(seg, ratings.n_files, len(categories))
+    out = table(ratings.files, categories, columns)
+    recorded = {**AGREEMENT.record(options), "raters": [str(r) for r in ratings.raters]}
+    return stamp(out, "agreement", recorded)
+
+
+@AGREEMENT.statistics(compute_statistics)
 def agreement_statistics(
     annotations: Mapping[object, pd.Series] | pd.Series,
     prediction: pd.Series | None = None,
@@ -262,22 +262,3 @@ def agreement_statistics(
              a              3.0       2.0
 
     """
-    options = normalise(
-        {"per_label": per_label, "frame_size": frame_size, "unrated": unrated}
-    )
-    ratings = check_ratings(
-        annotations,
-        prediction,
-        labels=labels,
-        files_duration=files_duration,
-        unrated=options["unrated"],
-    )
-    seg = segments(ratings, options["frame_size"], options["per_label"])
-    if options["per_label"]:
-        categories = list(ratings.labels)
-    else:
-        categories = set_names(seg.members, ratings.labels)
-    columns = aggregate(seg, ratings.n_files, len(categories))
-    out = table(ratings.files, categories, columns)
-    recorded = {**options, "raters": [str(r) for r in ratings.raters]}
-    return stamp(out, "agreement", recorded)
