@@ -153,8 +153,9 @@ def test_options_object():
     assert options.unrated == "no_label" and options.average == "macro" and np.isnan(options.zero_division)
     with pytest.raises(dataclasses.FrozenInstanceError):
         options.per_label = False
-    assert AGREEMENT.table_options == ("per_label", "frame_size", "unrated") == FAMILY.options
+    assert AGREEMENT.table_options == ("per_label", "frame_size", "unrated", "level") == FAMILY.options
     assert AGREEMENT.record(options) == {"per_label": True, "frame_size": 250_000_000, "unrated": "no_label"}
+    assert AGREEMENT.record(AGREEMENT.build({"level": "ratio"}))["level"] == "ratio"
     assert FAMILY.normalise({"frame_size": pd.Timedelta(1, unit="s")}) == {"frame_size": 1_000_000_000}
     assert RATERS.build({"average": "none"}).average == "none"
     with pytest.raises(ValueError, match="average must be 'pooled' or 'none'; got 'macro'"):

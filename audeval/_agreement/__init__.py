@@ -22,6 +22,7 @@ from audeval._agreement.metrics import krippendorff_alpha
 from audeval._agreement.spans import consensus
 from audeval._agreement.spans import disagreements
 from audeval._agreement import reductions
+from audeval._agreement.options import BLOCK
 from audeval._agreement.options import COLUMNS
 from audeval._agreement.options import OPTIONS
 from audeval._agreement.options import normalise
@@ -60,6 +61,7 @@ FAMILY = Family(
     fill_missing=fill_missing,
     normalise=normalise,
     dense=True,
+    label_blocks=(BLOCK,),
     reduce=reductions.reduce,
 )
 """The agreement family's one declaration (read by the registry)."""

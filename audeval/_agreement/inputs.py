@@ -33,6 +33,8 @@ class Ratings:
     Rows of all raters are concatenated; ``rater`` says whose row it is.
     ``rated[r, f]`` says whether rater ``r`` counts in file ``f``
     (``unrated="missing"``: only raters with rows in the file).
+    ``ordered``: the order of ``labels`` was given
+    (``labels=``, or every rater's Series an ordered categorical).
     """
 
     raters: list
@@ -46,6 +48,7 @@ class Ratings:
     extent: np.ndarray
     rated: np.ndarray
     categorical: bool
+    ordered: bool = False
 
     @property
     def n_raters(self) -> int:
@@ -268,4 +271,7 @@ def check_ratings(
         rated[:] = True
     arrays = [np.concatenate([p[k] for p in parts]).astype(np.int64) for k in range(5)]
     categorical = all(c for _, _, c in coded)
-    return Ratings(list(mapping), files, label_list, *arrays, extent, rated, categorical)
+    ordered = labels is not None or all(
+        isinstance(series.dtype, pd.CategoricalDtype) and series.dtype.ordered for series in mapping.values()
+    )
+    return Ratings(list(mapping), files, label_list, *arrays, extent, rated, categorical, ordered)

@@ -21,6 +21,7 @@ import pandas as pd
 
 from audeval import _options
 from audeval._agreement.options import AGREEMENT
+from audeval._agreement.options import BLOCK
 from audeval._agreement.options import COLUMNS
 from audeval._agreement.reductions import NAMES
 from audeval._agreement.reductions import values_of
@@ -43,13 +44,15 @@ class Coincidences:
     """The columns of a metric call's table summed per group, and what the table records.
 
     ``columns[name]``: ``(groups, categories)`` float arrays
-    (groups: the files for ``per_file``, else one group of all files).
+    (groups: the files for ``per_file``, else one group of all files);
+    ``matrix``: the coincidence matrix ``(groups, categories, categories)`` of ordered levels.
     """
 
     groups: pd.Index
     categories: list
     columns: Mapping[str, np.ndarray]
     recorded: Mapping[str, object]
+    matrix: np.ndarray | None = None
 
 
 def _label_sets_only(table: pd.DataFrame, labels: Sequence[object]) -> pd.DataFrame:
@@ -76,6 +79,12 @@ def _table(metric, annotations, prediction, labels, options) -> tuple[pd.DataFra
         )
     if labels is not None and not recorded["per_label"]:
         _label_sets_only(table, labels)
+    level = recorded.get("level", "nominal")  # (nominal tables do not record it)
+    if "level" in options.given and options.level != level:
+        raise ValueError(
+            f"the statistics table was made with level={level!r}, but level={options.level!r} "
+            "was given: pass level to agreement_statistics and compute the metric from that table."
+        )
     return table, recorded
 
 
@@ -97,10 +106,11 @@ def grid(table: pd.DataFrame, per_file: bool) -> tuple[pd.Index, list, dict[str,
         groups = pd.Index([None])
     cell = np.asarray(group_codes, dtype=np.int64) * len(categories) + cat_codes
     size = len(groups) * len(categories)
+    names = [f"{BLOCK}{c}" for c in categories]
     out = {
         column: np.bincount(cell, weights=table[column].to_numpy(dtype=np.float64), minlength=size)
         .reshape(len(groups), len(categories))
-        for column in COLUMNS
+        for column in [*COLUMNS, *(names if all(n in table.columns for n in names) else [])]
     }
     return groups, categories, out
 
@@ -109,7 +119,17 @@ def coincidences(metric, annotations, prediction, labels, options) -> Coincidenc
     """The family gate of a metric call: its table (computed, or given and checked), summed."""
     table, recorded = _table(metric, annotations, prediction, labels, options)
     groups, categories, columns = grid(table, options.per_file)
-    return Coincidences(groups, categories, columns, recorded)
+    matrix = None
+    if recorded.get("level", "nominal") != "nominal":
+        names = [f"{BLOCK}{c}" for c in categories]
+        missing = [n for n in names if n not in columns]
+        if missing:
+            raise ValueError(
+                f"the statistics table of level={recorded['level']!r} lacks the coincidence columns "
+                f"{missing[:4]}; pass a table from agreement_statistics."
+            )
+        matrix = np.stack([columns[n] for n in names], axis=-1)
+    return Coincidences(groups, categories, columns, recorded, matrix)
 
 
 # -------------------------------------------------------------------------
@@ -153,6 +173,9 @@ def _reduction(kind: str):
         values, undefined = values_of(
             kind, c.columns, per_label=per_label, unit=float(c.recorded.get("frame_size") or 0),
             average=average, zero_division=options.zero_division,
+            level=c.recorded.get("level", "nominal"),
+            weights=options.weights if kind == "cohen" else None,
+            labels=c.categories, matrix=c.matrix,
         )
         _warn_undefined(undefined, options.zero_division, NAMES[kind])
         by_label = per_label and average == "none"
@@ -201,13 +224,31 @@ ARGS = """
 """
 
 
-def _doc(function):
-    function.__doc__ = function.__doc__.replace("    {ARGS}\n", ARGS)
-    return function
+LEVEL_ARG = """        level: ``"nominal"`` (label sets, "no label" a category),
+            or the labels are ordered values of one scale,
+            ``"ordinal"``, ``"interval"`` or ``"ratio"``
+            (numbers, an ordered categorical, or ``labels=[...]`` in order;
+            one value at a time, time without a value is missing),
+            see :func:`agreement_statistics`
+"""
+
+WEIGHTS_ARG = """        weights: ``None``, or ``"linear"`` / ``"quadratic"``:
+            disagreement weights :math:`|i - j|` / :math:`(i - j)^2`
+            of the positions of the ordered labels (needs an ordered ``level``)
+"""
+
+
+def _doc(*extra: str):
+    def document(function):
+        args = ARGS.replace("\n    Raises:", "".join(extra) + "\n    Raises:")
+        function.__doc__ = function.__doc__.replace("    {ARGS}\n", args)
+        return function
+
+    return document
 
 
 @AGREEMENT.metric(_reduction("cohen"), gate=coincidences)
-@_doc
+@_doc(LEVEL_ARG, WEIGHTS_ARG)
 def cohen_kappa(
     annotations: pd.Series | Mapping[object, pd.Series] | pd.DataFrame,
     prediction: pd.Series | None = None,
@@ -220,6 +261,8 @@ def cohen_kappa(
     files_duration: Mapping | pd.Series | None = None,
     per_file: bool = False,
     zero_division: float = np.nan,
+    level: str = "nominal",
+    weights: str | None = None,
 ) -> float | dict | pd.Series | pd.DataFrame:
     r"""Cohen's kappa of two raters, time-weighted, in continuous time.
 
@@ -258,7 +301,7 @@ def cohen_kappa(
 
 
 @AGREEMENT.metric(_reduction("fleiss"), gate=coincidences)
-@_doc
+@_doc()
 def fleiss_kappa(
     annotations: Mapping[object, pd.Series] | pd.DataFrame,
     prediction: pd.Series | None = None,
@@ -313,7 +356,7 @@ def fleiss_kappa(
 
 
 @AGREEMENT.metric(_reduction("alpha"), gate=coincidences)
-@_doc
+@_doc(LEVEL_ARG)
 def krippendorff_alpha(
     annotations: Mapping[object, pd.Series] | pd.DataFrame,
     prediction: pd.Series | None = None,
@@ -326,6 +369,7 @@ def krippendorff_alpha(
     files_duration: Mapping | pd.Series | None = None,
     per_file: bool = False,
     zero_division: float = np.nan,
+    level: str = "nominal",
 ) -> float | dict | pd.Series | pd.DataFrame:
     r"""Krippendorff's alpha (nominal) of several raters, time-weighted.
 

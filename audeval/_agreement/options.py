@@ -23,6 +23,15 @@ COLUMNS = INT_COLUMNS + FLOAT_COLUMNS
 UNRATED = ("no_label", "missing")
 """Values of ``unrated``: how a file without rows of a rater counts for that rater."""
 
+LEVELS = ("nominal", "ordinal", "interval", "ratio")
+"""Levels of measurement: how the labels' values compare (Krippendorff 2011)."""
+
+WEIGHTS = (None, "linear", "quadratic")
+"""Weights of Cohen's kappa over the positions of ordered labels (sklearn's ``weights``)."""
+
+BLOCK = "coincide_with_"
+"""Prefix of the coincidence matrix of an ordered table: one column per label."""
+
 AVERAGES = ("macro", "micro", "none", None)
 """Values of ``average`` of the kappas and alpha (``None``: ``"none"``)."""
 
@@ -38,6 +47,12 @@ UNRATED_OPTION = Option(
     "unrated", 'a file without rows of a rater counts as ``"no_label"`` or ``"missing"``',
     default="no_label", kind="choice", choices=UNRATED, table=True,
 )
+LEVEL = Option(
+    "level",
+    '``"nominal"`` (label sets, "no label" a category), or ordered values '
+    '(``"ordinal"``, ``"interval"``, ``"ratio"``: one value at a time, "no label" missing)',
+    default="nominal", kind="choice", choices=LEVELS, table=True,
+)
 FILES_DURATION = Option(
     "files_duration", "file -> duration; else a file ends at the latest end of any rater",
 )
@@ -51,7 +66,12 @@ AGREEMENT = Declaration(
         PER_LABEL,
         FRAME_SIZE,
         UNRATED_OPTION,
+        LEVEL,
         FILES_DURATION,
+        Option(
+            "weights", '``"linear"`` or ``"quadratic"``: disagreement weights of ordered labels by position',
+            default=None, kind="choice", choices=WEIGHTS,
+        ),
         Option(
             "average", '``"macro"``, ``"micro"`` or ``"none"`` (with ``per_label=True``)',
             default="macro", kind="choice", choices=AVERAGES,
@@ -60,8 +80,18 @@ AGREEMENT = Declaration(
         ZERO_DIVISION,
     ),
     columns=COLUMNS,
+    record=lambda options: _record(options),
 )
 """The options of :func:`agreement_statistics` and the metrics of its table."""
+
+
+def _record(options) -> dict:
+    """What a table records: ``level`` only where it is not ``"nominal"``
+    (nominal tables record what they did before levels existed)."""
+    out = {"per_label": options.per_label, "frame_size": options.frame_size, "unrated": options.unrated}
+    if options.level != "nominal":
+        out["level"] = options.level
+    return out
 
 
 RATERS = Declaration(

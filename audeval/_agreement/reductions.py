@@ -20,6 +20,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from audeval._agreement.options import BLOCK
 
 KINDS = {"cohen_kappa": "cohen", "fleiss_kappa": "fleiss", "krippendorff_alpha": "alpha"}
 """The metrics this module reduces, by name."""
@@ -91,6 +92,50 @@ def _nanmean(values: np.ndarray) -> np.ndarray:
     return _ratio(total, np.where(count > 0, count, np.nan))
 
 
+def _delta(level: str, labels, n: np.ndarray) -> np.ndarray:
+    r"""Squared difference :math:`\delta^2_{ck}` of the values of a level, ``(..., C, C)``.
+
+    ordinal: :math:`(\sum_{g=c}^{k} n_g - (n_c + n_k) / 2)^2`, the difference of the mid-ranks
+    :math:`r_c = \sum_{g < c} n_g + n_c / 2` of the summed marginals;
+    interval: :math:`(v_c - v_k)^2`; ratio: :math:`((v_c - v_k) / (v_c + v_k))^2` (0 where both are 0).
+    """
+    if level == "ordinal":
+        rank = np.cumsum(n, axis=-1) - n / 2.0
+        return (rank[..., :, None] - rank[..., None, :]) ** 2
+    v = np.asarray(labels, dtype=np.float64)
+    difference = v[:, None] - v[None, :]
+    if level == "interval":
+        return difference**2
+    total = v[:, None] + v[None, :]
+    return np.divide(difference, total, out=np.zeros_like(difference), where=total != 0) ** 2
+
+
+def ordered_alpha(
+    values: np.ndarray, matrix: np.ndarray, labels, level: str, unit: float
+) -> tuple[np.ndarray, np.ndarray]:
+    r""":math:`\alpha = 1 - (N - u) \sum_{ck} o_{ck} \delta^2_{ck} / \sum_{ck} n_c n_k \delta^2_{ck}`."""
+    delta = _delta(level, labels, values)
+    n = values.sum(axis=-1)
+    observed = (matrix * delta).sum(axis=(-2, -1))
+    expected = (values[..., :, None] * values[..., None, :] * delta).sum(axis=(-2, -1))
+    return 1.0 - _ratio((n - unit) * observed, expected), ~(expected > 0)
+
+
+def weighted_cohen(first: np.ndarray, values: np.ndarray, matrix: np.ndarray, weights: str):
+    r"""Weighted :math:`\kappa = 1 - T \sum_{ck} w_{ck} C_{ck} / \sum_{ck} w_{ck} a_c b_k`,
+    :math:`w_{ck} = |c - k|` (linear) or :math:`(c - k)^2` (quadratic) of the labels' positions;
+    :math:`\sum_{ck} w_{ck} C_{ck} = \frac{1}{2} \sum_{ck} w_{ck} o_{ck}` (two raters, :math:`w` symmetric)."""
+    position = np.arange(first.shape[-1], dtype=np.float64)
+    w = np.abs(position[:, None] - position[None, :])
+    if weights == "quadratic":
+        w = w**2
+    second = values - first
+    t = first.sum(axis=-1)
+    observed = (matrix * w).sum(axis=(-2, -1)) / 2.0
+    expected = (first[..., :, None] * second[..., None, :] * w).sum(axis=(-2, -1))
+    return 1.0 - _ratio(t * observed, expected), ~(expected > 0)
+
+
 def values_of(
     kind: str,
     columns: Mapping[str, np.ndarray],
@@ -99,20 +144,34 @@ def values_of(
     unit: float,
     average: str | None,
     zero_division: float,
+    level: str = "nominal",
+    weights: str | None = None,
+    labels=None,
+    matrix: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The metric of summed columns ``(..., n_categories)``, and where it was 0 / 0.
 
     Returns arrays ``(...)``, or ``(..., n_labels)`` for ``per_label`` with ``average="none"``;
     0 / 0 is replaced by ``zero_division`` (``average="macro"``: before the mean).
+    ``level``: the level the table was made with; ``matrix``: its coincidence matrix
+    ``(..., n_categories, n_categories)`` (ordered levels).
     """
-    reduction = REDUCTIONS[kind]
     g = {name: np.asarray(columns[name], dtype=np.float64) for name in _NEEDS}
-    if not per_label:
-        values, undefined = reduction(g, unit)
+    if weights is not None:
+        if level == "nominal":
+            raise ValueError(
+                f"weights={weights!r} compares ordered labels: pass level='ordinal' "
+                "(ordered values, time without a value missing) to cohen_kappa or agreement_statistics."
+            )
+        values, undefined = weighted_cohen(g["first"], g["values"], np.asarray(matrix, dtype=np.float64), weights)
+    elif kind == "alpha" and level != "nominal":
+        values, undefined = ordered_alpha(g["values"], np.asarray(matrix, dtype=np.float64), labels, level, unit)
+    elif not per_label:
+        values, undefined = REDUCTIONS[kind](g, unit)
     elif average == "micro":
-        values, undefined = reduction(binary({k: v.sum(axis=-1) for k, v in g.items()}), unit)
+        values, undefined = REDUCTIONS[kind](binary({k: v.sum(axis=-1) for k, v in g.items()}), unit)
     else:
-        values, undefined = reduction(binary(g), unit)
+        values, undefined = REDUCTIONS[kind](binary(g), unit)
     values = np.where(undefined, zero_division, values)
     if per_label and average == "macro":
         values = _nanmean(values)
@@ -134,6 +193,7 @@ def reduce(counts, options: Mapping[str, object]) -> np.ndarray:
         raise NotImplementedError(options["metric"])
     recorded = counts.recorded
     average = options.get("average", "macro")
+    level = recorded.get("level", "nominal")
     values, _ = values_of(
         kind,
         counts,
@@ -141,5 +201,9 @@ def reduce(counts, options: Mapping[str, object]) -> np.ndarray:
         unit=float(recorded.get("frame_size") or 0),
         average="none" if average is None else average,
         zero_division=float(options.get("zero_division", np.nan)),
+        level=level,
+        weights=options.get("weights") if kind == "cohen" else None,
+        labels=counts.labels,
+        matrix=counts.blocks.get(BLOCK) if level != "nominal" else None,
     )
     return values

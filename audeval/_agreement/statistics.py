@@ -34,6 +34,9 @@ import pandas as pd
 
 from audeval._agreement.inputs import check_ratings
 from audeval._agreement.options import AGREEMENT
+from audeval._agreement.options import BLOCK
+from audeval._agreement.scales import aggregate_ordered
+from audeval._agreement.scales import check_scale
 from audeval._agreement.options import COLUMNS
 from audeval._agreement.options import normalise  # noqa: F401  (tests/assets/agreement/reference)
 from audeval._protocol import stamp
@@ -152,6 +155,21 @@ def fill_missing(storage: dict, present: np.ndarray, shape: tuple) -> None:
 # -------------------------------------------------------------------------
 
 
+def _ordered(ratings, options) -> pd.DataFrame:
+    """The table of ordered values: the columns and the coincidence matrix (one column per value)."""
+    if options.per_label:
+        raise ValueError(
+            f"level={options.level!r} compares the values of one variable; "
+            "per_label=True (a binary variable per label) needs level='nominal'."
+        )
+    check_scale(ratings, options.level)
+    seg = segments(ratings, options.frame_size, False)
+    columns, matrix = aggregate_ordered(seg, ratings)
+    labels = list(ratings.labels)
+    block = {f"{BLOCK}{label}": matrix[:, k] for k, label in enumerate(labels)}
+    return table(ratings.files, labels, {**columns, **block})
+
+
 def compute_statistics(annotations, prediction, labels, options) -> pd.DataFrame:
     """The statistics table of the annotations under a checked options object."""
     ratings = check_ratings(
@@ -161,13 +179,16 @@ def compute_statistics(annotations, prediction, labels, options) -> pd.DataFrame
         files_duration=options.files_duration,
         unrated=options.unrated,
     )
-    seg = segments(ratings, options.frame_size, options.per_label)
-    if options.per_label:
-        categories = list(ratings.labels)
+    if options.level != "nominal":
+        out = _ordered(ratings, options)
     else:
-        categories = set_names(seg.members, ratings.labels)
-    columns = aggregate(seg, ratings.n_files, len(categories))
-    out = table(ratings.files, categories, columns)
+        seg = segments(ratings, options.frame_size, options.per_label)
+        if options.per_label:
+            categories = list(ratings.labels)
+        else:
+            categories = set_names(seg.members, ratings.labels)
+        columns = aggregate(seg, ratings.n_files, len(categories))
+        out = table(ratings.files, categories, columns)
     recorded = {**AGREEMENT.record(options), "raters": [str(r) for r in ratings.raters]}
     return stamp(out, "agreement", recorded)
 
@@ -182,6 +203,7 @@ def agreement_statistics(
     frame_size: float | pd.Timedelta | None = None,
     unrated: str = "no_label",
     files_duration: Mapping | pd.Series | None = None,
+    level: str = "nominal",
 ) -> pd.DataFrame:
     r"""Additive coincidence statistics of several raters, per file and category.
 
@@ -240,6 +262,15 @@ def agreement_statistics(
             (values missing, as NaN in a reliability matrix)
         files_duration: file -> duration; else a file ends
             at the latest end of any rater
+        level: ``"nominal"``: categories are label sets, "no label" one of them;
+            ``"ordinal"``, ``"interval"``, ``"ratio"``: the labels are the ordered values
+            of one scale (numbers, an ordered categorical, or ``labels=[...]`` in order),
+            a rater gives one value at a time, time without a value is missing
+            (paired only where at least two raters give a value),
+            and the table adds the coincidence matrix
+            :math:`o_{ck} = \sum_p d_p\, n_{pc} (n_{pk} - [c = k]) / (m_p - 1)`
+            (:math:`m_p`: the raters with a value on :math:`p`)
+            in the columns ``coincide_with_<k>`` (float ns)
 
     Returns:
         statistics table (its options in ``attrs``)
