@@ -8,7 +8,9 @@ or two Series ``(truth, prediction)``.
 
 * :func:`agreement_statistics`: additive coincidence durations per file and category;
   :func:`cohen_kappa`, :func:`fleiss_kappa`, :func:`krippendorff_alpha` reduce them
-  (time-weighted, continuous time, or frames with ``frame_size``)
+  (time-weighted, continuous time, or frames with ``frame_size``);
+  with ``level="ordinal" | "interval" | "ratio"`` the labels are values of a scale
+  and the table holds their whole coincidence matrix (:mod:`audeval._agreement.scales`)
 * :func:`unitized_alpha`: Krippendorff's unitizing alpha (boundaries and labels)
 * :func:`agreement_matrix`: any metric of audeval for every ordered pair of raters
 * :func:`disagreements`: the spans where raters differ
