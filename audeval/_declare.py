@@ -314,7 +314,8 @@ class Declaration:
             )
         given = [k for k in self.table_options if k in options.given]
         recorded = self.record(options)
-        check_table(truth, prediction, family=self.family, given={k: recorded[k] for k in given})
+        # (a family may record an option only where it is not at its default)
+        check_table(truth, prediction, family=self.family, given={k: recorded[k] for k in given if k in recorded})
         missing = [c for c in self.columns if c not in truth.columns]
         if missing:
             raise ValueError(f"truth lacks the columns {missing}; pass a table from {name}.")

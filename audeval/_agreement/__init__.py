@@ -8,7 +8,9 @@ or two Series ``(truth, prediction)``.
 
 * :func:`agreement_statistics`: additive coincidence durations per file and category;
   :func:`cohen_kappa`, :func:`fleiss_kappa`, :func:`krippendorff_alpha` reduce them
-  (time-weighted, continuous time, or frames with ``frame_size``)
+  (time-weighted, continuous time, or frames with ``frame_size``);
+  with ``level="ordinal" | "interval" | "ratio"`` the labels are values of a scale
+  and the table holds their whole coincidence matrix (:mod:`audeval._agreement.scales`)
 * :func:`unitized_alpha`: Krippendorff's unitizing alpha (boundaries and labels)
 * :func:`agreement_matrix`: any metric of audeval for every ordered pair of raters
 * :func:`disagreements`: the spans where raters differ
@@ -21,12 +23,14 @@ from audeval._agreement.metrics import fleiss_kappa
 from audeval._agreement.metrics import krippendorff_alpha
 from audeval._agreement.spans import consensus
 from audeval._agreement.spans import disagreements
-from audeval._agreement.statistics import COLUMNS
+from audeval._agreement import reductions
+from audeval._agreement.options import BLOCK
+from audeval._agreement.options import COLUMNS
+from audeval._agreement.options import OPTIONS
+from audeval._agreement.options import normalise
 from audeval._agreement.statistics import NO_LABEL
-from audeval._agreement.statistics import OPTIONS
 from audeval._agreement.statistics import agreement_statistics
 from audeval._agreement.statistics import fill_missing
-from audeval._agreement.statistics import normalise
 from audeval._agreement.unitizing import unitized_alpha
 from audeval._protocol import Family
 
@@ -59,5 +63,7 @@ FAMILY = Family(
     fill_missing=fill_missing,
     normalise=normalise,
     dense=True,
+    label_blocks=(BLOCK,),
+    reduce=reductions.reduce,
 )
 """The agreement family's one declaration (read by the registry)."""

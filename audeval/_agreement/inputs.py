@@ -23,10 +23,7 @@ from audeval import _validation
 from audeval._file_levels import report_files as _report_files
 from audeval._labels import check_label_list
 from audeval._validation import NAT
-
-
-UNRATED = ("no_label", "missing")
-"""Values of ``unrated``: how a file without rows of a rater counts for that rater."""
+from audeval._agreement.options import UNRATED  # noqa: F401  (re-exported)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,6 +33,8 @@ class Ratings:
     Rows of all raters are concatenated; ``rater`` says whose row it is.
     ``rated[r, f]`` says whether rater ``r`` counts in file ``f``
     (``unrated="missing"``: only raters with rows in the file).
+    ``ordered``: the order of ``labels`` was given
+    (``labels=``, or every rater's Series an ordered categorical).
     """
 
     raters: list
@@ -49,6 +48,7 @@ class Ratings:
     extent: np.ndarray
     rated: np.ndarray
     categorical: bool
+    ordered: bool = False
 
     @property
     def n_raters(self) -> int:
@@ -220,9 +220,9 @@ def check_ratings(
         files_duration: file -> duration (seconds or timedelta)
         unrated: ``"no_label"``: a rater without rows in a file said "no label"
             everywhere in it; ``"missing"``: the rater did not rate the file
+            (checked by the caller's options object)
 
     """
-    unrated = _options.check_choice(unrated, "unrated", UNRATED)
     mapping = as_mapping(annotations, prediction)
     raws = [
         _validation._take_apart(series, f"annotations[{rater!r}]", True)
@@ -271,4 +271,7 @@ def check_ratings(
         rated[:] = True
     arrays = [np.concatenate([p[k] for p in parts]).astype(np.int64) for k in range(5)]
     categorical = all(c for _, _, c in coded)
-    return Ratings(list(mapping), files, label_list, *arrays, extent, rated, categorical)
+    ordered = labels is not None or all(
+        isinstance(series.dtype, pd.CategoricalDtype) and series.dtype.ordered for series in mapping.values()
+    )
+    return Ratings(list(mapping), files, label_list, *arrays, extent, rated, categorical, ordered)

@@ -5,31 +5,33 @@ Every metric here is a function of the columns of
 (all files, or each file for ``per_file=True``),
 so it gives the same number from annotations, from a statistics table,
 through ``Accumulator``, ``bootstrap`` and ``dask_statistics``.
-Category sums are written :math:`\sum_c`; for ``per_label=True``
-each label is a binary variable (present / absent)
-whose "absent" sums follow from the table's ``total`` :math:`T` and ``pairable`` :math:`N`.
+The metrics are declared on the family (:data:`audeval._agreement.options.AGREEMENT`):
+one options object per call, the gate :func:`coincidences`
+(annotations, or a table through ``Declaration.table``),
+the reductions of :mod:`audeval._agreement.reductions`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-import warnings
+import dataclasses
 
 import numpy as np
 import pandas as pd
 
 from audeval import _options
-from audeval._agreement.statistics import COLUMNS
-from audeval._agreement.statistics import agreement_statistics
-from audeval._agreement.statistics import normalise
-from audeval._options import Default
-from audeval._protocol import check_table
-from audeval._warnings import UndefinedMetricWarning
+from audeval._agreement.options import AGREEMENT
+from audeval._agreement.options import BLOCK
+from audeval._agreement.options import COLUMNS
+from audeval._agreement.reductions import NAMES
+from audeval._agreement.reductions import values_of
+from audeval._agreement.statistics import compute_statistics
+from audeval._protocol import table_options
 from audeval._tables import select_labels
+from audeval._warnings import UndefinedMetricWarning
 
 
-AVERAGES = ("macro", "micro", "none")
-STATISTICS_OPTIONS = ("per_label", "frame_size", "unrated")
+SERIES_NAMES = {"cohen": "cohen_kappa", "fleiss": "fleiss_kappa", "alpha": "krippendorff_alpha"}
 
 
 # -------------------------------------------------------------------------
@@ -37,51 +39,53 @@ STATISTICS_OPTIONS = ("per_label", "frame_size", "unrated")
 # -------------------------------------------------------------------------
 
 
-def statistics_of(
-    annotations: object,
-    prediction: object,
-    labels: Sequence[object] | None,
-    options: Mapping[str, object],
-    files_duration: object = None,
-) -> tuple[pd.DataFrame, dict]:
-    """The statistics table of a metric call and the options it was made with.
+@dataclasses.dataclass(frozen=True)
+class Coincidences:
+    """The columns of a metric call's table summed per group, and what the table records.
 
-    ``options`` holds the call's statistics options,
-    :class:`audeval._options.Default` where the caller did not give them;
-    a given table is checked against the given ones.
+    ``columns[name]``: ``(groups, categories)`` float arrays
+    (groups: the files for ``per_file``, else one group of all files);
+    ``matrix``: the coincidence matrix ``(groups, categories, categories)`` of ordered levels.
     """
-    if isinstance(annotations, pd.DataFrame):
-        given = {k: v for k, v in options.items() if _options.given(v)}
-        recorded = check_table(
-            annotations, prediction, family="agreement", given=normalise(given)
+
+    groups: pd.Index
+    categories: list
+    columns: Mapping[str, np.ndarray]
+    recorded: Mapping[str, object]
+    matrix: np.ndarray | None = None
+
+
+def _label_sets_only(table: pd.DataFrame, labels: Sequence[object]) -> pd.DataFrame:
+    if not table_options(table).get("per_label"):
+        raise ValueError(
+            "labels cannot select rows of a table of label sets (per_label=False): "
+            "pass labels to agreement_statistics and compute the metric from that table."
         )
-        missing = [c for c in COLUMNS if c not in annotations.columns]
-        if missing:
-            raise ValueError(
-                f"the statistics table lacks the columns {missing}; "
-                "pass a table from agreement_statistics."
-            )
-        if "per_label" not in recorded:
-            raise ValueError(
-                "the statistics table records no options (was it summed with plain pandas?), "
-                "so whether its rows are labels or label sets is unknown: sum tables with "
-                "audeval.sum_statistics, or keep the attrs of the tables (table.attrs = shard.attrs)."
-            )
-        recorded = {**normalise({k: _options.value_of(v) for k, v in options.items()}), **recorded}
-        table = annotations
-        if labels is not None:
-            if not recorded["per_label"]:
-                raise ValueError(
-                    "labels cannot select rows of a table of label sets (per_label=False): "
-                    "pass labels to agreement_statistics and compute the metric from that table."
-                )
-            table = select_labels(table, labels)
-        return table, recorded
-    values = {k: _options.value_of(v) for k, v in options.items()}
-    table = agreement_statistics(
-        annotations, prediction, labels, files_duration=files_duration, **values
-    )
-    return table, dict(table.attrs["audeval"]["options"])
+    return select_labels(table, labels)
+
+
+def _table(metric, annotations, prediction, labels, options) -> tuple[pd.DataFrame, dict]:
+    """The statistics table of a call and the options it records."""
+    if not isinstance(annotations, pd.DataFrame):
+        table = compute_statistics(annotations, prediction, labels, options)
+        return table, table_options(table)
+    table = AGREEMENT.table(metric, annotations, prediction, labels, options, select=_label_sets_only)
+    recorded = table_options(table)
+    if "per_label" not in recorded:
+        raise ValueError(
+            "the statistics table records no options (was it summed with plain pandas?), "
+            "so whether its rows are labels or label sets is unknown: sum tables with "
+            "audeval.sum_statistics, or keep the attrs of the tables (table.attrs = shard.attrs)."
+        )
+    if labels is not None and not recorded["per_label"]:
+        _label_sets_only(table, labels)
+    level = recorded.get("level", "nominal")  # (nominal tables do not record it)
+    if "level" in options.given and options.level != level:
+        raise ValueError(
+            f"the statistics table was made with level={level!r}, but level={options.level!r} "
+            "was given: pass level to agreement_statistics and compute the metric from that table."
+        )
+    return table, recorded
 
 
 def grid(table: pd.DataFrame, per_file: bool) -> tuple[pd.Index, list, dict[str, np.ndarray]]:
@@ -100,156 +104,90 @@ def grid(table: pd.DataFrame, per_file: bool) -> tuple[pd.Index, list, dict[str,
     else:
         group_codes = np.zeros(len(table), dtype=np.int64)
         groups = pd.Index([None])
-    shape = (len(groups), len(categories))
-    out = {}
-    for column in COLUMNS:
-        values = np.zeros(shape, dtype=np.float64)
-        np.add.at(values, (group_codes, cat_codes), table[column].to_numpy(dtype=np.float64))
-        out[column] = values
+    cell = np.asarray(group_codes, dtype=np.int64) * len(categories) + cat_codes
+    size = len(groups) * len(categories)
+    names = [f"{BLOCK}{c}" for c in categories]
+    out = {
+        column: np.bincount(cell, weights=table[column].to_numpy(dtype=np.float64), minlength=size)
+        .reshape(len(groups), len(categories))
+        for column in [*COLUMNS, *(names if all(n in table.columns for n in names) else [])]
+    }
     return groups, categories, out
 
 
-def _undefined(values: np.ndarray, undefined: np.ndarray, zero_division: float, what: str) -> np.ndarray:
+def coincidences(metric, annotations, prediction, labels, options) -> Coincidences:
+    """The family gate of a metric call: its table (computed, or given and checked), summed."""
+    table, recorded = _table(metric, annotations, prediction, labels, options)
+    groups, categories, columns = grid(table, options.per_file)
+    matrix = None
+    if recorded.get("level", "nominal") != "nominal":
+        names = [f"{BLOCK}{c}" for c in categories]
+        missing = [n for n in names if n not in columns]
+        if missing:
+            raise ValueError(
+                f"the statistics table of level={recorded['level']!r} lacks the coincidence columns "
+                f"{missing[:4]}; pass a table from agreement_statistics."
+            )
+        matrix = np.stack([columns[n] for n in names], axis=-1)
+    return Coincidences(groups, categories, columns, recorded, matrix)
+
+
+# -------------------------------------------------------------------------
+# The metrics' reductions
+# -------------------------------------------------------------------------
+
+
+def _warn_undefined(undefined: np.ndarray, zero_division: float, what: str) -> None:
     if np.any(undefined):
         _options.warn(
             f"{what} is undefined (0 / 0: no disagreement is expected, e.g. every rater "
             f"always gives the same category) and was set to zero_division={zero_division}.",
             UndefinedMetricWarning,
         )
+
+
+def _undefined(values: np.ndarray, undefined: np.ndarray, zero_division: float, what: str) -> np.ndarray:
+    """``values`` with ``zero_division`` where undefined (0 / 0), with a warning if any is."""
+    _warn_undefined(undefined, zero_division, what)
     return np.where(undefined, zero_division, values)
 
 
-def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return numerator / denominator
+def _reduction(kind: str):
+    """``reduce(coincidences, options)`` of one metric: the value and its output shape."""
 
-
-# -------------------------------------------------------------------------
-# Reductions (arrays in, arrays out)
-# -------------------------------------------------------------------------
-
-
-def binary(g: dict[str, np.ndarray]) -> dict[str, tuple]:
-    r"""Per-label sums of both categories (present, absent), from the table's totals.
-
-    With :math:`T` = ``total`` and :math:`N` = ``pairable``:
-    :math:`n_0 = N - n_1`, :math:`a_0 = T - a_1`,
-    :math:`o_{00} = N - 2 n_1 + o_{11}`,
-    :math:`\text{agree}_0 = T - 2\,\text{share}_1 + \text{agree}_1`,
-    :math:`\text{share}_0 = T - \text{share}_1`.
-    """
-    t, n = g["total"], g["pairable"]
-    return {
-        "values": (g["values"], n - g["values"]),
-        "first": (g["first"], t - g["first"]),
-        "coincide": (g["coincide"], n - 2 * g["values"] + g["coincide"]),
-        "fleiss_agree": (g["fleiss_agree"], t - 2 * g["fleiss_share"] + g["fleiss_agree"]),
-        "fleiss_share": (g["fleiss_share"], t - g["fleiss_share"]),
-    }
-
-
-def sets(g: dict[str, np.ndarray]) -> dict[str, tuple]:
-    """Sums of label-set categories (the category axis last) as one array per category."""
-    return {k: tuple(np.moveaxis(g[k], -1, 0)) for k in COLUMNS if k not in ("total", "pairable")}
-
-
-def alpha_of(c: dict, unit: float) -> tuple[np.ndarray, np.ndarray]:
-    r"""Nominal :math:`\alpha = 1 - (N - u) \sum_c (n_c - o_{cc}) / \sum_c n_c (N - n_c)`."""
-    n = sum(c["values"])
-    observed = sum(v - o for v, o in zip(c["values"], c["coincide"]))
-    expected = sum(v * (n - v) for v in c["values"])
-    defined = expected > 0
-    return 1.0 - _ratio((n - unit) * observed, expected), ~defined
-
-
-def fleiss_of(c: dict) -> tuple[np.ndarray, np.ndarray]:
-    r"""Fleiss :math:`\kappa = (T \sum_c \text{agree}_c - \sum_c s_c^2) / \sum_c s_c (T - s_c)`."""
-    t = sum(c["fleiss_share"])
-    chance = sum(s * s for s in c["fleiss_share"])
-    expected = sum(s * (t - s) for s in c["fleiss_share"])
-    defined = expected > 0
-    return _ratio(t * sum(c["fleiss_agree"]) - chance, expected), ~defined
-
-
-def cohen_of(c: dict) -> tuple[np.ndarray, np.ndarray]:
-    r"""Cohen :math:`\kappa = (T \sum_c C_{cc} - \sum_c a_c b_c) / \sum_c a_c (T - b_c)`."""
-    t = sum(c["first"])
-    chance = sum(a * (v - a) for a, v in zip(c["first"], c["values"]))
-    expected = sum(a * (t - (v - a)) for a, v in zip(c["first"], c["values"]))
-    defined = expected > 0
-    agree = sum(o / 2.0 for o in c["coincide"])
-    return _ratio(t * agree - chance, expected), ~defined
-
-
-REDUCTIONS = {
-    "cohen": lambda c, unit: cohen_of(c),
-    "fleiss": lambda c, unit: fleiss_of(c),
-    "alpha": alpha_of,
-}
-NAMES = {"cohen": "Cohen's kappa", "fleiss": "Fleiss' kappa", "alpha": "Krippendorff's alpha"}
-SERIES_NAMES = {"cohen": "cohen_kappa", "fleiss": "fleiss_kappa", "alpha": "krippendorff_alpha"}
-
-
-def _reduce(kind: str, table: pd.DataFrame, recorded: dict, average: str, per_file: bool):
-    """Values of the metric per group (and label), and where they are undefined."""
-    groups, categories, g = grid(table, per_file)
-    unit = float(recorded.get("frame_size") or 0)
-    reduction = REDUCTIONS[kind]
-    if not recorded["per_label"]:
-        values, undefined = reduction(sets(g), unit)
-        return groups, None, values, undefined
-    if average == "micro":
-        values, undefined = reduction(binary({k: v.sum(axis=1) for k, v in g.items()}), unit)
-        return groups, None, values, undefined
-    values, undefined = reduction(binary(g), unit)
-    return groups, categories, values, undefined
-
-
-def agreement(
-    kind: str,
-    annotations: object,
-    prediction: object,
-    labels: Sequence[object] | None,
-    *,
-    options: Mapping[str, object],
-    files_duration: object,
-    average: str,
-    per_file: bool,
-    zero_division: float,
-):
-    """One metric call: the table, the reduction, the zero-division rule, the output shape."""
-    explicit = _options.given(average)
-    average = _options.value_of(average)
-    average = _options.check_choice("none" if average is None else average, "average", AVERAGES)
-    per_file = _options.check_bool(per_file, "per_file")
-    zero_division = _options.check_zero_division(zero_division)
-    table, recorded = statistics_of(annotations, prediction, labels, options, files_duration)
-    raters = recorded.get("raters")
-    if kind == "cohen" and raters is not None and len(raters) != 2:
-        raise ValueError(
-            f"cohen_kappa compares two raters; the annotations hold {len(raters)} ({raters}): "
-            "use agreement_matrix(annotations, metric=cohen_kappa), fleiss_kappa "
-            "or krippendorff_alpha."
+    def reduce(c: Coincidences, options):
+        raters = c.recorded.get("raters")
+        if kind == "cohen" and raters is not None and len(raters) != 2:
+            raise ValueError(
+                f"cohen_kappa compares two raters; the annotations hold {len(raters)} ({raters}): "
+                "use agreement_matrix(annotations, metric=cohen_kappa), fleiss_kappa "
+                "or krippendorff_alpha."
+            )
+        average = "none" if options.average is None else options.average
+        per_label = bool(c.recorded["per_label"])
+        if "average" in options.given and not per_label:
+            raise ValueError(
+                f"average={average!r} averages over labels, which needs per_label=True; "
+                "label sets (per_label=False) give one value."
+            )
+        values, undefined = values_of(
+            kind, c.columns, per_label=per_label, unit=float(c.recorded.get("frame_size") or 0),
+            average=average, zero_division=options.zero_division,
+            level=c.recorded.get("level", "nominal"),
+            weights=options.weights if kind == "cohen" else None,
+            labels=c.categories, matrix=c.matrix,
         )
-    if explicit and not recorded["per_label"]:
-        raise ValueError(
-            f"average={average!r} averages over labels, which needs per_label=True; "
-            "label sets (per_label=False) give one value."
-        )
-    groups, labels_out, values, undefined = _reduce(kind, table, recorded, average, per_file)
-    values = _undefined(values, undefined, zero_division, NAMES[kind])
-    if labels_out is not None and average == "macro":
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            values = np.nanmean(values, axis=1) if values.shape[1] else np.full(len(values), np.nan)
-        labels_out = None
-    if not per_file:
-        if labels_out is None:
-            return float(values[0])
-        return {label: float(v) for label, v in zip(labels_out, values[0])}
-    if labels_out is None:
-        return pd.Series(values, index=groups, name=SERIES_NAMES[kind], dtype="float64")
-    return pd.DataFrame(values, index=groups, columns=pd.Index(labels_out, dtype=object, name="label"))
+        _warn_undefined(undefined, options.zero_division, NAMES[kind])
+        by_label = per_label and average == "none"
+        if not options.per_file:
+            if not by_label:
+                return float(values[0])
+            return {label: float(v) for label, v in zip(c.categories, values[0])}
+        if not by_label:
+            return pd.Series(values, index=c.groups, name=SERIES_NAMES[kind], dtype="float64")
+        return pd.DataFrame(values, index=c.groups, columns=pd.Index(c.categories, dtype=object, name="label"))
+
+    return reduce
 
 
 ARGS = """
@@ -274,6 +212,7 @@ ARGS = """
         unrated: how a file without rows of a rater counts:
             ``"no_label"`` everywhere, or ``"missing"`` (left out of that rater's pairs)
         files_duration: file -> duration; else a file ends at the latest end of any rater
+            (with a statistics table: pass it to :func:`agreement_statistics`)
         per_file: one value per file (a Series; a DataFrame for ``average="none"``)
         zero_division: value where the metric is 0 / 0
             (no disagreement is expected: every rater always gives the same category;
@@ -285,24 +224,45 @@ ARGS = """
 """
 
 
-def _doc(function):
-    function.__doc__ = function.__doc__.replace("    {ARGS}\n", ARGS)
-    return function
+LEVEL_ARG = """        level: ``"nominal"`` (label sets, "no label" a category),
+            or the labels are ordered values of one scale,
+            ``"ordinal"``, ``"interval"`` or ``"ratio"``
+            (numbers, an ordered categorical, or ``labels=[...]`` in order;
+            one value at a time, time without a value is missing),
+            see :func:`agreement_statistics`
+"""
+
+WEIGHTS_ARG = """        weights: ``None``, or ``"linear"`` / ``"quadratic"``:
+            disagreement weights :math:`|i - j|` / :math:`(i - j)^2`
+            of the positions of the ordered labels (needs an ordered ``level``)
+"""
 
 
-@_doc
+def _doc(*extra: str):
+    def document(function):
+        args = ARGS.replace("\n    Raises:", "".join(extra) + "\n    Raises:")
+        function.__doc__ = function.__doc__.replace("    {ARGS}\n", args)
+        return function
+
+    return document
+
+
+@AGREEMENT.metric(_reduction("cohen"), gate=coincidences)
+@_doc(LEVEL_ARG, WEIGHTS_ARG)
 def cohen_kappa(
     annotations: pd.Series | Mapping[object, pd.Series] | pd.DataFrame,
     prediction: pd.Series | None = None,
     labels: Sequence[object] | None = None,
     *,
-    per_label: bool = Default(False),
-    average: str = Default("macro"),
-    frame_size: float | pd.Timedelta | None = Default(None),
-    unrated: str = Default("no_label"),
+    per_label: bool = False,
+    average: str = "macro",
+    frame_size: float | pd.Timedelta | None = None,
+    unrated: str = "no_label",
     files_duration: Mapping | pd.Series | None = None,
     per_file: bool = False,
     zero_division: float = np.nan,
+    level: str = "nominal",
+    weights: str | None = None,
 ) -> float | dict | pd.Series | pd.DataFrame:
     r"""Cohen's kappa of two raters, time-weighted, in continuous time.
 
@@ -338,23 +298,19 @@ def cohen_kappa(
         0.5
 
     """
-    options = {"per_label": per_label, "frame_size": frame_size, "unrated": unrated}
-    return agreement(
-        "cohen", annotations, prediction, labels, options=options, files_duration=files_duration,
-        average=average, per_file=per_file, zero_division=zero_division,
-    )
 
 
-@_doc
+@AGREEMENT.metric(_reduction("fleiss"), gate=coincidences)
+@_doc()
 def fleiss_kappa(
     annotations: Mapping[object, pd.Series] | pd.DataFrame,
     prediction: pd.Series | None = None,
     labels: Sequence[object] | None = None,
     *,
-    per_label: bool = Default(False),
-    average: str = Default("macro"),
-    frame_size: float | pd.Timedelta | None = Default(None),
-    unrated: str = Default("no_label"),
+    per_label: bool = False,
+    average: str = "macro",
+    frame_size: float | pd.Timedelta | None = None,
+    unrated: str = "no_label",
     files_duration: Mapping | pd.Series | None = None,
     per_file: bool = False,
     zero_division: float = np.nan,
@@ -397,26 +353,23 @@ def fleiss_kappa(
         0.6571
 
     """
-    options = {"per_label": per_label, "frame_size": frame_size, "unrated": unrated}
-    return agreement(
-        "fleiss", annotations, prediction, labels, options=options, files_duration=files_duration,
-        average=average, per_file=per_file, zero_division=zero_division,
-    )
 
 
-@_doc
+@AGREEMENT.metric(_reduction("alpha"), gate=coincidences)
+@_doc(LEVEL_ARG)
 def krippendorff_alpha(
     annotations: Mapping[object, pd.Series] | pd.DataFrame,
     prediction: pd.Series | None = None,
     labels: Sequence[object] | None = None,
     *,
-    per_label: bool = Default(False),
-    average: str = Default("macro"),
-    frame_size: float | pd.Timedelta | None = Default(None),
-    unrated: str = Default("no_label"),
+    per_label: bool = False,
+    average: str = "macro",
+    frame_size: float | pd.Timedelta | None = None,
+    unrated: str = "no_label",
     files_duration: Mapping | pd.Series | None = None,
     per_file: bool = False,
     zero_division: float = np.nan,
+    level: str = "nominal",
 ) -> float | dict | pd.Series | pd.DataFrame:
     r"""Krippendorff's alpha (nominal) of several raters, time-weighted.
 
@@ -461,8 +414,3 @@ def krippendorff_alpha(
         0.5333
 
     """
-    options = {"per_label": per_label, "frame_size": frame_size, "unrated": unrated}
-    return agreement(
-        "alpha", annotations, prediction, labels, options=options, files_duration=files_duration,
-        average=average, per_file=per_file, zero_division=zero_division,
-    )

@@ -17,29 +17,25 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from audeval import _options
 from audeval._agreement.inputs import Ratings
 from audeval._agreement.inputs import check_ratings
 from audeval._agreement.coincidence import Segments
 from audeval._agreement.coincidence import count_runs
 from audeval._agreement.coincidence import coverage
 from audeval._agreement.coincidence import segments
-from audeval._agreement.statistics import normalise
+from audeval._agreement.options import RATERS
 from audeval._agreement.statistics import set_names
 from audeval._intervals import expand_ranges
 from audeval._sweep import runs
 
 
-def _segments(
-    annotations, prediction, labels, frame_size, unrated, files_duration, per_label: bool
-) -> tuple[Ratings, Segments]:
+def _segments(annotations, prediction, labels, options, per_label: bool) -> tuple[Ratings, Segments]:
     """The validated ratings and their rater segments (label sets or per label)."""
-    options = normalise({"frame_size": frame_size, "unrated": unrated})
     ratings = check_ratings(
-        annotations, prediction, labels=labels, files_duration=files_duration,
-        unrated=options["unrated"],
+        annotations, prediction, labels=labels, files_duration=options.files_duration,
+        unrated=options.unrated,
     )
-    return ratings, segments(ratings, options["frame_size"], per_label)
+    return ratings, segments(ratings, options.frame_size, per_label)
 
 
 def _codes(n_categories: int) -> type:
@@ -88,6 +84,41 @@ def _segmented(files: pd.Index, file: np.ndarray, start: np.ndarray, end: np.nda
     )
 
 
+def _disagreements(annotations, prediction, labels, options) -> pd.DataFrame:
+    """:func:`disagreements` under a checked options object."""
+    ratings, seg = _segments(annotations, prediction, labels, options, False)
+    pieces = seg.pieces
+    n_pieces = len(pieces)
+    m = seg.m[pieces.file]
+    # unanimous on a piece: every rater without labels, or all of them in one set
+    category, n, lo, hi = count_runs(n_pieces, seg.first, seg.stop, seg.category)
+    full = n == seg.m[pieces.file[lo]]
+    unanimous = (coverage(n_pieces, seg.first, seg.stop) == 0) | (coverage(n_pieces, lo[full], hi[full]) > 0)
+    differ = np.flatnonzero((m >= 2) & ~unanimous)
+    # a rater's set changes exactly at the boundaries of its segments
+    bound = np.zeros(n_pieces + 1, dtype=bool)
+    bound[seg.first] = True
+    bound[seg.stop] = True
+    code = np.cumsum(bound[differ]).astype(np.int64)
+    first, last = runs(pieces.file[differ], pieces.start[differ], pieces.end[differ], code)
+    rows = differ[first]
+    starts = np.zeros(n_pieces + 1, dtype=np.int64)
+    starts[rows] = 1
+    span_of_piece = np.r_[np.int64(0), np.cumsum(starts[:-1])]
+    matrix = rater_matrix(seg, rows, span_of_piece)
+    names = pd.Index(set_names(seg.members, ratings.labels), dtype=object)
+    columns = {
+        rater: pd.Categorical.from_codes(matrix[r], categories=names)
+        for r, rater in enumerate(ratings.raters)
+    }
+    start = pieces.start[rows]
+    end = pieces.end[differ[last]]
+    columns["duration"] = pd.to_timedelta(end - start, unit="ns")
+    index = _segmented(ratings.files, pieces.file[rows], start, end)
+    return pd.DataFrame(columns, index=index)
+
+
+@RATERS.statistics(_disagreements)
 def disagreements(
     annotations: Mapping[object, pd.Series] | pd.Series,
     prediction: pd.Series | None = None,
@@ -145,38 +176,6 @@ def disagreements(
              0 days 00:00:04 0 days 00:00:05  <no label>           b 0 days 00:00:01
 
     """
-    ratings, seg = _segments(
-        annotations, prediction, labels, frame_size, unrated, files_duration, False
-    )
-    pieces = seg.pieces
-    n_pieces = len(pieces)
-    m = seg.m[pieces.file]
-    # unanimous on a piece: every rater without labels, or all of them in one set
-    category, n, lo, hi = count_runs(n_pieces, seg.first, seg.stop, seg.category)
-    full = n == seg.m[pieces.file[lo]]
-    unanimous = (coverage(n_pieces, seg.first, seg.stop) == 0) | (coverage(n_pieces, lo[full], hi[full]) > 0)
-    differ = np.flatnonzero((m >= 2) & ~unanimous)
-    # a rater's set changes exactly at the boundaries of its segments
-    bound = np.zeros(n_pieces + 1, dtype=bool)
-    bound[seg.first] = True
-    bound[seg.stop] = True
-    code = np.cumsum(bound[differ]).astype(np.int64)
-    first, last = runs(pieces.file[differ], pieces.start[differ], pieces.end[differ], code)
-    rows = differ[first]
-    starts = np.zeros(n_pieces + 1, dtype=np.int64)
-    starts[rows] = 1
-    span_of_piece = np.r_[np.int64(0), np.cumsum(starts[:-1])]
-    matrix = rater_matrix(seg, rows, span_of_piece)
-    names = pd.Index(set_names(seg.members, ratings.labels), dtype=object)
-    columns = {
-        rater: pd.Categorical.from_codes(matrix[r], categories=names)
-        for r, rater in enumerate(ratings.raters)
-    }
-    start = pieces.start[rows]
-    end = pieces.end[differ[last]]
-    columns["duration"] = pd.to_timedelta(end - start, unit="ns")
-    index = _segmented(ratings.files, pieces.file[rows], start, end)
-    return pd.DataFrame(columns, index=index)
 
 
 def _weights(weights: Mapping | None, raters: list) -> np.ndarray:
@@ -221,6 +220,33 @@ def _winner(piece: np.ndarray, choice: np.ndarray, rater: np.ndarray, weight: np
     return k_piece[chosen], keys[chosen] % n_choices
 
 
+def _consensus(annotations, prediction, labels, options) -> pd.Series:
+    """:func:`consensus` under a checked options object."""
+    per_label, weights = options.per_label, options.weights
+    ratings, seg = _segments(annotations, prediction, labels, options, per_label)
+    weight = _weights(weights, ratings.raters)
+    pieces = seg.pieces
+    if per_label:
+        file, start, end, values = _label_votes(ratings, seg, weight)
+        categorical = ratings.categorical
+    else:
+        members = seg.members
+        win_piece, win_set = _set_winners(seg, weight, weights is None)
+        first, last = runs(pieces.file[win_piece], pieces.start[win_piece], pieces.end[win_piece], win_set)
+        keep = win_set[first] != 0
+        first, last = first[keep], last[keep]
+        rows = win_piece[first]
+        file, start, end = pieces.file[rows], pieces.start[rows], pieces.end[win_piece[last]]
+        names = np.array(set_names(members, ratings.labels), dtype=object)
+        values = names[win_set[first]]
+        categorical = ratings.categorical and all(len(members[s]) == 1 for s in set(win_set[first].tolist()))
+    out = pd.Series(values, index=_segmented(ratings.files, file, start, end), name="consensus", dtype=object)
+    if categorical:
+        out = out.astype(pd.CategoricalDtype(ratings.labels))
+    return out
+
+
+@RATERS.statistics(_consensus)
 def consensus(
     annotations: Mapping[object, pd.Series] | pd.Series,
     prediction: pd.Series | None = None,
@@ -287,30 +313,6 @@ def consensus(
         Name: consensus, dtype: object
 
     """
-    per_label = _options.check_bool(per_label, "per_label")
-    ratings, seg = _segments(
-        annotations, prediction, labels, frame_size, unrated, files_duration, per_label
-    )
-    weight = _weights(weights, ratings.raters)
-    pieces = seg.pieces
-    if per_label:
-        file, start, end, values = _label_votes(ratings, seg, weight)
-        categorical = ratings.categorical
-    else:
-        members = seg.members
-        win_piece, win_set = _set_winners(seg, weight, weights is None)
-        first, last = runs(pieces.file[win_piece], pieces.start[win_piece], pieces.end[win_piece], win_set)
-        keep = win_set[first] != 0
-        first, last = first[keep], last[keep]
-        rows = win_piece[first]
-        file, start, end = pieces.file[rows], pieces.start[rows], pieces.end[win_piece[last]]
-        names = np.array(set_names(members, ratings.labels), dtype=object)
-        values = names[win_set[first]]
-        categorical = ratings.categorical and all(len(members[s]) == 1 for s in set(win_set[first].tolist()))
-    out = pd.Series(values, index=_segmented(ratings.files, file, start, end), name="consensus", dtype=object)
-    if categorical:
-        out = out.astype(pd.CategoricalDtype(ratings.labels))
-    return out
 
 
 def _votes(seg: Segments, weight: np.ndarray, ranks: np.ndarray):

@@ -32,9 +32,13 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from audeval import _options
-from audeval._agreement.inputs import UNRATED
 from audeval._agreement.inputs import check_ratings
+from audeval._agreement.options import AGREEMENT
+from audeval._agreement.options import BLOCK
+from audeval._agreement.scales import aggregate_ordered
+from audeval._agreement.scales import check_scale
+from audeval._agreement.options import COLUMNS
+from audeval._agreement.options import normalise  # noqa: F401  (tests/assets/agreement/reference)
 from audeval._protocol import stamp
 from audeval._agreement.coincidence import Segments
 from audeval._agreement.coincidence import count_runs
@@ -45,28 +49,6 @@ from audeval._tables import label_index
 
 NO_LABEL = "<no label>"
 """Name of the "no label" category (label sets of ``per_label=False``)."""
-
-INT_COLUMNS = ("total", "pairable", "values", "first")
-FLOAT_COLUMNS = ("coincide", "fleiss_agree", "fleiss_share")
-COLUMNS = INT_COLUMNS + FLOAT_COLUMNS
-OPTIONS = ("per_label", "frame_size", "unrated")
-
-
-def normalise(options: Mapping[str, object]) -> dict:
-    """Check the given statistics options; ``frame_size`` as int ns (what a table records)."""
-    checks = {
-        "per_label": lambda v: _options.check_bool(v, "per_label"),
-        "frame_size": _frame_size,
-        "unrated": lambda v: _options.check_choice(v, "unrated", UNRATED),
-    }
-    return {name: checks[name](value) for name, value in options.items() if name in checks}
-
-
-def _frame_size(value: object) -> int | None:
-    ns = _options.check_duration(value, "frame_size")
-    if ns == 0:
-        raise ValueError("frame_size must be positive; got 0.")
-    return ns
 
 
 def set_names(members: list[tuple], labels: list) -> list:
@@ -173,6 +155,45 @@ def fill_missing(storage: dict, present: np.ndarray, shape: tuple) -> None:
 # -------------------------------------------------------------------------
 
 
+def _ordered(ratings, options) -> pd.DataFrame:
+    """The table of ordered values: the columns and the coincidence matrix (one column per value)."""
+    if options.per_label:
+        raise ValueError(
+            f"level={options.level!r} compares the values of one variable; "
+            "per_label=True (a binary variable per label) needs level='nominal'."
+        )
+    check_scale(ratings, options.level)
+    seg = segments(ratings, options.frame_size, False)
+    columns, matrix = aggregate_ordered(seg, ratings)
+    labels = list(ratings.labels)
+    block = {f"{BLOCK}{label}": matrix[:, k] for k, label in enumerate(labels)}
+    return table(ratings.files, labels, {**columns, **block})
+
+
+def compute_statistics(annotations, prediction, labels, options) -> pd.DataFrame:
+    """The statistics table of the annotations under a checked options object."""
+    ratings = check_ratings(
+        annotations,
+        prediction,
+        labels=labels,
+        files_duration=options.files_duration,
+        unrated=options.unrated,
+    )
+    if options.level != "nominal":
+        out = _ordered(ratings, options)
+    else:
+        seg = segments(ratings, options.frame_size, options.per_label)
+        if options.per_label:
+            categories = list(ratings.labels)
+        else:
+            categories = set_names(seg.members, ratings.labels)
+        columns = aggregate(seg, ratings.n_files, len(categories))
+        out = table(ratings.files, categories, columns)
+    recorded = {**AGREEMENT.record(options), "raters": [str(r) for r in ratings.raters]}
+    return stamp(out, "agreement", recorded)
+
+
+@AGREEMENT.statistics(compute_statistics)
 def agreement_statistics(
     annotations: Mapping[object, pd.Series] | pd.Series,
     prediction: pd.Series | None = None,
@@ -182,6 +203,7 @@ def agreement_statistics(
     frame_size: float | pd.Timedelta | None = None,
     unrated: str = "no_label",
     files_duration: Mapping | pd.Series | None = None,
+    level: str = "nominal",
 ) -> pd.DataFrame:
     r"""Additive coincidence statistics of several raters, per file and category.
 
@@ -240,6 +262,15 @@ def agreement_statistics(
             (values missing, as NaN in a reliability matrix)
         files_duration: file -> duration; else a file ends
             at the latest end of any rater
+        level: ``"nominal"``: categories are label sets, "no label" one of them;
+            ``"ordinal"``, ``"interval"``, ``"ratio"``: the labels are the ordered values
+            of one scale (numbers, an ordered categorical, or ``labels=[...]`` in order),
+            a rater gives one value at a time, time without a value is missing
+            (paired only where at least two raters give a value),
+            and the table adds the coincidence matrix
+            :math:`o_{ck} = \sum_p d_p\, n_{pc} (n_{pk} - [c = k]) / (m_p - 1)`
+            (:math:`m_p`: the raters with a value on :math:`p`)
+            in the columns ``coincide_with_<k>`` (float ns)
 
     Returns:
         statistics table (its options in ``attrs``)
@@ -262,22 +293,3 @@ def agreement_statistics(
              a              3.0       2.0
 
     """
-    options = normalise(
-        {"per_label": per_label, "frame_size": frame_size, "unrated": unrated}
-    )
-    ratings = check_ratings(
-        annotations,
-        prediction,
-        labels=labels,
-        files_duration=files_duration,
-        unrated=options["unrated"],
-    )
-    seg = segments(ratings, options["frame_size"], options["per_label"])
-    if options["per_label"]:
-        categories = list(ratings.labels)
-    else:
-        categories = set_names(seg.members, ratings.labels)
-    columns = aggregate(seg, ratings.n_files, len(categories))
-    out = table(ratings.files, categories, columns)
-    recorded = {**options, "raters": [str(r) for r in ratings.raters]}
-    return stamp(out, "agreement", recorded)

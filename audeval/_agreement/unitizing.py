@@ -47,10 +47,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from audeval import _options
 from audeval._agreement.inputs import check_ratings
 from audeval._agreement.metrics import _undefined
-from audeval._agreement.statistics import normalise
+from audeval._agreement.options import RATERS
 from audeval._intervals import group_keys
 from audeval._intervals import overlap_join
 from audeval._sweep import snap_to_frames
@@ -213,6 +212,25 @@ def unitizing_disagreement(ratings, frame: int | None, per_file: bool) -> tuple[
     return observed.reshape(shape), expected.reshape(shape)
 
 
+def _unitized_alpha(annotations, prediction, labels, options) -> float | dict | pd.Series | pd.DataFrame:
+    """:func:`unitized_alpha` under a checked options object."""
+    ratings = check_ratings(annotations, prediction, labels=labels, files_duration=options.files_duration)
+    observed, expected = unitizing_disagreement(ratings, options.frame_size, options.per_file)
+    pooled = options.average == "pooled"
+    if pooled:
+        observed, expected = observed.sum(axis=1), expected.sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        values = 1.0 - observed / expected
+    values = _undefined(values, ~(expected > 0), options.zero_division, "unitizing alpha")
+    if pooled:
+        return pd.Series(values, index=ratings.files, name="unitized_alpha") if options.per_file else float(values[0])
+    if options.per_file:
+        columns = pd.Index(ratings.labels, dtype=object, name="label")
+        return pd.DataFrame(values, index=ratings.files, columns=columns)
+    return {label: float(v) for label, v in zip(ratings.labels, values[0])}
+
+
+@RATERS.statistics(_unitized_alpha)
 def unitized_alpha(
     annotations: Mapping[object, pd.Series] | pd.Series,
     prediction: pd.Series | None = None,
@@ -295,20 +313,3 @@ def unitized_alpha(
         0.8338
 
     """
-    average = _options.check_choice(average, "average", ("pooled", "none"))
-    per_file = _options.check_bool(per_file, "per_file")
-    zero_division = _options.check_zero_division(zero_division)
-    frame = normalise({"frame_size": frame_size})["frame_size"]
-    ratings = check_ratings(annotations, prediction, labels=labels, files_duration=files_duration)
-    observed, expected = unitizing_disagreement(ratings, frame, per_file)
-    if average == "pooled":
-        observed, expected = observed.sum(axis=1), expected.sum(axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        values = 1.0 - observed / expected
-    values = _undefined(values, ~(expected > 0), zero_division, "unitizing alpha")
-    if average == "pooled":
-        return pd.Series(values, index=ratings.files, name="unitized_alpha") if per_file else float(values[0])
-    if per_file:
-        columns = pd.Index(ratings.labels, dtype=object, name="label")
-        return pd.DataFrame(values, index=ratings.files, columns=columns)
-    return {label: float(v) for label, v in zip(ratings.labels, values[0])}
