@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from audeval._agreement.options import AGREEMENT
 from audeval._cli.argtypes import (
     _seconds,
     _positive_seconds_or_none,
@@ -421,19 +422,8 @@ def _agreement(commands) -> None:
     g.add_argument(
         "--names", type=_list, metavar="A,B,...", help="rater names (default: the file names)"
     )
-    g.add_argument(
-        "--per-label",
-        action="store_true",
-        help="agreement per label (binary: the label or not): one row per label, "
-        "and their mean in the row 'all raters' (instead of agreement on label sets)",
-    )
-    _add_seconds(
-        g,
-        "--frame-size",
-        None,
-        "score on frames of this length, as frame-based tools (default: exact, no frames)",
-        type=_positive_seconds_or_none,
-    )
+    add_option(g, AGREEMENT.fields["per_label"], hint="one row per label and their mean in the row 'all raters'")
+    add_option(g, AGREEMENT.fields["frame_size"], hint="as frame-based tools")
     group = p.add_argument_group("disagreements and consensus")
     group.add_argument(
         "--disagreements",
@@ -497,7 +487,7 @@ def _scores(commands) -> None:
     _add_output(p, per_file=False)
 
 
-DECLARED = {"events": EVENT, "segments": SEGMENT, "scores": SCORE}
+DECLARED = {"agreement": AGREEMENT, "events": EVENT, "segments": SEGMENT, "scores": SCORE}
 """Subcommands whose metric flags come from a family's declared options (:mod:`audeval._cli.declared`)."""
 
 SUBCOMMANDS = (
