@@ -2,8 +2,8 @@
 
 Modules: ``page`` (document, cards, data tables as JSON), ``assets`` (the inline
 style sheet and script), ``svg`` (timelines, heat maps, curves), ``evaluation``
-(the evaluation page), ``events``, ``activity`` (segments, diarization) and ``scores``
-(what each family puts on it), ``qa`` (the QA page of several raters).
+(the evaluation page), ``events`` and ``activity`` (segments, diarization):
+what each family puts on it, ``qa`` (the QA page of several raters).
 Every number comes from audeval's public functions with the options given.
 """
 
@@ -15,15 +15,13 @@ import os
 import pandas as pd
 
 
-FAMILIES = ("events", "segments", "diarization", "scores", "agreement")
+FAMILIES = ("events", "segments", "diarization", "agreement")
 
 
 def _family(family: str | None, prediction: object) -> str:
     if family is None:
         if prediction is None:
             return "agreement"
-        if isinstance(prediction, pd.DataFrame):
-            return "scores"
         return "events"
     if family not in FAMILIES:
         raise ValueError(f"family must be one of {list(FAMILIES)}; got {family!r}.")
@@ -67,8 +65,8 @@ def html_report(
       the per-class report; the per-file table (paged, sortable, filterable by file
       name, label and the range of a column), worst files first; a timeline of each of the
       ``n_timelines`` worst files (events: the rows of :func:`audeval.event_outcomes`,
-      coloured as :mod:`audeval.plot`); and per family the confusion matrix (events),
-      the PSD-ROC and precision-recall curves with the best thresholds (scores) or the
+      coloured as :mod:`audeval.plot`; segments and diarization: where truth and
+      prediction are active); and per family the confusion matrix (events) or the
       speaker mapping and error parts per file (diarization);
     * **QA** (``truth`` an audformat database or a mapping rater -> annotations,
       ``prediction=None``): Cohen's kappa of every pair of raters as a heat map,
@@ -85,12 +83,10 @@ def html_report(
     Args:
         truth: truth (audformat segmented Series),
             or for QA an audformat database or a mapping rater -> Series
-        prediction: prediction (Series), score table (DataFrame, family ``scores``),
-            or ``None`` for QA
+        prediction: prediction (Series), or ``None`` for QA
         labels: labels to evaluate (as for the family's metrics)
-        family: ``"events"``, ``"segments"``, ``"diarization"``, ``"scores"`` or
-            ``"agreement"``; default: ``"agreement"`` without prediction,
-            ``"scores"`` for a score table, else ``"events"``
+        family: ``"events"``, ``"segments"``, ``"diarization"`` or
+            ``"agreement"``; default: ``"agreement"`` without prediction, else ``"events"``
         output: write the page to this path (the page is also returned)
         n_timelines: number of worst files with a timeline (QA: disputed spans
             with a timeline and a player)
@@ -149,13 +145,9 @@ def _evaluate(family: str, truth, prediction, labels, options: dict, boot: dict)
         from audeval._html.events import evaluate_events
 
         return evaluate_events(truth, prediction, labels, options, boot)
-    if family in ("segments", "diarization"):
-        from audeval._html import activity
+    from audeval._html import activity
 
-        return getattr(activity, f"evaluate_{family}")(truth, prediction, labels, options, boot)
-    from audeval._html.scores import evaluate_scores
-
-    return evaluate_scores(truth, prediction, labels, options, boot)
+    return getattr(activity, f"evaluate_{family}")(truth, prediction, labels, options, boot)
 
 
 def _qa(truth, prediction, labels, options, boot, n_spans, audio_root, scheme, output, title):
