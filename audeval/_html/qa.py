@@ -169,7 +169,8 @@ def _spans_section(spans: pd.DataFrame, raters: Mapping, names: list, n_spans: i
     columns = [Column("file", "file", "text", filter="text", link=True),
                Column("start", "start / s"), Column("end", "end / s"),
                Column("duration", "duration / s")]
-    values = {"file": file, "start": start, "end": end, "duration": end - start}
+    values = {"file": file, "start": start, "end": end,
+              "duration": spans["duration"].dt.total_seconds().to_numpy()}
     for k, name in enumerate(names):
         columns.append(Column(f"rater{k}", str(name), "text"))
         values[f"rater{k}"] = spans[name].astype(str).tolist()
