@@ -408,3 +408,12 @@ def test_10k_files_page_size():
     assert len(page.encode("utf-8")) < 5_000_000
     assert len(tables(page)["per-file"]["rows"]) == 10_000
     assert len(re.findall(r'<div class="timeline" id=', page)) == 20
+
+
+def test_browser_skip_reason_says_how_to_install(monkeypatch):
+    import shutil
+
+    from _webdriver import browser_missing
+
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    assert "apt-get install -y chromium chromium-driver" in browser_missing()
