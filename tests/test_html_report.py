@@ -417,3 +417,79 @@ def test_browser_skip_reason_says_how_to_install(monkeypatch):
 
     monkeypatch.setattr(shutil, "which", lambda name: None)
     assert "apt-get install -y chromium chromium-driver" in browser_missing()
+
+
+# -------------------------------------------------------------------------
+# Scores
+# -------------------------------------------------------------------------
+
+
+def score_inputs() -> tuple[pd.Series, pd.DataFrame]:
+    """20 clips with scores that follow the truth (the inputs of the plot reference)."""
+    rng = np.random.default_rng(1)
+    names = [f"clip{i}.wav" for i in range(20)]
+    starts = rng.uniform(0, 6, 40).round(1)
+    truth = pd.Series(
+        ["dog", "cat"] * 20,
+        index=audformat.segmented_index(np.repeat(names, 2), starts, starts + rng.uniform(1, 4, 40).round(1)),
+    )
+    frames = np.tile(np.arange(0, 10, 0.5), 20)
+    index = audformat.segmented_index(np.repeat(names, 20), frames, frames + 0.5)
+
+    def active(label):
+        events = truth[truth == label].index
+        onset = np.repeat(events.get_level_values("start").total_seconds(), 20)
+        offset = np.repeat(events.get_level_values("end").total_seconds(), 20)
+        return ((frames + 0.5 > onset) & (frames < offset)).astype(float)
+
+    scores = pd.DataFrame(
+        {label: (0.5 * active(label) + rng.uniform(0, 0.6, 400)).round(2) for label in ("cat", "dog")},
+        index=index,
+    )
+    return truth, scores
+
+
+def test_score_page_equals_api():
+    truth, scores = score_inputs()
+    page = audeval.html_report(truth, scores, n_boot=100, threshold=0.6)
+    shown = cards(page)
+    assert shown["psds"] == audeval.psds(truth, scores)
+    boot = audeval.bootstrap(audeval.psds, truth, scores, n_boot=100, seed=0)
+    assert intervals(page)[0] == (boot.low, boot.high)
+    best = audeval.best_fscore(truth, scores)
+    assert shown["best_fscore_macro"] == best.loc["macro", "fscore"]
+    per_class = tables(page)["per-class"]
+    np.testing.assert_array_equal(as_float(column(per_class, "threshold")), best["threshold"].to_numpy())
+    precision = audeval.average_precision(truth, scores, average=None)
+    assert as_float(column(per_class, "average_precision"))[:2].tolist() == [precision["cat"], precision["dog"]]
+    detections = audeval.scores_to_events(scores, threshold=0.6)
+    tolerances = dict(onset_tolerance=0.2, offset_tolerance=0.2, duration_tolerance=0.2)
+    assert shown["event_fscore_micro"] == audeval.event_fscore(truth, detections, **tolerances)
+    assert page.count('<polyline class="curve"') == 3 + 2  # PSD-ROC: 2 classes + all; PR: 2
+    assert_self_contained(page)
+
+
+def test_cli_scores(capsys, tmp_path):
+    truth, scores = score_inputs()
+    folder = tmp_path / "scores"
+    folder.mkdir()
+    for file, frame in scores.groupby(level="file"):
+        table = frame.reset_index()
+        table["onset"] = table["start"].dt.total_seconds()
+        table["offset"] = table["end"].dt.total_seconds()
+        table[["onset", "offset", "cat", "dog"]].to_csv(folder / f"{file[:-4]}.tsv", sep="\t", index=False)
+    truth_path = tmp_path / "truth.tsv"
+    pd.DataFrame({
+        "filename": truth.index.get_level_values("file"),
+        "onset": truth.index.get_level_values("start").total_seconds(),
+        "offset": truth.index.get_level_values("end").total_seconds(),
+        "event_label": truth.to_numpy(),
+    }).to_csv(truth_path, sep="\t", index=False)
+    out = tmp_path / "scores.html"
+    code, _, err = run(capsys, "report", "--family", "scores", truth_path, folder, "--n-boot", "0", "-o", out)
+    assert code == 0, err
+    page = out.read_text(encoding="utf-8")
+    stems = truth.copy()
+    stems.index = stems.index.set_levels([f[:-4] for f in stems.index.levels[0]], level="file")
+    read = audeval.read_sed_scores(str(folder))
+    assert cards(page)["psds"] == audeval.psds(stems, read, **audeval.PSDS1)

@@ -2,7 +2,7 @@
 
 ::
 
-    audeval report TRUTH PREDICTION -o report.html [--family events|segments|diarization]
+    audeval report TRUTH PREDICTION -o report.html [--family events|segments|diarization|scores]
                    [the family's options] [--n-timelines N] [--n-boot N]
     audeval report --database DB [--scheme ID] -o qa.html [--audio-root DIR]
 
@@ -20,7 +20,7 @@ from audeval._cli.argtypes import _non_negative_int, _ratio
 from audeval._cli.messages import PROG, UsageError, phase
 
 
-FAMILIES = ("events", "segments", "diarization")
+FAMILIES = ("events", "segments", "diarization", "scores")
 
 
 def add_report(commands) -> None:
@@ -95,6 +95,8 @@ def _family_args(args: argparse.Namespace) -> argparse.Namespace:
 def _inputs(family: str, args: argparse.Namespace):
     from audeval._cli.inputs import load
 
+    if family == "scores":
+        return _score_inputs(args)
     data = load(args)
     options: dict = {"files_duration": data.files_duration}
     if family == "events":
@@ -116,6 +118,25 @@ def _inputs(family: str, args: argparse.Namespace):
         options.update(mapping=args.mapping, individual_file_mapping=not args.global_mapping,
                        regions=args.regions, compat=args.compat)
     return data.truth, data.prediction, data.labels, options
+
+
+def _score_inputs(args: argparse.Namespace):
+    """Truth and a score folder (not operating points), PSDS of the first scenario."""
+    from audeval._cli.scores import load_scores, scenarios
+
+    data = load_scores(args)
+    if data.kind != "scores":
+        raise UsageError("the report needs a score folder (<audio id>.tsv with a score column "
+                         "per class); operating points give no score per frame")
+    chosen = scenarios(args)
+    options = dict(chosen[0][1]) if chosen else {}
+    options.update(
+        criterion=args.criterion, onset_tolerance=args.onset_tolerance,
+        offset_tolerance=args.offset_tolerance, duration_tolerance=args.duration_tolerance,
+        threshold=args.threshold, beta=args.beta, min_precision=args.min_precision,
+        min_recall=args.min_recall, compat=args.compat, files_duration=data.files_duration,
+    )
+    return data.truth, data.scores, args.labels, options
 
 
 def _qa(args: argparse.Namespace, page: dict) -> str:

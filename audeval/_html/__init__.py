@@ -2,7 +2,7 @@
 
 Modules: ``page`` (document, cards, data tables as JSON), ``assets`` (the inline
 style sheet and script), ``svg`` (timelines, heat maps, curves), ``evaluation``
-(the evaluation page), ``events`` and ``activity`` (segments, diarization):
+(the evaluation page), ``events``, ``activity`` (segments, diarization) and ``scores``:
 what each family puts on it, ``qa`` (the QA page of several raters).
 Every number comes from audeval's public functions with the options given.
 """
@@ -15,13 +15,15 @@ import os
 import pandas as pd
 
 
-FAMILIES = ("events", "segments", "diarization", "agreement")
+FAMILIES = ("events", "segments", "diarization", "scores", "agreement")
 
 
 def _family(family: str | None, prediction: object) -> str:
     if family is None:
         if prediction is None:
             return "agreement"
+        if isinstance(prediction, pd.DataFrame):
+            return "scores"
         return "events"
     if family not in FAMILIES:
         raise ValueError(f"family must be one of {list(FAMILIES)}; got {family!r}.")
@@ -66,8 +68,11 @@ def html_report(
       name, label and the range of a column), worst files first; a timeline of each of the
       ``n_timelines`` worst files (events: the rows of :func:`audeval.event_outcomes`,
       coloured as :mod:`audeval.plot`; segments and diarization: where truth and
-      prediction are active); and per family the confusion matrix (events) or the
-      speaker mapping and error parts per file (diarization);
+      prediction are active); and per family the confusion matrix (events), the
+      speaker mapping and error parts per file (diarization), or (scores: ``prediction``
+      a score table) PSDS with its interval, the PSD-ROC and precision-recall curves and
+      every class's best threshold, with the per-file tables and timelines of the events
+      detected at ``threshold`` (an option, default 0.5);
     * **QA** (``truth`` an audformat database or a mapping rater -> annotations,
       ``prediction=None``): Cohen's kappa of every pair of raters as a heat map,
       Krippendorff's alpha and Fleiss' kappa with intervals, per rater the kappa with the
@@ -83,10 +88,12 @@ def html_report(
     Args:
         truth: truth (audformat segmented Series),
             or for QA an audformat database or a mapping rater -> Series
-        prediction: prediction (Series), or ``None`` for QA
+        prediction: prediction (Series), score table (DataFrame, family ``scores``),
+            or ``None`` for QA
         labels: labels to evaluate (as for the family's metrics)
-        family: ``"events"``, ``"segments"``, ``"diarization"`` or
-            ``"agreement"``; default: ``"agreement"`` without prediction, else ``"events"``
+        family: ``"events"``, ``"segments"``, ``"diarization"``, ``"scores"`` or
+            ``"agreement"``; default: ``"agreement"`` without prediction,
+            ``"scores"`` for a score table, else ``"events"``
         output: write the page to this path (the page is also returned)
         n_timelines: number of worst files with a timeline (QA: disputed spans
             with a timeline and a player)
@@ -145,6 +152,10 @@ def _evaluate(family: str, truth, prediction, labels, options: dict, boot: dict)
         from audeval._html.events import evaluate_events
 
         return evaluate_events(truth, prediction, labels, options, boot)
+    if family == "scores":
+        from audeval._html.scores import evaluate_scores
+
+        return evaluate_scores(truth, prediction, labels, options, boot)
     from audeval._html import activity
 
     return getattr(activity, f"evaluate_{family}")(truth, prediction, labels, options, boot)
