@@ -166,10 +166,12 @@ def _spans_section(spans: pd.DataFrame, raters: Mapping, names: list, n_spans: i
     file = index.get_level_values("file").astype(str).tolist()
     start = index.get_level_values("start").total_seconds().to_numpy()
     end = index.get_level_values("end").total_seconds().to_numpy()
-    columns = [Column("file", "file", "text", filter="text", link=True),
+    columns = [Column("rank", "#", digits=0, link=True,
+                      help="rank by duration; the longest link to their timeline and player"),
+               Column("file", "file", "text", filter="text"),
                Column("start", "start / s"), Column("end", "end / s"),
                Column("duration", "duration / s")]
-    values = {"file": file, "start": start, "end": end,
+    values = {"rank": np.arange(1, len(spans) + 1), "file": file, "start": start, "end": end,
               "duration": spans["duration"].dt.total_seconds().to_numpy()}
     for k, name in enumerate(names):
         columns.append(Column(f"rater{k}", str(name), "text"))
@@ -179,7 +181,7 @@ def _spans_section(spans: pd.DataFrame, raters: Mapping, names: list, n_spans: i
     cards_ = []
     categories = _categories(raters)
     for k in range(shown):  # the n longest spans get a timeline and a player
-        anchors.setdefault(file[k], f"span-{k}")
+        anchors[str(k + 1)] = f"span-{k}"
         cards_.append(_span_card(k, file[k], start[k], end[k], raters, names, audio, categories))
     table = data_table("spans", columns, values, anchors=anchors, range_column="duration")
     colours = legend([(str(c), PALETTE[i % len(PALETTE)]) for c, i in categories.items()])

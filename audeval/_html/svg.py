@@ -105,8 +105,8 @@ def _axis(x, lo: float, hi: float, y: float, width: float) -> list[str]:
             f'fill="#555">{t:g}</text>'
         )
     out.append(
-        f'<text x="{width - RIGHT}" y="{y + 15}" font-size="10" text-anchor="end" '
-        'fill="#555" dx="-2" dy="-18">time / s</text>'
+        f'<text x="{LEFT - 6}" y="{y + 15}" font-size="10" text-anchor="end" '
+        'fill="#555">time / s</text>'
     )
     return out
 
