@@ -217,6 +217,7 @@ JS = r"""
   Array.prototype.forEach.call(document.querySelectorAll("div.dtable"), function (host) {
     window.audevalTables.push(new Table(host));
   });
+  document.body.dataset.readyMs = String(Math.round(performance.now()));
   document.body.dataset.ready = "true";
 })();
 """

@@ -104,12 +104,13 @@ def interval(
 def files_labels(stats: pd.DataFrame, used: np.ndarray) -> pd.Series:
     """The labels of every file with rows that count (``used``), as lists."""
     files = stats.index.get_level_values("file")
-    labels = stats.index.get_level_values("label").astype(str)
-    frame = pd.DataFrame({"file": files[used], "label": labels[used]})
-    out = frame.groupby("file", sort=False, observed=True)["label"].agg(list)
-    return out.reindex(pd.Index(pd.unique(files), dtype=object)).apply(
-        lambda v: v if isinstance(v, list) else []
-    )
+    codes, uniques = pd.factorize(files)
+    labels = stats.index.get_level_values("label").astype(str).to_numpy()
+    codes, labels = codes[used], labels[used]
+    order = np.argsort(codes, kind="stable")
+    counts = np.bincount(codes, minlength=len(uniques))
+    parts = np.split(labels[order], np.cumsum(counts)[:-1]) if len(uniques) else []
+    return pd.Series([p.tolist() for p in parts], index=pd.Index(uniques, dtype=object), dtype=object)
 
 
 def worst_files(evaluation: Evaluation) -> list:

@@ -217,7 +217,8 @@ def _span_card(k, file, start, end, raters, names, audio, categories) -> str:
         ]
         lanes.append(Lane(str(name), bars))
     svg = timeline([Block("", lanes)], lo, hi, width=720,
-                   marks=[(start, "span start"), (end, "span end")], label=f"raters of {file}")
+                   marks=[(start, "span start"), (end, "span end")], band=(start, end),
+                   label=f"raters of {file}")
     source = audio(file)
     player = (
         f'<audio controls preload="none" src="{escape(source)}#t={start:.3f},{end:.3f}"></audio>'

@@ -119,12 +119,14 @@ def timeline(
     width: int = 960,
     links: Sequence[tuple[str, str, str]] = (),
     marks: Sequence[tuple[float, str]] = (),
+    band: tuple[float, float] | None = None,
     label: str = "",
 ) -> str:
     """An SVG of ``blocks`` over the time window ``[lo, hi]`` seconds.
 
     ``links`` join two bars by their ids with a dashed line of a colour;
-    ``marks`` are vertical dotted lines (seconds, tooltip).
+    ``marks`` are vertical dotted lines (seconds, tooltip),
+    ``band`` a shaded time span (seconds) behind the bars.
     """
     hi = hi if hi > lo else lo + 1.0
     scale = (width - LEFT - RIGHT) / (hi - lo)
@@ -185,6 +187,10 @@ def timeline(
             f'<line class="mark" x1="{x(t):.1f}" y1="{TOP}" x2="{x(t):.1f}" y2="{y:.1f}" '
             f'stroke="#555" stroke-dasharray="2 2"><title>{escape(tip)}</title></line>'
         )
+    if band is not None:
+        parts.insert(0, f'<rect class="band" x="{x(band[0]):.1f}" y="{TOP - 2}" '
+                        f'width="{max(x(band[1]) - x(band[0]), 1.0):.1f}" height="{y - TOP + 2:.1f}" '
+                        'fill="#fff3b0"/>')
     parts += _axis(x, lo, hi, y, width)
     height = y + AXIS
     return (
