@@ -25,12 +25,10 @@ from audeval._agreement import (
 from audeval._html.evaluation import interval
 from audeval._html.page import (
     Column,
-    Headline,
     cards,
     data_table,
     document,
     escape,
-    number_text,
     options_table,
     section,
     static_table,
