@@ -41,10 +41,22 @@ def pages(tmp_path_factory):
                         **EXAMPLE_OPTIONS)
     root = folder / "db"
     db = make_database(root)
+    write_wav(root / "f1.wav", seconds=10.0)  # a real sound for the player test
     qa = root / "qa.html"
     audeval.html_report(db, n_boot=100, output=qa, audio_root=root)
     return {"events": str(events), "qa": str(qa), "example": (truth, prediction, durations),
             "raters": audeval.rater_annotations(db)}
+
+
+def write_wav(path, seconds: float, rate: int = 8000) -> None:
+    import wave
+
+    with wave.open(str(path), "wb") as fp:
+        fp.setnchannels(1)
+        fp.setsampwidth(2)
+        fp.setframerate(rate)
+        samples = (np.sin(np.arange(int(seconds * rate)) * 0.05) * 3000).astype("<i2")
+        fp.writeframes(samples.tobytes())
 
 
 def load(browser: Browser, path: str) -> None:
@@ -175,6 +187,24 @@ def test_qa_page_in_browser(browser, pages, tmp_path):
     assert players and all("#t=" in p for p in players)
     spans = audeval.disagreements(raters)
     assert browser.run("return document.getElementById('spans').dataset.shown") == str(len(spans))
+    # the player of the longest span of f1.wav starts at the span (media fragment #t=start,end)
+    first = spans.sort_values("duration", ascending=False, kind="stable")
+    first = first[first.index.get_level_values("file") == "f1.wav"].index[0]
+    browser.run(
+        """
+        const audio = document.querySelector('.span[data-file="f1.wav"] audio');
+        audio.addEventListener("loadedmetadata", () => { document.body.dataset.at = audio.currentTime; });
+        audio.preload = "metadata";
+        audio.load();
+        """
+    )
+    deadline = time.monotonic() + 10
+    while browser.run("return document.body.dataset.at") is None:
+        assert time.monotonic() < deadline, "the audio file did not load"
+        time.sleep(0.05)
+    at = float(browser.run("return document.body.dataset.at"))
+    assert at == pytest.approx(first[1].total_seconds(), abs=1e-3)
+    assert [e for e in browser.log("browser") if e.get("level") == "SEVERE"] == []
     browser.screenshot(str(tmp_path / "qa.png"))
     assert (tmp_path / "qa.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 

@@ -493,3 +493,13 @@ def test_cli_scores(capsys, tmp_path):
     stems.index = stems.index.set_levels([f[:-4] for f in stems.index.levels[0]], level="file")
     read = audeval.read_sed_scores(str(folder))
     assert cards(page)["psds"] == audeval.psds(stems, read, **audeval.PSDS1)
+
+
+def test_few_files_no_interval_no_warning(example):
+    """With fewer than 3 files the bootstrap gives no interval: the card shows none, quietly."""
+    truth, prediction, durations = example
+    one = truth[truth.index.get_level_values("file") == "clip01.wav"]
+    other = prediction[prediction.index.get_level_values("file") == "clip01.wav"]
+    page = audeval.html_report(one, other, n_boot=100)
+    assert intervals(page) == []
+    assert cards(page)["fscore_micro"] == audeval.event_fscore(one, other)
