@@ -272,6 +272,7 @@ def test_cli_desed_equals_api(capsys, tmp_path):
     shown = cards(page)
     assert shown["fscore_micro"] == audeval.event_fscore(truth, prediction, **options)
     assert shown["fscore_macro"] == audeval.event_fscore(truth, prediction, average="macro", **options)
+    assert round(100 * shown["fscore_micro"], 2) == 40.98  # the exact rule of SPEC section 3
     assert len(tables(page)["per-file"]["rows"]) == 1168
     assert len(re.findall(r'<div class="timeline" id=', page)) == 20
 
@@ -503,3 +504,53 @@ def test_few_files_no_interval_no_warning(example):
     page = audeval.html_report(one, other, n_boot=100)
     assert intervals(page) == []
     assert cards(page)["fscore_micro"] == audeval.event_fscore(one, other)
+
+
+# -------------------------------------------------------------------------
+# Structure
+# -------------------------------------------------------------------------
+
+
+def partitions(n_boundaries: int, labels: str, seed: int) -> pd.Series:
+    """Five files of 30 s, each a partition with ``n_boundaries`` inner boundaries."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for f in range(5):
+        edges = np.r_[0, np.sort(rng.choice(np.arange(1, 30), n_boundaries, replace=False)), 30]
+        rows += [(f"f{f}.wav", float(a), float(b), labels[i % len(labels)])
+                 for i, (a, b) in enumerate(zip(edges[:-1], edges[1:]))]
+    files, starts, ends, names = zip(*rows)
+    return pd.Series(list(names), index=audformat.segmented_index(list(files), list(starts), list(ends)))
+
+
+def test_structure_page_equals_api(capsys, tmp_path):
+    truth, prediction = partitions(5, "ABCAB", 0), partitions(4, "xyz", 1)
+    page = audeval.html_report(truth, prediction, family="structure", n_boot=100, frame_size=0.5)
+    shown = cards(page)
+    assert shown["boundary_fscore"] == audeval.boundary_detection(truth, prediction, frame_size=0.5)[2]
+    assert shown["v_measure"] == audeval.v_measure(truth, prediction, frame_size=0.5)[2]
+    boot = audeval.bootstrap(audeval.v_measure, truth, prediction, n_boot=100, seed=0, frame_size=0.5)
+    assert intervals(page)[3] == (boot.low[2], boot.high[2])
+    report = audeval.structure_report(truth, prediction, frame_size=0.5)
+    data = tables(page)
+    files = column(data["per-file"], "file")
+    np.testing.assert_array_equal(
+        as_float(column(data["per-file"], "v_measure")), report.loc[files, "v_measure"].to_numpy()
+    )
+    np.testing.assert_array_equal(as_float(column(data["per-class"], "mean over files")),
+                                  report.mean().to_numpy())
+    # the CLI with the options of ``audeval structure``
+    paths = {}
+    for name, series in (("truth", truth), ("prediction", prediction)):
+        paths[name] = tmp_path / f"{name}.tsv"
+        pd.DataFrame({
+            "filename": series.index.get_level_values("file"),
+            "onset": series.index.get_level_values("start").total_seconds(),
+            "offset": series.index.get_level_values("end").total_seconds(),
+            "event_label": series.to_numpy(),
+        }).to_csv(paths[name], sep="\t", index=False)
+    out = tmp_path / "structure.html"
+    code, _, err = run(capsys, "report", "--family", "structure", paths["truth"], paths["prediction"],
+                       "--frame-size", "0.5", "--n-boot", "0", "-o", out)
+    assert code == 0, err
+    assert cards(out.read_text(encoding="utf-8")) == {k: v for k, v in shown.items()}

@@ -2,7 +2,7 @@
 
 ::
 
-    audeval report TRUTH PREDICTION -o report.html [--family events|segments|diarization|scores]
+    audeval report TRUTH PREDICTION -o report.html [--family events|segments|diarization|structure|scores]
                    [the family's options] [--n-timelines N] [--n-boot N]
     audeval report --database DB [--scheme ID] -o qa.html [--audio-root DIR]
 
@@ -20,7 +20,7 @@ from audeval._cli.argtypes import _non_negative_int, _ratio
 from audeval._cli.messages import PROG, UsageError, phase
 
 
-FAMILIES = ("events", "segments", "diarization", "scores")
+FAMILIES = ("events", "segments", "diarization", "structure", "scores")
 
 
 def add_report(commands) -> None:
@@ -107,6 +107,9 @@ def _inputs(family: str, args: argparse.Namespace):
             matching=args.matching, compat=args.compat, zero_division=args.zero_division,
             propagate_nans=args.propagate_nans,
         )
+    elif family == "structure":
+        options.update(windows=tuple(args.windows), frame_size=args.frame_size, beta=args.beta,
+                       trim=args.trim, compat=args.compat)
     elif family == "segments":
         options.update(time_resolution=args.time_resolution, compat=args.compat,
                        zero_division=args.zero_division)

@@ -2,8 +2,8 @@
 
 Modules: ``page`` (document, cards, data tables as JSON), ``assets`` (the inline
 style sheet and script), ``svg`` (timelines, heat maps, curves), ``evaluation``
-(the evaluation page), ``events``, ``activity`` (segments, diarization) and ``scores``:
-what each family puts on it, ``qa`` (the QA page of several raters).
+(the evaluation page), ``events``, ``activity`` (segments, diarization), ``structure``
+and ``scores``: what each family puts on it, ``qa`` (the QA page of several raters).
 Every number comes from audeval's public functions with the options given.
 """
 
@@ -15,7 +15,7 @@ import os
 import pandas as pd
 
 
-FAMILIES = ("events", "segments", "diarization", "scores", "agreement")
+FAMILIES = ("events", "segments", "diarization", "structure", "scores", "agreement")
 
 
 def _family(family: str | None, prediction: object) -> str:
@@ -69,7 +69,9 @@ def html_report(
       ``n_timelines`` worst files (events: the rows of :func:`audeval.event_outcomes`,
       coloured as :mod:`audeval.plot`; segments and diarization: where truth and
       prediction are active); and per family the confusion matrix (events), the
-      speaker mapping and error parts per file (diarization), or (scores: ``prediction``
+      speaker mapping and error parts per file (diarization), the mean over files of
+      every value of :func:`audeval.structure_report` and the two partitions of the worst
+      files (structure), or (scores: ``prediction``
       a score table) PSDS with its interval, the PSD-ROC and precision-recall curves and
       every class's best threshold, with the per-file tables and timelines of the events
       detected at ``threshold`` (an option, default 0.5);
@@ -82,7 +84,8 @@ def html_report(
       (media fragment ``#t=start,end``) where the audio file is found,
       and the consensus (:func:`audeval.consensus`, ``per_label=True``) as a CSV download.
 
-    The worst file is the one with the lowest F-score (events, segments)
+    The worst file is the one with the lowest F-score (events, segments, scores;
+    structure: the boundary F-score of the first window)
     or the highest error rate (diarization).
 
     Args:
@@ -91,7 +94,7 @@ def html_report(
         prediction: prediction (Series), score table (DataFrame, family ``scores``),
             or ``None`` for QA
         labels: labels to evaluate (as for the family's metrics)
-        family: ``"events"``, ``"segments"``, ``"diarization"``, ``"scores"`` or
+        family: ``"events"``, ``"segments"``, ``"diarization"``, ``"structure"``, ``"scores"`` or
             ``"agreement"``; default: ``"agreement"`` without prediction,
             ``"scores"`` for a score table, else ``"events"``
         output: write the page to this path (the page is also returned)
@@ -156,6 +159,10 @@ def _evaluate(family: str, truth, prediction, labels, options: dict, boot: dict)
         from audeval._html.scores import evaluate_scores
 
         return evaluate_scores(truth, prediction, labels, options, boot)
+    if family == "structure":
+        from audeval._html.structure import evaluate_structure
+
+        return evaluate_structure(truth, prediction, labels, options, boot)
     from audeval._html import activity
 
     return getattr(activity, f"evaluate_{family}")(truth, prediction, labels, options, boot)

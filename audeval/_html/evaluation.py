@@ -68,9 +68,15 @@ def split_options(
     )
 
 
+def default(function: Callable, name: str) -> object:
+    """The default of a parameter (unwrapped from a family's "not given" marker)."""
+    value = inspect.signature(function).parameters[name].default
+    return getattr(value, "value", value)
+
+
 def defaults(function: Callable, names: Sequence[str]) -> dict:
     parameters = inspect.signature(function).parameters
-    return {n: parameters[n].default for n in names if n in parameters}
+    return {n: default(function, n) for n in names if n in parameters}
 
 
 def used_options(stats: pd.DataFrame, metric: Callable, metric_options: Mapping) -> dict:
@@ -83,9 +89,18 @@ def used_options(stats: pd.DataFrame, metric: Callable, metric_options: Mapping)
 
 
 def interval(
-    metric: Callable, stats: object, boot: Mapping, name: str, key: str, help: str = "", **options
+    metric: Callable,
+    stats: object,
+    boot: Mapping,
+    name: str,
+    key: str,
+    help: str = "",
+    *,
+    part: int | None = None,
+    **options,
 ) -> Headline:
-    """A headline with its bootstrap interval (:func:`audeval.bootstrap`), or without one."""
+    """A headline with its bootstrap interval (:func:`audeval.bootstrap`), or without one;
+    ``part``: the element of a metric that returns a tuple (e.g. 2 for the F of (P, R, F))."""
     from audeval._bootstrap import BootstrapWarning, bootstrap
 
     if boot["n_boot"]:
@@ -100,8 +115,12 @@ def interval(
                 seed=boot["seed"],
                 **options,
             )
-        return Headline(key, name, float(result.value), float(result.low), float(result.high), help)
-    return Headline(key, name, float(metric(stats, boot.get("prediction"), **options)), help=help)
+        value, low, high = result.value, result.low, result.high
+        if part is not None:
+            value, low, high = value[part], np.asarray(low)[part], np.asarray(high)[part]
+        return Headline(key, name, float(value), float(low), float(high), help)
+    value = metric(stats, boot.get("prediction"), **options)
+    return Headline(key, name, float(value if part is None else value[part]), help=help)
 
 
 def files_labels(stats: pd.DataFrame, used: np.ndarray) -> pd.Series:
@@ -127,7 +146,8 @@ def worst_files(evaluation: Evaluation) -> list:
 
 def per_class_section(evaluation: Evaluation) -> str:
     table = evaluation.per_class
-    columns = [Column("label", "label", "text", filter="text")]
+    what = table.index.name or "label"
+    columns = [Column("label", what, "text", filter="text")]
     columns += [
         Column(str(c), str(c), digits=0 if str(c) in COUNTS else 3) for c in table.columns
     ]

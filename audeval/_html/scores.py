@@ -14,7 +14,7 @@ import inspect
 import numpy as np
 import pandas as pd
 
-from audeval._html.evaluation import Evaluation, interval
+from audeval._html.evaluation import Evaluation, default, defaults, interval
 from audeval._html.events import evaluate_events
 from audeval._html.page import Headline, section
 from audeval._html.svg import PALETTE, Curve, curves, legend
@@ -73,7 +73,7 @@ def evaluate_scores(truth, scores, labels, options: Mapping, boot: Mapping) -> E
         for h in evaluation.headlines[:1]
     ]]
     shown = ("dtc_threshold", "gtc_threshold", "cttc_threshold", "alpha_ct", "alpha_st", "max_efpr")
-    psds_defaults = {k: v.default for k, v in inspect.signature(psds).parameters.items() if k in shown}
+    psds_defaults = defaults(psds, shown)
     evaluation.options = {**psds_defaults,
                           **{k: v for k, v in options.items() if k != "files_duration"},
                           "threshold": threshold, **tolerances,
@@ -95,7 +95,7 @@ def _curves_section(roc: pd.DataFrame, overall: pd.DataFrame, pr: pd.DataFrame,
                     options: Mapping) -> str:
     classes = list(pd.unique(roc["label"].astype(str)))
     colour = {c: PALETTE[i % len(PALETTE)] for i, c in enumerate(classes)}
-    max_efpr = float(options.get("max_efpr", inspect.signature(psds).parameters["max_efpr"].default))
+    max_efpr = float(options.get("max_efpr", default(psds, "max_efpr")))
     lines = [Curve(c, *_steps(roc.loc[roc["label"].astype(str) == c, "efpr"].to_numpy(),
                               roc.loc[roc["label"].astype(str) == c, "tpr"].to_numpy()), colour[c])
              for c in classes]

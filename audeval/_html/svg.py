@@ -53,6 +53,7 @@ class Bar:
     kind: str
     tip: str
     id: str | None = None
+    text: str | None = None  # written inside the bar where it fits
 
 
 @dataclasses.dataclass
@@ -162,6 +163,11 @@ def timeline(
                     f'fill="{bar.color}" stroke="#222" stroke-width="0.5">'
                     f"<title>{escape(bar.tip)}</title></rect>"
                 )
+                if bar.text and w > 7 * len(bar.text) + 6:
+                    parts.append(
+                        f'<text x="{x0 + 3:.1f}" y="{by + LEVEL - 7:.1f}" font-size="9" '
+                        f'fill="#111" pointer-events="none">{escape(bar.text)}</text>'
+                    )
                 if bar.id:
                     centre[bar.id] = ((x0 + x1) / 2, by + (LEVEL - 4) / 2)
             y += height + LANE_GAP
