@@ -57,7 +57,11 @@ def intervals(page: str) -> list[tuple[float, float]]:
     return [(float(a), float(b)) for a, b in re.findall(r'data-low="([^"]+)" data-high="([^"]+)"', page)]
 
 
-def heat_cells(page: str, svg_class: str = "heatmap") -> dict[tuple[str, str], float]:
+def heat_cells(page: str, within: str | None = None) -> dict[tuple[str, str], float]:
+    """The cells of the (first) heat map, or of the one in the element with id ``within``."""
+    if within is not None:
+        page = page[page.index(f'id="{within}"'):]
+    page = page[: page.index("</svg>")]
     cells = re.findall(r'<g class="cell" data-row="([^"]*)" data-column="([^"]*)" data-value="([^"]+)"', page)
     return {(html_lib.unescape(r), html_lib.unescape(c)): float(v) for r, c, v in cells}
 
@@ -133,7 +137,7 @@ def test_event_options_and_confusion_shown(example, event_page):
     confusion = audeval.event_confusion_matrix(
         truth, prediction, files_duration=durations, as_frame=True, **EXAMPLE_OPTIONS
     )
-    cells = heat_cells(event_page)
+    cells = heat_cells(event_page, "confusion")
     for r in confusion.index:
         for c in confusion.columns:
             assert cells[(str(r), str(c))] == confusion.loc[r, c]
@@ -332,7 +336,7 @@ def test_qa_numbers_equal_api(qa):
     boot = audeval.bootstrap(audeval.krippendorff_alpha, raters, n_boot=200, seed=0)
     assert intervals(page)[0] == (boot.low, boot.high)
     matrix = audeval.agreement_matrix(raters, metric=audeval.cohen_kappa)
-    cells = heat_cells(page)
+    cells = heat_cells(page, "heatmap-kappa")
     for a in raters:
         for b in raters:
             if a != b:
@@ -340,6 +344,10 @@ def test_qa_numbers_equal_api(qa):
     votes = audeval.consensus(raters, per_label=True)
     with_votes = audeval.agreement_matrix({**raters, "consensus": votes}, metric=audeval.cohen_kappa)
     assert cells[("rater_a", "consensus")] == with_votes.loc["rater_a", "consensus"]
+    alpha = audeval.agreement_matrix(raters, metric=audeval.krippendorff_alpha)
+    cells = heat_cells(page, "heatmap-alpha")
+    assert cells[("rater_b", "rater_c")] == alpha.loc["rater_b", "rater_c"]
+    assert len(cells) == 9
 
 
 def test_qa_rater_and_label_tables(qa):

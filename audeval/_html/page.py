@@ -195,15 +195,20 @@ def static_table(frame: pd.DataFrame, identifier: str, digits: int = 3) -> str:
     ) + "".join(f"<th>{escape(c)}</th>" for c in frame.columns)
     body = []
     keys = frame.index.tolist()
-    values = frame.to_numpy()
-    for key, row in zip(keys, values):
+    columns = []
+    for name in frame.columns:  # cells per column: integers without decimals
+        values = frame[name]
+        integer = pd.api.types.is_integer_dtype(values.dtype)
+        numeric = pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(values.dtype)
+        columns.append([
+            f'<td data-value="{float(v)!r}">{number_text(v, 0 if integer else digits)}</td>'
+            if numeric else f'<td class="text">{escape(v)}</td>'
+            for v in values.tolist()
+        ])
+    for position, key in enumerate(keys):
         key = key if isinstance(key, tuple) else (key,)
         cells = "".join(f'<td class="text">{escape(k)}</td>' for k in key)
-        for v in row:
-            if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool):
-                cells += f'<td data-value="{float(v)!r}">{number_text(v, digits)}</td>'
-            else:
-                cells += f'<td class="text">{escape(v)}</td>'
+        cells += "".join(column[position] for column in columns)
         body.append(f"<tr>{cells}</tr>")
     return (
         f'<div class="scroll"><table id="{escape(identifier)}"><thead><tr>{head}</tr></thead>'

@@ -57,6 +57,7 @@ def qa_page(
     names = list(raters)
     votes = consensus(raters, labels, per_label=True, **options)
     matrix = agreement_matrix({**raters, CONSENSUS: votes}, metric=cohen_kappa, labels=labels, **options)
+    alpha = agreement_matrix(raters, metric=krippendorff_alpha, labels=labels, **options)
     headlines = [
         interval(krippendorff_alpha, raters, {**boot, "prediction": None}, "Krippendorff's alpha",
                  "krippendorff_alpha", "over all raters, time-weighted, label sets", labels=labels,
@@ -76,7 +77,7 @@ def qa_page(
     sections = [
         ("summary", "Summary", section("summary", "Summary", summary + "<h3>Options</h3>"
                                         + options_table(used))),
-        ("matrix", "Rater \u00d7 rater", _matrix_section(matrix, names)),
+        ("matrix", "Rater \u00d7 rater", _matrix_section(matrix, alpha, names)),
         ("raters", "Raters", _raters_section(raters, matrix, labels, options)),
         ("labels", "Labels", _labels_section(raters, labels, options)),
         ("disputes", "Disputed spans", _spans_section(spans, raters, names, n_spans, audio, options)),
@@ -89,15 +90,25 @@ def qa_page(
     return document(title or "audeval QA report", lines, sections)
 
 
-def _matrix_section(matrix: pd.DataFrame, names: list) -> str:
+def _matrix_section(matrix: pd.DataFrame, alpha: pd.DataFrame, names: list) -> str:
     rows = [*names, CONSENSUS]
-    values = matrix.loc[rows, rows].to_numpy(dtype=float)
-    svg = heatmap(values, rows, rows, low=min(0.0, float(np.nanmin(values)) if np.isfinite(values).any() else 0.0),
-                  high=1.0, column_title="rater (prediction)", row_title="rater (truth) \u2193",
-                  label="Cohen's kappa of every pair of raters")
+    kappa = matrix.loc[rows, rows].to_numpy(dtype=float)
+    pairs = alpha.loc[names, names].to_numpy(dtype=float)
+    figures = []
+    for values, labels, title, ident in (
+        (kappa, rows, "Cohen's kappa", "kappa"),
+        (pairs, names, "Krippendorff's alpha", "alpha"),
+    ):
+        finite = values[np.isfinite(values)]
+        low = min(0.0, float(finite.min())) if len(finite) else 0.0
+        svg = heatmap(values, labels, labels, low=low, high=1.0, column_title="rater",
+                      row_title=title, label=f"{title} of every pair of raters")
+        figures.append(f'<div class="scroll" id="heatmap-{ident}">{svg}</div>')
     note = ("Cohen's kappa of every pair of raters (audeval.agreement_matrix with "
-            "audeval.cohen_kappa), and of every rater with the per-label majority vote.")
-    return section("matrix", "Rater \u00d7 rater agreement", f'<div class="scroll">{svg}</div>', note)
+            "audeval.cohen_kappa; the row rater as truth), and of every rater with the per-label "
+            "majority vote; Krippendorff's alpha of every pair (audeval.krippendorff_alpha).")
+    body = f'<div class="cards">{"".join(figures)}</div>'
+    return section("matrix", "Rater \u00d7 rater agreement", body, note)
 
 
 def _raters_section(raters: Mapping, matrix: pd.DataFrame, labels, options: Mapping) -> str:

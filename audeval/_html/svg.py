@@ -266,7 +266,7 @@ def heatmap(
             fill = "#eeeeee" if not math.isfinite(v) else _mix(t)
             ink = "#ffffff" if math.isfinite(v) and t > 0.6 else "#222222"
             x0, y0 = left + j * cell, top + i * cell
-            text = number_text(v, digits)
+            text = number_text(v, digits) if math.isfinite(v) else "\u2013"
             parts.append(
                 f'<g class="cell" data-row="{escape(name)}" data-column="{escape(columns[j])}" '
                 f'data-value="{float(v)!r}"><rect x="{x0}" y="{y0:.1f}" width="{cell}" '
