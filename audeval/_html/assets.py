@@ -163,7 +163,12 @@ JS = r"""
       var isNum = cols[sortCol].type === "num";
       var idx = shown.map(function (r, i) { return i; });
       idx.sort(function (i, j) {
-        var c = compare(shown[i][sortCol], shown[j][sortCol], isNum);
+        var a = shown[i][sortCol], b = shown[j][sortCol];
+        if (isNum) {  // undefined values (nan) last in both directions
+          var na = isNaN(num(a)), nb = isNaN(num(b));
+          if (na !== nb) return na ? 1 : -1;
+        }
+        var c = compare(a, b, isNum);
         return c !== 0 ? sortDir * c : i - j;
       });
       shown = idx.map(function (i) { return shown[i]; });
