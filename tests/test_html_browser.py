@@ -223,3 +223,30 @@ def test_large_page_pages_and_screenshot(browser, tmp_path):
     assert [e for e in browser.log("browser") if e.get("level") == "SEVERE"] == []
     browser.screenshot(str(tmp_path / "large.png"))
     assert os.path.getsize(tmp_path / "large.png") > 10_000
+
+
+def test_large_consensus_download_unpacks(browser, pages, tmp_path, monkeypatch):
+    """A large consensus CSV is embedded gzip-compressed; the page unpacks it on click."""
+    import audeval._html.qa
+
+    monkeypatch.setattr(audeval._html.qa, "GZIP_ABOVE", 0)
+    raters = pages["raters"]
+    path = tmp_path / "qa.html"
+    audeval.html_report(raters, n_boot=0, output=path)
+    assert "data:text/csv" not in path.read_text(encoding="utf-8")
+    load(browser, str(path))
+    text = browser.run(
+        "return window.audevalUnpack(document.querySelector('a[data-gzip]'))"
+        ".then(blob => blob.text())"
+    )
+    votes = audeval.consensus(raters, per_label=True)
+    lines = text.strip().split("\n")
+    assert lines[0] == "file,start,end,label" and len(lines) == len(votes) + 1
+    assert [line.rsplit(",", 1)[1] for line in lines[1:]] == votes.astype(str).tolist()
+    browser.click("a[data-gzip]")  # makes the file: no error
+    deadline = time.monotonic() + 10
+    while browser.run("return document.querySelector('a[data-gzip]').dataset.ready") != "true":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert browser.run("return document.querySelector('a[data-gzip]').href").startswith("blob:")
+    assert [e for e in browser.log("browser") if e.get("level") == "SEVERE"] == []

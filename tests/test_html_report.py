@@ -562,3 +562,20 @@ def test_structure_page_equals_api(capsys, tmp_path):
                        "--frame-size", "0.5", "--n-boot", "0", "-o", out)
     assert code == 0, err
     assert cards(out.read_text(encoding="utf-8")) == {k: v for k, v in shown.items()}
+
+
+def test_qa_spans_table_capped(qa, monkeypatch):
+    """A page holds at most MAX_SPAN_ROWS disputed spans (the longest) and says so."""
+    import audeval._html.qa
+
+    raters, _, _ = qa
+    monkeypatch.setattr(audeval._html.qa, "MAX_SPAN_ROWS", 5)
+    page = audeval.html_report(raters, n_boot=0)
+    spans = audeval.disagreements(raters).sort_values("duration", ascending=False, kind="stable")
+    table = tables(page)["spans"]
+    assert len(table["rows"]) == 5
+    np.testing.assert_array_equal(
+        as_float(column(table, "duration")), spans["duration"].dt.total_seconds().to_numpy()[:5]
+    )
+    assert f"{len(spans)} spans where the raters differ" in page
+    assert "The table holds the 5 longest" in page

@@ -218,6 +218,25 @@ JS = r"""
     if (rangeCol) rangeCol.addEventListener("change", self.filter);
     this.render();
   }
+  // a large download is embedded gzip-compressed: unpacked into a file when clicked
+  window.audevalUnpack = function (link) {
+    var bytes = Uint8Array.from(atob(link.dataset.gzip), function (c) { return c.charCodeAt(0); });
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).blob().then(function (blob) {
+      return new Blob([blob], {type: "text/csv"});
+    });
+  };
+  Array.prototype.forEach.call(document.querySelectorAll("a[data-gzip]"), function (link) {
+    link.addEventListener("click", function (event) {
+      if (link.dataset.ready) return;  // the second click is the download itself
+      event.preventDefault();
+      window.audevalUnpack(link).then(function (blob) {
+        link.href = URL.createObjectURL(blob);
+        link.dataset.ready = "true";
+        link.click();
+      });
+    });
+  });
   window.audevalTables = [];
   Array.prototype.forEach.call(document.querySelectorAll("div.dtable"), function (host) {
     window.audevalTables.push(new Table(host));

@@ -54,7 +54,7 @@ def json_value(value: object) -> object:
 def column_values(values: Sequence | np.ndarray | pd.Series) -> list:
     """One table column as JSON-able values (floats at full precision)."""
     if isinstance(values, list):
-        return [json_value(v) for v in values]
+        return [v if type(v) is str else json_value(v) for v in values]
     array = np.asarray(values)
     if array.dtype.kind in "fiub":
         out = array.tolist()

@@ -8,6 +8,7 @@ Numbers come from :func:`audeval.agreement_matrix`, :func:`audeval.cohen_kappa`,
 from __future__ import annotations
 
 import base64
+import gzip
 from collections.abc import Mapping
 import os
 import urllib.parse
@@ -169,8 +170,18 @@ class AudioFinder:
         return None
 
 
+MAX_SPAN_ROWS = 10_000
+"""The disputed spans table of a page holds at most the longest this many (page size)."""
+
+GZIP_ABOVE = 1_000_000
+"""A consensus CSV larger than this (bytes) is embedded gzip-compressed
+and unpacked by the page's script when the link is clicked."""
+
+
 def _spans_section(spans: pd.DataFrame, raters: Mapping, names: list, n_spans: int,
                    audio: AudioFinder, options: Mapping) -> str:
+    n_all = len(spans)
+    spans = spans.iloc[:MAX_SPAN_ROWS]
     index = spans.index
     file = index.get_level_values("file").astype(str).tolist()
     start = index.get_level_values("start").total_seconds().to_numpy()
@@ -194,9 +205,13 @@ def _spans_section(spans: pd.DataFrame, raters: Mapping, names: list, n_spans: i
         cards_.append(_span_card(k, file[k], start[k], end[k], raters, names, audio, categories))
     table = data_table("spans", columns, values, anchors=anchors, range_column="duration")
     colours = legend([(str(c), PALETTE[i % len(PALETTE)]) for c, i in categories.items()])
-    note = (f"{len(spans)} spans where the raters differ (audeval.disagreements), longest first; "
+    shown_rows = "" if n_all == len(spans) else (
+        f" The table holds the {len(spans)} longest; all of them: "
+        "audeval agreement --disagreements PATH, or audeval.disagreements."
+    )
+    note = (f"{n_all} spans where the raters differ (audeval.disagreements), longest first; "
             f"the {shown} longest with the raters' timelines around the span and, where the audio "
-            "is found, a player for exactly the span.")
+            f"is found, a player for exactly the span.{shown_rows}")
     return section("disputes", "Disputed spans", table + colours + "\n".join(cards_), note)
 
 
@@ -250,12 +265,16 @@ def _consensus_section(votes: pd.Series) -> str:
             "label": votes.astype(str).to_numpy(),
         }
     )
-    text = frame.to_csv(index=False, lineterminator="\n")
-    data = base64.b64encode(text.encode("utf-8")).decode("ascii")
-    link = (
-        f'<a class="download" download="consensus.csv" href="data:text/csv;base64,{data}">'
-        f"download consensus.csv ({len(frame)} segments)</a>"
-    )
+    text = frame.to_csv(index=False, lineterminator="\n").encode("utf-8")
+    what = f"download consensus.csv ({len(frame)} segments)"
+    if len(text) > GZIP_ABOVE:  # unpacked by the page's script (DecompressionStream)
+        data = base64.b64encode(gzip.compress(text, mtime=0)).decode("ascii")
+        link = (f'<a class="download" download="consensus.csv" href="#consensus" '
+                f'data-gzip="{data}">{what}</a>')
+    else:
+        data = base64.b64encode(text).decode("ascii")
+        link = (f'<a class="download" download="consensus.csv" '
+                f'href="data:text/csv;base64,{data}">{what}</a>')
     note = ("The per-label majority vote of all raters (audeval.consensus with per_label=True; "
             "a tie goes to the rater given first), as an audformat CSV (file, start, end in seconds, "
             "label) that audeval.read_annotations reads.")
