@@ -125,7 +125,7 @@ def evaluate_segments(truth, prediction, labels, options: Mapping, boot: Mapping
         for k, file in enumerate(files):
             t, t_label = _rows(truth, file)
             p, p_label = _rows(prediction, file)
-            names = list(dict.fromkeys([*t_label, *p_label]))
+            names = sorted(set(t_label) | set(p_label))
             blocks = [Block(n, activity_lanes(t[t_label == n], p[p_label == n], n)) for n in names]
             hi = _file_end(file, durations, np.concatenate([t[:, 1], p[:, 1]]))
             row = micro.loc[file]
@@ -204,7 +204,7 @@ def evaluate_diarization(truth, prediction, labels, options: Mapping, boot: Mapp
             p, p_label = _rows(prediction, file)
             pairs = _pairs(mapped, file)
             p_mapped = np.asarray([pairs.get(x, f"unmapped {x}") for x in p_label], dtype=object)
-            names = list(dict.fromkeys([*t_label, *p_mapped]))
+            names = sorted(set(t_label)) + sorted(set(p_mapped) - set(t_label))
             blocks = [Block(str(n), activity_lanes(t[t_label == n], p[p_mapped == n], str(n)))
                       for n in names]
             hi = _file_end(file, durations, np.concatenate([t[:, 1], p[:, 1]]))

@@ -164,7 +164,9 @@ def _timeline(outcomes: pd.DataFrame, file, row: pd.Series, durations, k: int) -
     hi = _file_end(file, durations, end)
     blocks = []
     links = []
-    for name in pd.unique(label):  # a drawing loop over the labels of one file
+    codes = rows["label"].cat.codes.to_numpy()
+    order = [str(rows["label"].cat.categories[c]) for c in np.unique(codes)]  # label order
+    for name in order:  # a drawing loop over the labels of one file
         lanes = []
         for lane in ("truth", "prediction"):
             bars = []
