@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from audeval._agreement import (
+    agreement_statistics,
     cohen_kappa,
     consensus,
     disagreements,
@@ -59,13 +60,12 @@ def qa_page(
     votes = consensus(raters, labels, per_label=True, **options)
     matrix = agreement_matrix({**raters, CONSENSUS: votes}, metric=cohen_kappa, labels=labels, **options)
     alpha = agreement_matrix(raters, metric=krippendorff_alpha, labels=labels, **options)
+    stats = agreement_statistics(raters, labels, **options)  # once for both intervals
     headlines = [
-        interval(krippendorff_alpha, raters, {**boot, "prediction": None}, "Krippendorff's alpha",
-                 "krippendorff_alpha", "over all raters, time-weighted, label sets", labels=labels,
-                 **options),
-        interval(fleiss_kappa, raters, {**boot, "prediction": None}, "Fleiss' kappa",
-                 "fleiss_kappa", "over all raters, time-weighted, label sets", labels=labels,
-                 **options),
+        interval(krippendorff_alpha, stats, {**boot, "prediction": None}, "Krippendorff's alpha",
+                 "krippendorff_alpha", "over all raters, time-weighted, label sets"),
+        interval(fleiss_kappa, stats, {**boot, "prediction": None}, "Fleiss' kappa",
+                 "fleiss_kappa", "over all raters, time-weighted, label sets"),
     ]
     spans = disagreements(raters, labels, **options)
     spans = spans.sort_values("duration", ascending=False, kind="stable")
