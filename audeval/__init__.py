@@ -52,6 +52,7 @@ from audeval._event_outcomes import event_outcomes
 from audeval._example import example_data
 from audeval._example import example_files
 from audeval._hierarchy import hierarchy_lmeasure
+from audeval._html import html_report
 from audeval._hierarchy import hierarchy_report
 from audeval._hierarchy import hierarchy_statistics
 from audeval._hierarchy import hierarchy_tmeasure
@@ -154,6 +155,7 @@ __all__ = [
     "hierarchy_report",
     "hierarchy_statistics",
     "hierarchy_tmeasure",
+    "html_report",
     "identification_error_rate",
     "identification_precision_recall",
     "jaccard_error_rate",

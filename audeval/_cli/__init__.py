@@ -11,6 +11,8 @@ One subcommand per metric family::
     audeval scores TRUTH SCORES [options]
     audeval agreement RATER RATER [RATER ...] [options]
     audeval separation TRUTH PREDICTION [options]
+    audeval report TRUTH PREDICTION -o report.html [--family ...] [options]
+    audeval report --database DB [--scheme ID] -o qa.html [--audio-root DIR]
 
 TRUTH and PREDICTION are annotation files or directories
 in any format :func:`audeval.read_annotations` reads.

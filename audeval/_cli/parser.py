@@ -17,6 +17,7 @@ from audeval._cli.argtypes import (
 from audeval._cli.declared import add_option
 from audeval._cli.messages import PROG, UsageError
 from audeval._cli.render import FORMATS
+from audeval._cli.report import add_report
 from audeval._events.options import EVENT
 from audeval._score_based.options import SCORE
 from audeval._segments.options import SEGMENT
@@ -492,7 +493,7 @@ DECLARED = {"agreement": AGREEMENT, "events": EVENT, "segments": SEGMENT, "score
 
 SUBCOMMANDS = (
     _example, _events, _segments, _structure, _diarization, _detection, _scores, _agreement,
-    _separation,
+    _separation, add_report,
 )
 """The parser of every subcommand, in the order of ``audeval --help``."""
 
@@ -518,8 +519,11 @@ def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespac
     """``parser.parse_args(argv)``; unknown arguments are reported by the subcommand's parser,
     so that the message points to the subcommand's help (``audeval events --help``)."""
     args, unknown = parser.parse_known_args(argv)
+    command = getattr(parser, "commands", {}).get(args.command, parser)
+    if getattr(command, "forwards_arguments", False):  # audeval report: the family's options
+        args.forwarded = unknown
+        return args
     if unknown:
-        command = getattr(parser, "commands", {}).get(args.command, parser)
         command.error(f"unrecognized arguments: {' '.join(unknown)}")
     return args
 

@@ -47,6 +47,7 @@ LAYER_GROUPS = {
         "audeval._warnings",
     ),
     "readers": ("audeval._readers", "audeval._read_events", "audeval._example"),
+    "report": ("audeval._html",),
 }
 
 
