@@ -7,17 +7,14 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from audeval._hierarchy import reductions
 from audeval._hierarchy import _statistics
+from audeval._hierarchy import reductions
+from audeval._hierarchy._options import HIERARCHY
 from audeval._hierarchy._options import OPTIONS
-from audeval._hierarchy._options import make_options
 from audeval._hierarchy._options import normalise
-from audeval._options import Default
-from audeval._options import value_of
+from audeval._hierarchy._options import settings
 from audeval._protocol import Family
 from audeval._protocol import stamp
-from audeval._structure._options import _check_beta
-from audeval._options import check_bool
 
 Hierarchy = pd.DataFrame | Mapping | pd.Series
 
@@ -45,16 +42,38 @@ _EXAMPLE = """
         ... )"""
 
 
-def _resolve(truth, prediction, which, call):
-    return _statistics.resolve(truth, prediction, which, call, make_options, normalise, OPTIONS)
+def _statistics_of(truth, prediction, options) -> pd.DataFrame:
+    """:func:`hierarchy_statistics` of a checked options object."""
+    table = _statistics.statistics_table(truth, prediction, settings(options), options.files_duration)
+    return stamp(table, "hierarchy", HIERARCHY.record(options))
 
 
-def _check_frameless_window(frame_size, window, prediction) -> None:
-    if prediction is not None and value_of(frame_size) is None and value_of(window) is not None:
-        raise ValueError(
-            "the frameless T-measure (frame_size=None) is defined for window=None only: "
-            "pass window=None or a frame_size."
-        )
+def _gate(which: frozenset):
+    """The gate of a metric of the measures ``which`` (``"t"``, ``"l"``)."""
+
+    def gate(metric, truth, prediction, options) -> pd.DataFrame:
+        if "t" in which and prediction is not None and options.frame_size is None and options.window is not None:
+            raise ValueError(
+                "the frameless T-measure (frame_size=None) is defined for window=None only: "
+                "pass window=None or a frame_size."
+            )
+        table = _statistics.gate(metric, truth, prediction, options, which)
+        if "t" in which:
+            _check_defined(table)
+        return table
+
+    return gate
+
+
+def _measure(measure: str | None = None):
+    """The reduction of a T- or L-measure: the means over files of precision, recall, F
+    (``None``: the T-measure, reduced or full as ``transitive`` says)."""
+
+    def reduce(table, options) -> tuple[float, float, float]:
+        name = measure or ("t_full" if options.transitive else "t_reduced")
+        return tuple(_statistics.mean(v) for v in _statistics.values(table, name, options.beta))
+
+    return reduce
 
 
 def _check_defined(table: pd.DataFrame) -> None:
@@ -65,15 +84,28 @@ def _check_defined(table: pd.DataFrame) -> None:
         )
 
 
+def _report(table: pd.DataFrame, options) -> pd.DataFrame:
+    columns: dict[str, np.ndarray] = {}
+    for measure, names in (
+        ("t_reduced", ("t_precision_reduced", "t_recall_reduced", "t_measure_reduced")),
+        ("t_full", ("t_precision_full", "t_recall_full", "t_measure_full")),
+        ("l", ("l_precision", "l_recall", "l_measure")),
+    ):
+        for name, values in zip(names, _statistics.values(table, measure, options.beta)):
+            columns[name] = values
+    return pd.DataFrame(columns, index=pd.Index(table.index, name="file"))
+
+
+@HIERARCHY.statistics(_statistics_of)
 def hierarchy_statistics(
     truth: Hierarchy,
     prediction: Hierarchy,
     *,
-    frame_size: float | pd.Timedelta | None = Default(0.1),
-    window: float | pd.Timedelta | None = Default(15.0),
-    monotonic: bool = Default(False),
+    frame_size: float | pd.Timedelta | None = 0.1,
+    window: float | pd.Timedelta | None = 15.0,
+    monotonic: bool = False,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
 ) -> pd.DataFrame:
     r"""Per-file statistics of the hierarchy metrics.
 
@@ -121,22 +153,20 @@ def hierarchy_statistics(
         True
 
     """
-    options = make_options(frame_size=frame_size, window=window, monotonic=monotonic, compat=compat)
-    table = _statistics.statistics_table(truth, prediction, options, files_duration)
-    return stamp(table, "hierarchy", options.recorded())
 
 
+@HIERARCHY.metric(_measure(), gate=_gate(frozenset({"t"})))
 def hierarchy_tmeasure(
     truth: Hierarchy | pd.DataFrame,
     prediction: Hierarchy | None,
     *,
-    window: float | pd.Timedelta | None = Default(15.0),
-    transitive: bool = Default(False),
-    frame_size: float | pd.Timedelta | None = Default(0.1),
-    beta: float = Default(1.0),
-    monotonic: bool = Default(False),
+    window: float | pd.Timedelta | None = 15.0,
+    transitive: bool = False,
+    frame_size: float | pd.Timedelta | None = 0.1,
+    beta: float = 1.0,
+    monotonic: bool = False,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
 ) -> tuple[float, float, float]:
     r"""T-measure: agreement of the segment trees of two hierarchies (McFee et al. 2015).
 
@@ -197,29 +227,19 @@ def hierarchy_tmeasure(
         [0.6667, 0.5, 0.5714]
 
     """
-    transitive = check_bool(transitive, "transitive")
-    beta = _check_beta(beta)
-    _check_frameless_window(frame_size, window, prediction)
-    call = dict(
-        window=window, frame_size=frame_size, monotonic=monotonic, compat=compat,
-        files_duration=files_duration,
-    )
-    table = _resolve(truth, prediction, frozenset({"t"}), call)
-    _check_defined(table)
-    measure = "t_full" if transitive else "t_reduced"
-    return tuple(_statistics.mean(v) for v in _statistics.values(table, measure, beta))
 
 
+@HIERARCHY.metric(_measure("l"), gate=_gate(frozenset({"l"})), unused=("window",))
 def hierarchy_lmeasure(
     truth: Hierarchy | pd.DataFrame,
     prediction: Hierarchy | None,
     *,
-    frame_size: float | pd.Timedelta | None = Default(0.1),
-    beta: float = Default(1.0),
-    monotonic: bool = Default(False),
-    window: float | pd.Timedelta | None = Default(15.0),
+    frame_size: float | pd.Timedelta | None = 0.1,
+    beta: float = 1.0,
+    monotonic: bool = False,
+    window: float | pd.Timedelta | None = 15.0,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
 ) -> tuple[float, float, float]:
     r"""L-measure: agreement of the label lattices of two hierarchies (McFee et al. 2017).
 
@@ -249,9 +269,9 @@ def hierarchy_lmeasure(
             ``None``: exact in continuous time
         beta: weight of recall in the F-measure
         monotonic: meets count only on unbroken paths from the top level
-        window: the T-measure window of the statistics: no effect on the L-measure;
-            with a table, checked against the table's
-            (every hierarchy metric takes every option of :func:`hierarchy_statistics`)
+        window: the T-measure window of the statistics, declared unused here
+            (``hierarchy_lmeasure.declared.unused``): no effect on the L-measure;
+            kept in the signature; with a table, checked against the table's
         files_duration: durations to resolve ``end=NaT``
         compat: ``"mir_eval"`` to reproduce ``mir_eval.hierarchy`` 0.8.2
 
@@ -267,25 +287,19 @@ def hierarchy_lmeasure(
         [0.7984, 0.698, 0.7448]
 
     """
-    beta = _check_beta(beta)
-    call = dict(
-        frame_size=frame_size, window=window, monotonic=monotonic, compat=compat,
-        files_duration=files_duration,
-    )
-    table = _resolve(truth, prediction, frozenset({"l"}), call)
-    return tuple(_statistics.mean(v) for v in _statistics.values(table, "l", beta))
 
 
+@HIERARCHY.metric(_report, gate=_gate(frozenset({"t", "l"})))
 def hierarchy_report(
     truth: Hierarchy | pd.DataFrame,
     prediction: Hierarchy | None,
     *,
-    window: float | pd.Timedelta | None = Default(15.0),
-    frame_size: float | pd.Timedelta | None = Default(0.1),
-    beta: float = Default(1.0),
-    monotonic: bool = Default(False),
+    window: float | pd.Timedelta | None = 15.0,
+    frame_size: float | pd.Timedelta | None = 0.1,
+    beta: float = 1.0,
+    monotonic: bool = False,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
 ) -> pd.DataFrame:
     r"""All values of ``mir_eval.hierarchy.evaluate``, one row per file.
 
@@ -320,23 +334,6 @@ def hierarchy_report(
         a                 0.771      0.747
 
     """
-    beta = _check_beta(beta)
-    _check_frameless_window(frame_size, window, prediction)
-    call = dict(
-        window=window, frame_size=frame_size, monotonic=monotonic, compat=compat,
-        files_duration=files_duration,
-    )
-    table = _resolve(truth, prediction, frozenset({"t", "l"}), call)
-    _check_defined(table)
-    columns: dict[str, np.ndarray] = {}
-    for measure, names in (
-        ("t_reduced", ("t_precision_reduced", "t_recall_reduced", "t_measure_reduced")),
-        ("t_full", ("t_precision_full", "t_recall_full", "t_measure_full")),
-        ("l", ("l_precision", "l_recall", "l_measure")),
-    ):
-        for name, values in zip(names, _statistics.values(table, measure, beta)):
-            columns[name] = values
-    return pd.DataFrame(columns, index=pd.Index(table.index, name="file"))
 
 
 for _function in (hierarchy_statistics, hierarchy_tmeasure, hierarchy_lmeasure, hierarchy_report):
