@@ -99,11 +99,6 @@ class Settings:
                     f"frame_size={self.frame_size_ns / 1e9:g} s and window={self.window_ns / 1e9:g} s."
                 )
 
-    @property
-    def frameless_window(self) -> bool:
-        """``frame_size=None`` with a finite window: the T-measure is not defined here."""
-        return self.frame_size is None and self.window is not None
-
 
 def settings(options) -> Settings:
     """The statistics settings of a checked options object."""

@@ -40,23 +40,19 @@ def _frames(axis, n_files: int) -> tuple[np.ndarray, np.ndarray]:
 
 def _t_columns(axis, options: Settings, n_files: int) -> dict:
     options.check_window()
-    if options.frameless_window:
-        return {
-            f"{m}_{d}_{p}": np.full(n_files, np.nan)
-            for m in ("t_reduced", "t_full")
-            for d in ("precision", "recall")
-            for p in ("score", "queries")
-        }
-    if options.window is not None:  # counts change within an atom: one query per frame
-        file, pos = _frames(axis, n_files)
-        weight = np.ones(len(file))
-    else:  # counts are constant on atoms
-        file, pos, length = _counts.atoms(axis, n_files)
-        weight = length.astype(np.float64)
-    g = _counts.interval_counts(axis, n_files, file, pos, options.window_units, options.monotonic)
-    if options.compat:
-        g = g - (g > 0)
-    sums = _counts.scores(g, file, weight, n_files, (False, True))
+    if options.window is not None and not axis.frames:  # exact: an integral over the query point
+        sums = _counts.windowed_scores(axis, n_files, options.window_units, options.monotonic)
+    else:
+        if options.window is not None:  # counts change within an atom: one query per frame
+            file, pos = _frames(axis, n_files)
+            weight = np.ones(len(file))
+        else:  # counts are constant on atoms
+            file, pos, length = _counts.atoms(axis, n_files)
+            weight = length.astype(np.float64)
+        g = _counts.interval_counts(axis, n_files, file, pos, options.window_units, options.monotonic)
+        if options.compat:
+            g = g - (g > 0)
+        sums = _counts.scores(g, file, weight, n_files, (False, True))
     return {
         f"{name}_{key}": values
         for name, transitive in (("t_reduced", False), ("t_full", True))
