@@ -263,3 +263,29 @@ def test_direct_calls_compute_only_what_the_metric_reduces(monkeypatch):
     asked.clear()
     audeval.structure_statistics(truth, prediction)
     assert asked == [_table.GROUPS]
+
+
+@pytest.mark.parametrize("pad", [True, False])
+def test_structure_timeline_takes_pad_and_draws_the_detection_boundaries(pad):
+    """The structure plot checks its options through the family's declaration and takes ``pad``:
+    its hits and drawn boundaries give :func:`audeval.boundary_detection` with the same ``pad``."""
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+
+    import audeval.plot
+
+    index = audformat.segmented_index(["f", "f"], [1, 2], [2, 3])
+    truth = pd.Series(["a", "b"], index=index)
+    index = audformat.segmented_index(["f", "f"], [0, 2], [2, 3])
+    prediction = pd.Series(["x", "y"], index=index)
+    ax = audeval.plot.structure_timeline(truth, prediction, window=0.5, pad=pad)
+    gids = [line.get_gid() for line in ax.lines]
+    hits, n_t, n_p = gids.count("truth:tp"), gids.count("truth:tp") + gids.count("truth:deletion"), (
+        gids.count("prediction:tp") + gids.count("prediction:insertion")
+    )
+    precision, recall, _ = audeval.boundary_detection(truth, prediction, window=0.5, pad=pad)
+    assert (precision, recall) == (hits / n_p, hits / n_t)
+    assert (n_t, n_p) == ((3, 3) if not pad else (4, 3))  # padded: the truth starts at 0
+    plt.close(ax.figure)
+    with pytest.raises(TypeError, match="pad must be True or False"):
+        audeval.plot.structure_timeline(truth, prediction, pad="no")
