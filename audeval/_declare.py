@@ -137,6 +137,9 @@ class Declared:
             (``labels=`` cannot select rows of a statistics table)
         needs: statistics options the function needs whatever the call says
             (e.g. PSD-ROC: ``criterion="intersection"``)
+        unused: options of its signature that do not change its number
+            (kept so that the public signature stays; checked once,
+            and against a table like any statistics option)
 
     """
 
@@ -147,6 +150,7 @@ class Declared:
     arguments: tuple[str, ...]
     cross_label: bool = False
     needs: Mapping[str, object] = dataclasses.field(default_factory=dict)
+    unused: tuple[str, ...] = ()
 
 
 class Declaration:
@@ -236,6 +240,7 @@ class Declaration:
         gate: Callable,
         cross_label: bool = False,
         needs: Mapping[str, object] | None = None,
+        unused: Sequence[str] = (),
     ) -> Callable[[Callable], Callable]:
         """Declare a public metric: ``reduce(gate(metric, *inputs, options), options)``.
 
@@ -243,20 +248,23 @@ class Declaration:
         """
         return functools.partial(
             self._declare, run=lambda call, inputs, options: reduce(gate(call, *inputs, options), options),
-            cross_label=cross_label, needs=needs,
+            cross_label=cross_label, needs=needs, unused=tuple(unused),
         )
 
     def statistics(self, compute: Callable) -> Callable[[Callable], Callable]:
         """Declare a public statistics function: ``compute(*inputs, options)``."""
         return functools.partial(self._declare, run=lambda call, inputs, options: compute(*inputs, options))
 
-    def _declare(self, public: Callable, *, run: Callable, cross_label=False, needs=None) -> Callable:
+    def _declare(self, public: Callable, *, run: Callable, cross_label=False, needs=None, unused=()) -> Callable:
         signature = inspect.signature(public)
         parameters = list(signature.parameters.values())
         keywords = [p for p in parameters if p.kind is p.KEYWORD_ONLY]
         unknown = [p.name for p in keywords if p.name not in self.fields]
         if unknown:
             raise TypeError(f"{public.__name__}: options {unknown} are not declared by the {self.family} family.")
+        stray = [name for name in unused if name not in {p.name for p in keywords}]
+        if stray:
+            raise TypeError(f"{public.__name__}: unused options {stray} are not in its signature.")
         declared = Declared(
             family=self,
             name=public.__name__,
@@ -268,6 +276,7 @@ class Declaration:
             arguments=tuple(p.name for p in parameters if p.kind is not p.KEYWORD_ONLY),
             cross_label=cross_label,
             needs=dict(needs or {}),
+            unused=tuple(unused),
         )
         n_arguments = len(declared.arguments)
 

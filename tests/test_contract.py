@@ -64,7 +64,11 @@ def _partition(seed: int, labels=("x", "y", "z")) -> pd.Series:
 def _levels(seed: int) -> pd.DataFrame:
     """A two-level hierarchy (sections, then phrases) covering each file (hierarchy)."""
     fine = _partition(seed, labels=("p", "q", "r", "s"))
-    coarse = np.where(np.arange(len(fine)) % 3 == 0, "A", "B")
+    # sections change only where the phrases do (adjacent equal labels are one segment):
+    # every section boundary is a phrase boundary (a consistent hierarchy, issue 29 item 5)
+    files = fine.index.get_level_values("file")
+    run = np.cumsum(np.r_[True, (fine.to_numpy()[1:] != fine.to_numpy()[:-1]) | (files[1:] != files[:-1])])
+    coarse = np.where(run % 3 == 1, "A", "B")
     return pd.DataFrame({"sections": coarse, "phrases": fine.to_numpy()}, index=fine.index)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import warnings
 
 import audformat
 from hypothesis import HealthCheck
@@ -20,6 +21,7 @@ from audeval._hierarchy import hierarchy_lmeasure
 from audeval._hierarchy import hierarchy_report
 from audeval._hierarchy import hierarchy_statistics
 from audeval._hierarchy import hierarchy_tmeasure
+from audeval._hierarchy._inputs import InconsistentHierarchyWarning
 
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "assets", "hierarchy")
@@ -54,6 +56,15 @@ def golden():
 @pytest.mark.parametrize("config", list(CONFIGS))
 def test_golden_mir_eval(golden, config):
     truth, prediction, expected = golden
+    # (its "independent" files have boundaries per level: mir_eval warned on them too)
+    with pytest.warns(InconsistentHierarchyWarning):
+        report = hierarchy_report(truth, prediction, compat="mir_eval", **CONFIGS[config])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", InconsistentHierarchyWarning)
+        golden_means(truth, prediction, expected, config)
+
+
+def golden_means(truth, prediction, expected, config):
     report = hierarchy_report(truth, prediction, compat="mir_eval", **CONFIGS[config])
     table = expected[expected["config"] == config].set_index("file")
     assert len(table) == 18
@@ -82,6 +93,7 @@ def test_golden_mir_eval(golden, config):
 
 
 @pytest.mark.parametrize("monotonic", [False, True])
+@pytest.mark.filterwarnings("ignore::audeval._hierarchy._inputs.InconsistentHierarchyWarning")
 def test_frameless_equals_frames_on_the_grid(golden, monotonic):
     """Golden boundaries lie on a 1 ms grid: 1 ms frames sum what frame_size=None integrates."""
     truth, prediction, _ = golden
@@ -164,6 +176,25 @@ def as_mapping(levels, file="f"):
 )
 def test_against_brute_force(truth, prediction, monotonic, window):
     t, p = as_mapping(truth), as_mapping(prediction)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        hierarchy_tmeasure(t, p, frame_size=1.0)
+    inconsistent = [str(w.message).split()[0] for w in caught if w.category is InconsistentHierarchyWarning]
+    assert inconsistent == [
+        name for name, levels in (("truth", truth), ("prediction", prediction)) if not consistent(levels)
+    ]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", InconsistentHierarchyWarning)
+        brute_force_cases(truth, prediction, monotonic, window, t, p)
+
+
+def consistent(levels) -> bool:
+    """Every boundary of a level is one of every finer level (mir_eval's validate_hier_intervals)."""
+    bounds = [{a for a, _, _ in rows} | {b for _, b, _ in rows} for rows in levels]
+    return all(bounds[k] <= bounds[m] for k in range(len(bounds)) for m in range(k, len(bounds)))
+
+
+def brute_force_cases(truth, prediction, monotonic, window, t, p):
     for compat in (None, "mir_eval"):
         kwargs = dict(frame_size=1.0, monotonic=monotonic, compat=compat)
         exclude = compat == "mir_eval"
@@ -238,10 +269,12 @@ def test_monotonic_option():
         "top": level([("f", 0, 2, "A"), ("f", 2, 4, "B")]),
         "low": level([("f", 0, 1, "x"), ("f", 1, 2, "y"), ("f", 2, 3, "z"), ("f", 3, 4, "w")]),
     }
-    loose = hierarchy_lmeasure(truth, prediction, frame_size=1.0)
-    strict = hierarchy_lmeasure(truth, prediction, frame_size=1.0, monotonic=True)
+    # (the truth's level 2 lacks the boundary at 2 s: an inconsistent hierarchy, as mir_eval says)
+    with pytest.warns(InconsistentHierarchyWarning, match="truth .* at 2 s"):
+        loose = hierarchy_lmeasure(truth, prediction, frame_size=1.0)
+        strict = hierarchy_lmeasure(truth, prediction, frame_size=1.0, monotonic=True)
+        assert strict == hierarchy_lmeasure(truth, prediction, frame_size=None, monotonic=True)
     assert loose != strict
-    assert strict == hierarchy_lmeasure(truth, prediction, frame_size=None, monotonic=True)
     # nested labels on both sides: both definitions agree
     nested = {"top": truth["top"], "low": level([("f", 0, 1, "x"), ("f", 1, 2, "y"), ("f", 2, 4, "z")])}
     assert hierarchy_lmeasure(nested, prediction, frame_size=1.0) == hierarchy_lmeasure(
@@ -262,8 +295,12 @@ def test_errors():
     missing.iloc[1, 1] = None
     with pytest.raises(ValueError, match="missing labels at level 2"):
         hierarchy_lmeasure(missing, prediction)
-    with pytest.raises(ValueError, match="window=None"):
-        hierarchy_tmeasure(truth, prediction, frame_size=None)
+    # issue 29 item 5: frame_size=None takes any window (it raised): the limit of fine frames
+    np.testing.assert_allclose(
+        hierarchy_tmeasure(truth, prediction, frame_size=None),
+        hierarchy_tmeasure(truth, prediction, frame_size=0.001),
+        atol=1e-4,
+    )
     with pytest.raises(ValueError, match="frame_size must not exceed window"):
         hierarchy_tmeasure(truth, prediction, frame_size=2.0, window=1.0)
     # the L-measure has no window: any frame size
@@ -279,6 +316,7 @@ def test_errors():
 # -------------------------------------------------------------------------
 
 
+@pytest.mark.filterwarnings("ignore::audeval._hierarchy._inputs.InconsistentHierarchyWarning")
 def test_statistics_table_paths(golden):
     truth, prediction, _ = golden
     table = hierarchy_statistics(truth, prediction)
@@ -312,9 +350,9 @@ def test_statistics_table_paths(golden):
     with pytest.raises(ValueError, match="window.*hierarchy_statistics"):
         hierarchy_lmeasure(table, None, window=5.0)
     frameless = hierarchy_statistics(truth, prediction, frame_size=None)
-    assert frameless["t_full_recall_score"].isna().all()
-    with pytest.raises(ValueError, match="window=None"):
-        hierarchy_tmeasure(frameless, None)
+    # issue 29 item 5: the frameless T-measure is defined with a window (it was NaN and raised)
+    assert frameless["t_full_recall_score"].notna().all()
+    assert hierarchy_tmeasure(frameless, None) == hierarchy_tmeasure(truth, prediction, frame_size=None)
     assert hierarchy_lmeasure(frameless, None) == hierarchy_lmeasure(truth, prediction, frame_size=None)
 
 

@@ -30,10 +30,14 @@ are a "gap" label of that level, each gap one segment.
 the frame index ``int((t - t mod f) / f)`` of float seconds,
 the query frame left out of its own results,
 labels compared as given.
+Malformed hierarchies (as ``mir_eval.hierarchy``): levels of a file that end at
+different times raise; a boundary of a level that is not one of every finer level
+warns (:class:`InconsistentHierarchyWarning`).
 Files without truth have every value 0.0, as files where no query counts,
 and no files at all give 0.0 (mir_eval's 0 / 0 convention).
 """
 
+from audeval._hierarchy._inputs import InconsistentHierarchyWarning
 from audeval._hierarchy._measures import FAMILY
 from audeval._hierarchy._measures import MIR_EVAL_COLUMNS
 from audeval._hierarchy._measures import hierarchy_lmeasure

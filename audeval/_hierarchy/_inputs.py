@@ -25,6 +25,12 @@ from audeval._structure._prepare import sort_side
 from audeval._validation import NS_PER_SECOND
 from audeval._validation import Segments
 from audeval._validation import check_inputs
+from audeval._warnings import warn
+
+class InconsistentHierarchyWarning(UserWarning):
+    """A finer level of a hierarchy lacks a boundary of a coarser level
+    (``mir_eval.hierarchy`` warns "Segment hierarchy is inconsistent")."""
+
 
 T_MIN = "__T_MIN"
 T_MAX = "__T_MAX"
@@ -154,7 +160,82 @@ def validate(truth: object, prediction: object, files_duration) -> tuple[Side, S
                 tuple(pads),
             )
         )
+    extent = np.zeros(inputs.n_files, dtype=np.int64)
+    np.maximum.at(extent, sides[0].file, sides[0].end)
+    for side, name in zip(sides, ("truth", "prediction")):
+        check_levels(side, inputs.files, extent, name)
     return sides[0], sides[1], inputs.files
+
+
+def _seconds(ns) -> str:
+    return f"{ns / NS_PER_SECOND:g} s"
+
+
+def check_levels(side: Side, files: pd.Index, extent: np.ndarray, name: str) -> None:
+    """Raise if the levels of a file end at different times;
+    warn if a boundary of a level is not one of every finer level (up to the track end ``extent``),
+    as ``mir_eval.hierarchy`` does (its ``validate_hier_intervals``).
+
+    Levels without rows in a file are left out there.
+    """
+    n_files, n_levels = len(files), side.n_levels
+    key = side.level * n_files + side.file
+    present = (np.bincount(key, minlength=n_levels * n_files) > 0).reshape(n_levels, n_files)
+    last = np.zeros(n_levels * n_files, dtype=np.int64)
+    np.maximum.at(last, key, side.end)
+    last = last.reshape(n_levels, n_files)
+    big = np.iinfo(np.int64).max
+    differ = np.flatnonzero(
+        np.where(present, last, -big).max(axis=0, initial=-big) != np.where(present, last, big).min(axis=0, initial=big)
+    )
+    differ = differ[present[:, differ].any(axis=0)]
+    if len(differ):
+        shown = "; ".join(
+            f"file {files[f]!r}: "
+            + ", ".join(f"level {level + 1} ends at {_seconds(last[level, f])}" for level in np.flatnonzero(present[:, f]))
+            for f in differ[:5]
+        )
+        raise ValueError(
+            f"{name} is not a hierarchy: its levels end at different times "
+            f"in {len(differ)} file(s) (mir_eval.hierarchy raises): {shown}."
+        )
+    if n_levels < 2 or n_levels > 62:  # (a level mask is an int64)
+        return
+    # every boundary inside the track, once per (file, time, level)
+    file = np.concatenate([side.file, side.file])
+    time = np.concatenate([side.start, side.end])
+    level = np.concatenate([side.level, side.level])
+    inside = (time > 0) & (time < extent[file])
+    file, time, level = file[inside], time[inside], level[inside]
+    order = np.lexsort((level, time, file))
+    file, time, level = file[order], time[order], level[order]
+    first = np.ones(len(file), dtype=bool)
+    first[1:] = (file[1:] != file[:-1]) | (time[1:] != time[:-1])
+    starts = np.flatnonzero(first)
+    if not len(starts):
+        return
+    bit = np.left_shift(np.int64(1), level.astype(np.int64))
+    mask = np.bitwise_or.reduceat(bit, starts)
+    file, time, top = file[starts], time[starts], level[starts]  # top: the coarsest level holding it
+    levels_of_file = (present.astype(np.int64) << np.arange(n_levels, dtype=np.int64)[:, None]).sum(axis=0)
+    below = levels_of_file[file] & ~((np.int64(1) << top.astype(np.int64)) - 1)  # present levels >= top
+    missing = below & ~mask
+    bad = np.flatnonzero(missing != 0)
+    if len(bad):
+        lowest = missing[bad] & -missing[bad]
+        finer = np.log2(lowest.astype(np.float64)).astype(np.int64)
+        shown = "; ".join(
+            f"file {files[file[i]]!r} at {_seconds(time[i])} "
+            f"(a boundary of level {top[i] + 1}, not of level {level_ + 1})"
+            for i, level_ in zip(bad[:5], finer[:5])
+        )
+        levels = np.flatnonzero(np.bitwise_or.reduce(missing[bad]) >> np.arange(n_levels) & 1) + 1
+        warn(
+            f"{name} is an inconsistent hierarchy (mir_eval.hierarchy warns): "
+            f"{len(bad)} boundaries of a coarser level are not boundaries of a finer one "
+            f"(finer levels: {', '.join(map(str, levels))}), e.g. {shown}.",
+            InconsistentHierarchyWarning,
+        )
 
 
 # -------------------------------------------------------------------------

@@ -1,31 +1,76 @@
-"""Options of the hierarchy metrics: checked once; the form a statistics table records."""
+"""Options of the hierarchy family, declared once (:mod:`audeval._declare`);
+the settings the statistics need; the form a table records."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 import dataclasses
 
 import numpy as np
 
+from audeval._declare import Declaration, Option
 from audeval._hierarchy._inputs import mir_eval_frame
 from audeval._options import as_timedelta
-from audeval._options import check_bool
-from audeval._options import check_choice
-from audeval._options import check_duration
-from audeval._options import value_of
-from audeval._structure._options import _check_frame_size
-from audeval._structure._options import _seconds
+from audeval._structure._options import given_seconds
 
 
 COMPAT = (None, "mir_eval")
 
-OPTIONS = ("frame_size", "window", "monotonic", "compat")
+
+def _check(values: dict, given: frozenset) -> None:
+    if values["frame_size"] is None and values["compat"] == "mir_eval":
+        raise ValueError(
+            "frame_size=None (the frameless limit) has no mir_eval counterpart; "
+            "use compat=None or give a frame size."
+        )
+
+
+HIERARCHY = Declaration(
+    "hierarchy",
+    (
+        Option(
+            "frame_size",
+            "frame hop in seconds or as timedelta; ``None``: exact in continuous time",
+            default=0.1, kind="seconds", open_low=True, none=True, table=True,
+        ),
+        Option(
+            "window", "T-measure window in seconds around each query; ``None``: the whole track",
+            default=15.0, kind="seconds", open_low=True, none=True, table=True,
+        ),
+        Option(
+            "monotonic", "meets count only on unbroken paths from the top level",
+            default=False, kind="bool", table=True,
+        ),
+        Option(
+            "compat", '``"mir_eval"`` to reproduce ``mir_eval.hierarchy`` 0.8.2',
+            kind="choice", choices=COMPAT, table=True,
+        ),
+        Option(
+            "transitive", "compare all pairs of meet levels (full), else adjacent levels only (reduced)",
+            default=False, kind="bool",
+        ),
+        Option("beta", "weight of recall in the F-measure", default=1.0, kind="real", low=0.0, open_low=True),
+        Option("files_duration", "durations to resolve ``end=NaT``"),
+    ),
+    check=_check,
+    record=lambda options: {
+        "frame_size": as_timedelta(options.frame_size),
+        "window": as_timedelta(options.window),
+        "monotonic": options.monotonic,
+        "compat": options.compat,
+    },
+)
+"""The hierarchy family's options, declared once."""
+
+OPTIONS = HIERARCHY.table_options
 """Options of :func:`hierarchy_statistics` that its table records."""
+
+normalise = HIERARCHY.normalise
+"""Given statistics options (any subset) as the table records them."""
 
 
 @dataclasses.dataclass(frozen=True)
-class Options:
-    """Checked statistics options (times in ns, float seconds in compat mode)."""
+class Settings:
+    """What the statistics need of a call's options (times in ns, float seconds in compat mode)."""
 
     compat: bool
     frame_size: int | float | None
@@ -54,42 +99,15 @@ class Options:
                     f"frame_size={self.frame_size_ns / 1e9:g} s and window={self.window_ns / 1e9:g} s."
                 )
 
-    @property
-    def frameless_window(self) -> bool:
-        """``frame_size=None`` with a finite window: the T-measure is not defined here."""
-        return self.frame_size is None and self.window is not None
 
-    def recorded(self) -> dict:
-        return {
-            "frame_size": as_timedelta(self.frame_size_ns),
-            "window": as_timedelta(self.window_ns),
-            "monotonic": self.monotonic,
-            "compat": "mir_eval" if self.compat else None,
-        }
+def settings(options) -> Settings:
+    """The statistics settings of a checked options object."""
+    compat = options.compat == "mir_eval"
 
+    def seconds(name):
+        ns = getattr(options, name)
+        return ns if ns is None or not compat else given_seconds(options, name)
 
-def make_options(*, frame_size=0.1, window=15.0, monotonic=False, compat=None) -> Options:
-    """Check every statistics option once."""
-    compat = check_choice(compat, "compat", COMPAT) == "mir_eval"
-    monotonic = check_bool(monotonic, "monotonic")
-    fs = _check_frame_size(value_of(frame_size), compat)
-    fs_ns = check_duration(value_of(frame_size), "frame_size")
-    window = value_of(window)
-    window_ns = check_duration(window, "window")
-    if window_ns is not None and window_ns <= 0:
-        raise ValueError(f"window must be positive or None; got {window!r}.")
-    w = None if window is None else (_seconds(window, "window") if compat else window_ns)
-    return Options(compat, fs, fs_ns, w, window_ns, monotonic)
-
-
-def normalise(options: Mapping[str, object]) -> dict:
-    """Given statistics options in the form a table records them."""
-    out: dict = {}
-    if "compat" in options:
-        out["compat"] = check_choice(options["compat"], "compat", COMPAT)
-    for name in ("frame_size", "window"):
-        if name in options:
-            out[name] = as_timedelta(check_duration(value_of(options[name]), name))
-    if "monotonic" in options:
-        out["monotonic"] = check_bool(options["monotonic"], "monotonic")
-    return out
+    return Settings(
+        compat, seconds("frame_size"), options.frame_size, seconds("window"), options.window, options.monotonic
+    )

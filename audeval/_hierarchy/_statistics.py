@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import numpy as np
 import pandas as pd
 
 from audeval._hierarchy import _counts
 from audeval._hierarchy._inputs import prepare
 from audeval._hierarchy._inputs import validate
-from audeval._hierarchy._options import Options
-from audeval._options import given
-from audeval._options import value_of
-from audeval._protocol import check_table
+from audeval._hierarchy._options import HIERARCHY
+from audeval._hierarchy._options import Settings
+from audeval._hierarchy._options import settings
 from audeval._scores import fscore
 
 
@@ -41,25 +38,21 @@ def _frames(axis, n_files: int) -> tuple[np.ndarray, np.ndarray]:
     return file, np.arange(int(n.sum()), dtype=np.int64) - np.repeat(start, n)
 
 
-def _t_columns(axis, options: Options, n_files: int) -> dict:
+def _t_columns(axis, options: Settings, n_files: int) -> dict:
     options.check_window()
-    if options.frameless_window:
-        return {
-            f"{m}_{d}_{p}": np.full(n_files, np.nan)
-            for m in ("t_reduced", "t_full")
-            for d in ("precision", "recall")
-            for p in ("score", "queries")
-        }
-    if options.window is not None:  # counts change within an atom: one query per frame
-        file, pos = _frames(axis, n_files)
-        weight = np.ones(len(file))
-    else:  # counts are constant on atoms
-        file, pos, length = _counts.atoms(axis, n_files)
-        weight = length.astype(np.float64)
-    g = _counts.interval_counts(axis, n_files, file, pos, options.window_units, options.monotonic)
-    if options.compat:
-        g = g - (g > 0)
-    sums = _counts.scores(g, file, weight, n_files, (False, True))
+    if options.window is not None and not axis.frames:  # exact: an integral over the query point
+        sums = _counts.windowed_scores(axis, n_files, options.window_units, options.monotonic)
+    else:
+        if options.window is not None:  # counts change within an atom: one query per frame
+            file, pos = _frames(axis, n_files)
+            weight = np.ones(len(file))
+        else:  # counts are constant on atoms
+            file, pos, length = _counts.atoms(axis, n_files)
+            weight = length.astype(np.float64)
+        g = _counts.interval_counts(axis, n_files, file, pos, options.window_units, options.monotonic)
+        if options.compat:
+            g = g - (g > 0)
+        sums = _counts.scores(g, file, weight, n_files, (False, True))
     return {
         f"{name}_{key}": values
         for name, transitive in (("t_reduced", False), ("t_full", True))
@@ -67,7 +60,7 @@ def _t_columns(axis, options: Options, n_files: int) -> dict:
     }
 
 
-def _l_columns(axis, options: Options, n_files: int) -> dict:
+def _l_columns(axis, options: Settings, n_files: int) -> dict:
     file, pos, length = _counts.atoms(axis, n_files)
     weight = length.astype(np.float64)
     g, self_t, self_p = _counts.label_counts(axis, n_files, file, pos, weight, options.monotonic)
@@ -78,7 +71,7 @@ def _l_columns(axis, options: Options, n_files: int) -> dict:
 
 
 def statistics_table(
-    truth, prediction, options: Options, files_duration, which=frozenset({"t", "l"})
+    truth, prediction, options: Settings, files_duration, which=frozenset({"t", "l"})
 ) -> pd.DataFrame:
     """Per-file statistics of the measures ``which`` (``"t"``, ``"l"``)."""
     t_side, p_side, files = validate(truth, prediction, files_duration)
@@ -96,27 +89,12 @@ def statistics_table(
     return pd.DataFrame(ordered, index=pd.Index(files, name="file"))
 
 
-def resolve(truth, prediction, which, call: Mapping, make, normalise, options_names) -> pd.DataFrame:
-    """The statistics table of a metric call: computed from hierarchies, or given and checked."""
-    if prediction is None and isinstance(truth, pd.DataFrame):
-        if call.get("files_duration") is not None:
-            raise ValueError(
-                "files_duration cannot be applied to a statistics table: "
-                "pass it to hierarchy_statistics."
-            )
-        explicit = {k: v for k, v in call.items() if k in options_names and given(v)}
-        check_table(
-            truth, None, family="hierarchy", given=normalise(explicit),
-            statistics_name="hierarchy_statistics",
-        )
-        return truth
-    if prediction is None:
-        raise TypeError(
-            "prediction is None: pass a predicted hierarchy, "
-            "or a table from hierarchy_statistics in place of truth."
-        )
-    options = make(**{k: value_of(v) for k, v in call.items() if k in options_names})
-    return statistics_table(truth, prediction, options, call.get("files_duration"), which)
+def gate(metric, truth, prediction, options, which) -> pd.DataFrame:
+    """The statistics table of a metric call: computed from hierarchies (the measures ``which``),
+    or given and checked against the options the caller gave."""
+    if prediction is not None:
+        return statistics_table(truth, prediction, settings(options), options.files_duration, which)
+    return HIERARCHY.table(metric, truth, prediction, None, options)
 
 
 def _column(table: pd.DataFrame, name: str) -> np.ndarray:

@@ -94,11 +94,9 @@ from audeval._structure._clustering import rand_index
 from audeval._structure._clustering import v_measure
 from audeval._structure._metrics import boundary_detection
 from audeval._structure._metrics import boundary_deviation
-from audeval._structure._options import _check_beta
-from audeval._structure._options import _check_frame_size
-from audeval._structure._options import _check_window
 from audeval._structure._options import _window_name
 from audeval._structure._options import COMPAT
+from audeval._structure._options import STRUCTURE
 from audeval._structure._report import CLUSTERING_COLUMNS
 from audeval._structure._report import FAMILY
 from audeval._structure._report import MIR_EVAL_COLUMNS

@@ -10,34 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-import numpy as np
 import pandas as pd
 
-from audeval._options import Default
-from audeval._structure import _table
-from audeval._structure._metrics import resolve
-from audeval._structure._options import _check_beta
-from audeval._options import check_bool
+from audeval._structure._metrics import metric
 
 
-def _clustering(truth, prediction, which: frozenset, beta, call) -> dict[str, np.ndarray]:
-    groups = frozenset().union(*(_table.CLUSTERING_GROUPS[k] for k in which))
-    table = resolve(truth, prediction, groups, call)
-    return _table.clustering_values(table, beta, which)
-
-
-def _means(values: dict, names, empty: float = 0.0) -> tuple[float, ...]:
-    return tuple(_table.mean(values[name], empty) for name in names)
-
-
+@metric("pairwise_clustering")
 def pairwise_clustering(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None,
     *,
-    frame_size: float | pd.Timedelta | None = Default(0.1),
-    beta: float = Default(1.0),
+    frame_size: float | pd.Timedelta | None = 0.1,
+    beta: float = 1.0,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
 ) -> tuple[float, float, float]:
     r"""Pairwise frame clustering precision, recall and F-measure.
 
@@ -87,19 +73,17 @@ def pairwise_clustering(
         [0.5907, 0.7504, 0.661]
 
     """
-    beta = _check_beta(beta)
-    call = dict(frame_size=frame_size, compat=compat, files_duration=files_duration)
-    scores = _clustering(truth, prediction, frozenset({"pairwise"}), beta, call)
-    return _means(scores, ("pairwise_precision", "pairwise_recall", "pairwise_f_measure"))
 
 
+
+@metric("rand_index", single=True)
 def rand_index(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None,
     *,
-    frame_size: float | pd.Timedelta | None = Default(0.1),
+    frame_size: float | pd.Timedelta | None = 0.1,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
 ) -> float:
     r"""Rand index of the frame clusterings.
 
@@ -140,18 +124,17 @@ def rand_index(
         0.6133
 
     """
-    call = dict(frame_size=frame_size, compat=compat, files_duration=files_duration)
-    scores = _clustering(truth, prediction, frozenset({"rand"}), 1.0, call)
-    return _means(scores, ("rand_index",))[0]
 
 
+
+@metric("adjusted_rand_index", single=True)
 def adjusted_rand_index(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None,
     *,
-    frame_size: float | pd.Timedelta | None = Default(0.1),
+    frame_size: float | pd.Timedelta | None = 0.1,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
 ) -> float:
     r"""Adjusted Rand index of the frame clusterings (Hubert and Arabie).
 
@@ -192,18 +175,17 @@ def adjusted_rand_index(
         0.2276
 
     """
-    call = dict(frame_size=frame_size, compat=compat, files_duration=files_duration)
-    scores = _clustering(truth, prediction, frozenset({"ari"}), 1.0, call)
-    return _means(scores, ("adjusted_rand_index",))[0]
 
 
+
+@metric("mutual_information")
 def mutual_information(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None,
     *,
-    frame_size: float | pd.Timedelta | None = Default(0.1),
+    frame_size: float | pd.Timedelta | None = 0.1,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
 ) -> tuple[float, float, float]:
     r"""Mutual information, adjusted and normalised mutual information.
 
@@ -255,23 +237,19 @@ def mutual_information(
         [0.2049, 0.293, 0.3315]
 
     """
-    call = dict(frame_size=frame_size, compat=compat, files_duration=files_duration)
-    scores = _clustering(truth, prediction, frozenset({"mi", "ami"}), 1.0, call)
-    return _means(
-        scores,
-        ("mutual_information", "adjusted_mutual_information", "normalized_mutual_information"),
-    )
 
 
+
+@metric("normalized_conditional_entropy")
 def normalized_conditional_entropy(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None,
     *,
-    frame_size: float | pd.Timedelta | None = Default(0.1),
-    beta: float = Default(1.0),
-    marginal: bool = Default(False),
+    frame_size: float | pd.Timedelta | None = 0.1,
+    beta: float = 1.0,
+    marginal: bool = False,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
 ) -> tuple[float, float, float]:
     r"""Normalised conditional entropy scores (Lukashevich), over- and under-segmentation.
 
@@ -318,27 +296,18 @@ def normalized_conditional_entropy(
         [0.5006, 0.2956, 0.3717]
 
     """
-    beta = _check_beta(beta)
-    marginal = check_bool(marginal, "marginal")
-    key = "v" if marginal else "nce"
-    call = dict(frame_size=frame_size, compat=compat, files_duration=files_duration)
-    scores = _clustering(truth, prediction, frozenset({key}), beta, call)
-    names = (
-        ("v_precision", "v_recall", "v_measure")
-        if marginal
-        else ("nce_over", "nce_under", "nce_f_measure")
-    )
-    return _means(scores, names)
 
 
+
+@metric("v_measure", needs={"marginal": True})
 def v_measure(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None,
     *,
-    frame_size: float | pd.Timedelta | None = Default(0.1),
-    beta: float = Default(1.0),
+    frame_size: float | pd.Timedelta | None = 0.1,
+    beta: float = 1.0,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
 ) -> tuple[float, float, float]:
     r"""V-measure (Rosenberg and Hirschberg): homogeneity-style precision and recall.
 
@@ -378,14 +347,3 @@ def v_measure(
         [0.3718, 0.2956, 0.3294]
 
     """
-    return normalized_conditional_entropy(
-        truth,
-        prediction,
-        frame_size=frame_size,
-        beta=beta,
-        marginal=True,
-        files_duration=files_duration,
-        compat=compat,
-    )
-
-

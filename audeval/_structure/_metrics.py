@@ -1,27 +1,23 @@
-"""Structural segmentation metrics (SPEC section 5): the Series-or-table gate, boundary metrics.
+"""Structural segmentation metrics (SPEC section 5): the family gate, boundary metrics.
 
 Every metric takes ``(truth, prediction)`` Series
 or ``(table, None)`` with a table of :func:`structure_statistics`,
 and reduces the per-file statistics with the same code both ways
-(:mod:`audeval._structure._table`).
+(:mod:`audeval._structure.reductions`, :mod:`audeval._structure._table`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+import dataclasses
 
 import numpy as np
 import pandas as pd
 
-from audeval._options import Default
-from audeval._options import given
-from audeval._options import value_of
-from audeval._protocol import check_table
 from audeval._structure import _table
-from audeval._structure._options import OPTIONS
-from audeval._structure._options import _check_beta
-from audeval._structure._options import make_options
-from audeval._structure._options import normalise
+from audeval._structure import reductions
+from audeval._structure._options import STRUCTURE
+from audeval._structure._options import settings
 from audeval._structure._prepare import prepare
 from audeval._validation import check_inputs
 from audeval._validation import to_ns
@@ -32,46 +28,44 @@ from audeval._validation import to_ns
 # -------------------------------------------------------------------------
 
 
-def resolve(truth, prediction, groups: frozenset, call: Mapping[str, object]) -> pd.DataFrame:
-    """The statistics table of a metric call: computed from Series, or given and checked.
+def compute(truth, prediction, options, groups: frozenset = _table.GROUPS, windows=None) -> pd.DataFrame:
+    """The statistics of the column ``groups`` from Series (checked options)."""
+    inputs = check_inputs(truth, prediction, files_duration=options.files_duration, duration_files=False)
+    values = settings(options, windows)
+    prep = prepare(inputs, truth, prediction, values.compat)
+    return _table.statistics_table(prep, values, groups)
 
-    ``call`` holds the call's statistics options (:class:`Default` where not given)
-    and ``files_duration``.
-    With a table, ``window`` is not checked here: the metric picks its column.
+
+def gate(metric, truth, prediction, options) -> pd.DataFrame:
+    """The statistics table of a metric call: computed from Series (only the column groups
+    the metric reduces), or given and checked against the options the caller gave.
+
+    With a table, ``window`` is not compared with the table's: the metric picks its column.
     """
-    if prediction is None and isinstance(truth, pd.DataFrame):
-        if call.get("files_duration") is not None:
-            raise ValueError(
-                "files_duration cannot be applied to a statistics table: "
-                "pass it to structure_statistics."
-            )
-        explicit = {
-            k: v for k, v in call.items() if k in OPTIONS and k != "window" and given(v)
-        }
-        check_table(
-            truth,
-            None,
-            family="structure",
-            given=normalise(explicit),
-            statistics_name="structure_statistics",
-        )
-        return truth
-    if prediction is None:
-        raise TypeError(
-            "prediction is None: pass a prediction Series, "
-            "or a table from structure_statistics in place of truth."
-        )
-    options = make_options(**{k: value_of(v) for k, v in call.items() if k in OPTIONS})
-    inputs = check_inputs(
-        truth, prediction, files_duration=call.get("files_duration"), duration_files=False
-    )
-    prep = prepare(inputs, truth, prediction, options.compat)
-    return _table.statistics_table(prep, options, groups)
+    if prediction is not None:
+        windows = options.windows if "windows" in metric.declared.options else None  # the report's
+        return compute(truth, prediction, options, reductions.GROUPS[metric.__name__], windows)
+    options = dataclasses.replace(options, given=options.given - {"window"})
+    return STRUCTURE.table(metric, truth, prediction, None, options)
 
 
-def _window_ns(window) -> int | None:
-    """The window a metric asks a table for (``None``: not given)."""
-    return to_ns(value_of(window), "window", allow_none=False) if given(window) else None
+def window_ns(options) -> int | None:
+    """The window a metric asks a table for (``None``: not given, the table's own)."""
+    return to_ns(options.window, "window", allow_none=False) if "window" in options.given else None
+
+
+def metric(name: str, empty: float = 0.0, *, single: bool = False, **kwargs):
+    """Declare a structure metric: the means over files of its per-file values
+    (``empty`` without files; ``single``: one value, not a tuple)."""
+
+    def reduce(table, options):
+        values = reductions.metric_values(
+            name, table, beta=options.beta, window_ns=window_ns(options), marginal=options.marginal
+        )
+        means = tuple(_table.mean(v, empty) for v in values)
+        return means[0] if single else means
+
+    return STRUCTURE.metric(reduce, gate=gate, **kwargs)
 
 
 # -------------------------------------------------------------------------
@@ -79,17 +73,18 @@ def _window_ns(window) -> int | None:
 # -------------------------------------------------------------------------
 
 
+@metric("boundary_detection", unused=("frame_size",))
 def boundary_detection(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None,
     *,
-    window: float | pd.Timedelta = Default(0.5),
-    beta: float = Default(1.0),
-    trim: bool = Default(False),
-    pad: bool = Default(True),
-    frame_size: float | pd.Timedelta | None = Default(0.1),
+    window: float | pd.Timedelta = 0.5,
+    beta: float = 1.0,
+    trim: bool = False,
+    pad: bool = True,
+    frame_size: float | pd.Timedelta | None = 0.1,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
 ) -> tuple[float, float, float]:
     r"""Boundary detection precision, recall and F-measure.
 
@@ -125,9 +120,9 @@ def boundary_detection(
         pad: apply ``mir_eval.segment.evaluate``'s padding and cropping
             (as :func:`structure_report`); ``False``: the boundaries of the rows
             as given (``mir_eval.segment.detection`` / ``deviation`` called directly)
-        frame_size: frame hop of the statistics' clustering sums:
-            no effect on boundaries; with a table, checked against the table's
-            (every structure metric takes every option of :func:`structure_statistics`)
+        frame_size: frame hop of the statistics' clustering sums,
+            declared unused here (``.declared.unused``): no effect on boundaries;
+            kept in the signature; with a table, checked against the table's
         files_duration: durations to resolve ``end=NaT``
         compat: ``"mir_eval"`` to reproduce mir_eval
             (boundaries rounded to 10 µs, float64 window)
@@ -166,25 +161,18 @@ def boundary_detection(
         [1.0, 0.75, 0.857]
 
     """
-    beta = _check_beta(beta)
-    call = dict(
-        window=window, trim=trim, pad=pad, frame_size=frame_size, compat=compat,
-        files_duration=files_duration,
-    )
-    table = resolve(truth, prediction, frozenset({"boundary"}), call)
-    column = _table.hits_column(table, _window_ns(window))
-    return tuple(_table.mean(v, 0.0) for v in _table.detection_values(table, column, beta))
 
 
+@metric("boundary_deviation", np.nan, unused=("frame_size",))
 def boundary_deviation(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None,
     *,
-    trim: bool = Default(False),
-    pad: bool = Default(True),
-    frame_size: float | pd.Timedelta | None = Default(0.1),
+    trim: bool = False,
+    pad: bool = True,
+    frame_size: float | pd.Timedelta | None = 0.1,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
 ) -> tuple[float, float]:
     r"""Median distance from each boundary to the nearest one of the other side.
 
@@ -210,9 +198,9 @@ def boundary_deviation(
         pad: apply ``mir_eval.segment.evaluate``'s padding and cropping
             (as :func:`structure_report`); ``False``: the boundaries of the rows
             as given (``mir_eval.segment.detection`` / ``deviation`` called directly)
-        frame_size: frame hop of the statistics' clustering sums:
-            no effect on boundaries; with a table, checked against the table's
-            (every structure metric takes every option of :func:`structure_statistics`)
+        frame_size: frame hop of the statistics' clustering sums,
+            declared unused here (``.declared.unused``): no effect on boundaries;
+            kept in the signature; with a table, checked against the table's
         files_duration: durations to resolve ``end=NaT``
         compat: ``"mir_eval"`` to reproduce mir_eval
 
@@ -235,8 +223,3 @@ def boundary_deviation(
         [0.0, 0.1]
 
     """
-    call = dict(
-        trim=trim, pad=pad, frame_size=frame_size, compat=compat, files_duration=files_duration
-    )
-    table = resolve(truth, prediction, frozenset({"deviation"}), call)
-    return tuple(_table.mean(v, np.nan) for v in _table.deviation_values(table))

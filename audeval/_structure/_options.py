@@ -1,28 +1,27 @@
-"""Options of the structure metrics: checked once, before the data; the form a table records."""
+"""Options of the structure family, declared once (:mod:`audeval._declare`);
+the settings the statistics need; the form a table records.
+
+Times are int64 ns by default; ``compat="mir_eval"`` computes in float seconds
+(mir_eval's arithmetic), taken from the values as the caller gave them.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 import dataclasses
 import datetime
-import numbers
 
 import numpy as np
 import pandas as pd
 
+from audeval._declare import Declaration, Option
 from audeval._options import as_timedelta
-from audeval._options import check_bool
-from audeval._options import check_choice
 from audeval._options import check_duration
-from audeval._options import value_of
 from audeval._validation import NS_PER_SECOND
 from audeval._validation import to_ns
 
 
 COMPAT = (None, "mir_eval")
-
-OPTIONS = ("frame_size", "window", "trim", "pad", "compat")
-"""Options of :func:`structure_statistics` that its table records."""
 
 DEFAULT_WINDOWS = (0.5, 3.0)
 """Boundary hit windows of ``mir_eval.segment.evaluate`` (seconds)."""
@@ -36,50 +35,84 @@ def _seconds(value, name: str) -> float:
     return float(value)
 
 
-def _check_frame_size(frame_size, compat: bool) -> int | float | None:
-    """``frame_size`` as ns (default) or float seconds (compat); ``None`` is frameless."""
-    frame_size = value_of(frame_size)
-    if frame_size is None:
-        if compat:
-            raise ValueError(
-                "frame_size=None (the frameless limit) has no mir_eval counterpart; "
-                "use compat=None or give a frame size."
-            )
-        return None
-    ns = check_duration(frame_size, "frame_size", allow_none=False)
-    if ns <= 0:
-        raise ValueError(f"frame_size must be positive; got {frame_size!r}.")
-    return _seconds(frame_size, "frame_size") if compat else ns
-
-
-def _check_window(window, compat: bool) -> int | float:
-    """One boundary hit window as ns (default) or float seconds (compat)."""
-    window = value_of(window)
-    ns = check_duration(window, "window", allow_none=False)
-    return _seconds(window, "window") if compat else ns
-
-
-def _windows(window) -> tuple:
-    """A window or a sequence of windows as a tuple (duplicates once, order kept)."""
-    window = value_of(window)
+def _windows(window, name: str = "window") -> tuple:
+    """A window or a sequence of windows as a tuple (duplicates once, order kept), checked."""
     if isinstance(window, (str, bytes)):
-        raise TypeError(f"window must be a duration or a sequence of durations; got {window!r}.")
+        raise TypeError(f"{name} must be a duration or a sequence of durations; got {window!r}.")
     values = tuple(window) if isinstance(window, Sequence) else (window,)
     if not values:
-        raise ValueError("window must hold at least one duration; got an empty sequence.")
+        raise ValueError(f"{name} must hold at least one duration; got an empty sequence.")
     out: dict = {}
     for value in values:
-        out.setdefault(check_duration(value, "window", allow_none=False), value)
+        out.setdefault(check_duration(value, name, allow_none=False), value)
     return tuple(out.values())
 
 
-def _check_beta(beta) -> float:
-    beta = value_of(beta)
-    if not isinstance(beta, numbers.Real) or isinstance(beta, bool):
-        raise TypeError(f"beta must be a positive float; got {type(beta).__name__}.")
-    if not np.isfinite(beta) or beta <= 0:
-        raise ValueError(f"beta must be a positive, finite float; got {beta!r}.")
-    return float(beta)
+def _report_windows(windows) -> tuple:
+    """The ``windows`` of :func:`structure_report`: a sequence of durations, checked."""
+    if isinstance(windows, (str, bytes)) or not isinstance(windows, Sequence):
+        raise TypeError(f"windows must be a sequence of durations; got {windows!r}.")
+    return _windows(windows, "windows")
+
+
+def _check(values: dict, given: frozenset) -> None:
+    """Cross-field rules and the window options (a duration or a sequence of them)."""
+    if values["frame_size"] is None and values["compat"] == "mir_eval":
+        raise ValueError(
+            "frame_size=None (the frameless limit) has no mir_eval counterpart; "
+            "use compat=None or give a frame size."
+        )
+    _windows(values["window"])
+    _report_windows(values["windows"])
+
+
+def _record(options) -> dict:
+    return {
+        "frame_size": as_timedelta(options.frame_size),
+        "window": tuple(as_timedelta(check_duration(w, "window")) for w in _windows(options.window)),
+        "trim": options.trim,
+        "pad": options.pad,
+        "compat": options.compat,
+    }
+
+
+STRUCTURE = Declaration(
+    "structure",
+    (
+        Option(
+            "frame_size",
+            "frame hop in seconds or as timedelta; ``None``: the exact frameless limit",
+            default=0.1, kind="seconds", open_low=True, none=True, table=True,
+        ),
+        Option(
+            "window",
+            "boundary hit window (or several for the statistics), in seconds or as timedelta",
+            default=DEFAULT_WINDOWS, table=True,
+        ),
+        Option("trim", "leave out the first and last boundary of each side", default=False, kind="bool", table=True),
+        Option(
+            "pad", "pad and crop as ``mir_eval.segment.evaluate`` before taking boundaries",
+            default=True, kind="bool", table=True,
+        ),
+        Option(
+            "compat", '``"mir_eval"`` to reproduce mir_eval 0.8.2',
+            kind="choice", choices=COMPAT, table=True,
+        ),
+        Option("windows", "boundary hit windows of the report, in seconds", default=DEFAULT_WINDOWS),
+        Option("beta", "weight of recall in the F-measure", default=1.0, kind="real", low=0.0, open_low=True),
+        Option("marginal", "normalise by marginal entropies (the V-measure)", default=False, kind="bool"),
+        Option("files_duration", "durations to resolve ``end=NaT``"),
+    ),
+    check=_check,
+    record=_record,
+)
+"""The structure family's options, declared once."""
+
+OPTIONS = STRUCTURE.table_options
+"""Options of :func:`structure_statistics` that its table records."""
+
+normalise = STRUCTURE.normalise
+"""Given statistics options (any subset) as the table records them."""
 
 
 def _window_name(window: float) -> str:
@@ -93,8 +126,8 @@ def window_column(ns: int) -> str:
 
 
 @dataclasses.dataclass(frozen=True)
-class Options:
-    """Checked statistics options.
+class Settings:
+    """What the statistics need of a call's options.
 
     Times are int64 ns by default and float seconds in compat mode
     (mir_eval computes in float); ``*_ns`` always hold the ns values.
@@ -108,58 +141,29 @@ class Options:
     trim: bool
     pad: bool
 
-    def recorded(self) -> dict:
-        """The options as a statistics table records them."""
-        return {
-            "frame_size": as_timedelta(self.frame_size_ns),
-            "window": tuple(as_timedelta(w) for w in self.windows_ns),
-            "trim": self.trim,
-            "pad": self.pad,
-            "compat": "mir_eval" if self.compat else None,
-        }
+
+def given_seconds(options, name: str) -> float:
+    """A (checked, not ``None``) duration option as float seconds: as the caller gave it,
+    else from its ns (compat mode computes in float)."""
+    if name in options.given:
+        return _seconds(options.raw[name], name)
+    return getattr(options, name) / NS_PER_SECOND
 
 
-def make_options(
-    *,
-    frame_size=0.1,
-    window=DEFAULT_WINDOWS,
-    trim=False,
-    pad=True,
-    compat=None,
-) -> Options:
-    """Check every statistics option once."""
-    compat = check_choice(compat, "compat", COMPAT) == "mir_eval"
-    trim = check_bool(trim, "trim")
-    pad = check_bool(pad, "pad")
-    fs = _check_frame_size(frame_size, compat)
-    fs_ns = None if fs is None else check_duration(value_of(frame_size), "frame_size")
-    windows = _windows(window)
-    return Options(
+def settings(options, windows: object = None) -> Settings:
+    """The statistics settings of a checked options object
+    (``windows``: the report's windows instead of ``options.window``)."""
+    compat = options.compat == "mir_eval"
+    fs_ns = options.frame_size
+    fs = fs_ns if fs_ns is None or not compat else given_seconds(options, "frame_size")
+    values = _windows(options.window) if windows is None else _report_windows(windows)
+    windows_ns = tuple(check_duration(w, "window", allow_none=False) for w in values)
+    return Settings(
         compat,
         fs,
         fs_ns,
-        tuple(_check_window(w, compat) for w in windows),
-        tuple(check_duration(w, "window", allow_none=False) for w in windows),
-        trim,
-        pad,
+        tuple(_seconds(w, "window") for w in values) if compat else windows_ns,
+        windows_ns,
+        options.trim,
+        options.pad,
     )
-
-
-def normalise(options: Mapping[str, object]) -> dict:
-    """Given statistics options in the form a table records them (any subset of :data:`OPTIONS`)."""
-    out: dict = {}
-    if "compat" in options:
-        out["compat"] = check_choice(options["compat"], "compat", COMPAT)
-    if "frame_size" in options:
-        fs = value_of(options["frame_size"])
-        _check_frame_size(fs, out.get("compat") == "mir_eval")
-        out["frame_size"] = as_timedelta(check_duration(fs, "frame_size"))
-    if "window" in options:
-        out["window"] = tuple(
-            as_timedelta(check_duration(w, "window", allow_none=False))
-            for w in _windows(options["window"])
-        )
-    for name in ("trim", "pad"):
-        if name in options:
-            out[name] = check_bool(options[name], name)
-    return out

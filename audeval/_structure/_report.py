@@ -7,13 +7,10 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from audeval._structure import reductions
-from audeval._options import Default
-from audeval._options import given
-from audeval._options import value_of
 from audeval._protocol import Family
 from audeval._protocol import stamp
 from audeval._structure import _table
+from audeval._structure import reductions
 from audeval._structure._clustering import adjusted_rand_index
 from audeval._structure._clustering import mutual_information
 from audeval._structure._clustering import normalized_conditional_entropy
@@ -22,16 +19,14 @@ from audeval._structure._clustering import rand_index
 from audeval._structure._clustering import v_measure
 from audeval._structure._metrics import boundary_detection
 from audeval._structure._metrics import boundary_deviation
-from audeval._structure._metrics import resolve
-from audeval._structure._options import _check_beta
-from audeval._structure._options import _windows
+from audeval._structure._metrics import compute
+from audeval._structure._metrics import gate
 from audeval._structure._options import DEFAULT_WINDOWS
-from audeval._structure._options import make_options
-from audeval._structure._options import normalise
 from audeval._structure._options import OPTIONS
-from audeval._structure._prepare import prepare
-from audeval._validation import check_inputs
-from audeval._validation import to_ns
+from audeval._structure._options import STRUCTURE
+from audeval._structure._options import _report_windows
+from audeval._structure._options import normalise
+from audeval._options import check_duration
 
 
 #: mir_eval.segment.evaluate keys and the column names of structure_report
@@ -63,16 +58,44 @@ MIR_EVAL_COLUMNS = {
 CLUSTERING_COLUMNS = list(MIR_EVAL_COLUMNS.values())[8:]
 
 
+def _statistics(truth, prediction, options) -> pd.DataFrame:
+    """:func:`structure_statistics` of a checked options object."""
+    return stamp(compute(truth, prediction, options), "structure", STRUCTURE.record(options))
+
+
+def _report(table: pd.DataFrame, options) -> pd.DataFrame:
+    """The report's columns from a statistics table (computed or given)."""
+    if "windows" in options.given:
+        hits = [_table.hits_column(table, check_duration(w, "windows")) for w in _report_windows(options.windows)]
+    else:  # the windows of a computed table are the default windows; a given table's its own
+        hits = [c for c in table.columns if isinstance(c, str) and c.startswith("hits_at_")]
+    columns: dict[str, np.ndarray] = {}
+    for column in hits:
+        name = column[len("hits_at_") :]
+        precision, recall, f = _table.detection_values(table, column, options.beta)
+        columns[f"precision_at_{name}"] = precision
+        columns[f"recall_at_{name}"] = recall
+        columns[f"f_measure_at_{name}"] = f
+    t_to_p, p_to_t = _table.deviation_values(table)
+    columns["truth_to_prediction_deviation"] = t_to_p
+    columns["prediction_to_truth_deviation"] = p_to_t
+    scores = _table.clustering_values(table, options.beta)
+    for name in CLUSTERING_COLUMNS:
+        columns[name] = scores[name]
+    return pd.DataFrame(columns, index=pd.Index(table.index, name="file"))
+
+
+@STRUCTURE.statistics(_statistics)
 def structure_statistics(
     truth: pd.Series,
     prediction: pd.Series,
     *,
-    frame_size: float | pd.Timedelta | None = Default(0.1),
-    window: float | pd.Timedelta | Sequence[float | pd.Timedelta] = Default(DEFAULT_WINDOWS),
-    trim: bool = Default(False),
-    pad: bool = Default(True),
+    frame_size: float | pd.Timedelta | None = 0.1,
+    window: float | pd.Timedelta | Sequence[float | pd.Timedelta] = DEFAULT_WINDOWS,
+    trim: bool = False,
+    pad: bool = True,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
 ) -> pd.DataFrame:
     r"""Per-file statistics of every structure metric.
 
@@ -140,24 +163,20 @@ def structure_statistics(
         True
 
     """
-    options = make_options(frame_size=frame_size, window=window, trim=trim, pad=pad, compat=compat)
-    inputs = check_inputs(truth, prediction, files_duration=files_duration, duration_files=False)
-    prep = prepare(inputs, truth, prediction, options.compat)
-    table = _table.statistics_table(prep, options)
-    return stamp(table, "structure", options.recorded())
 
 
+@STRUCTURE.metric(_report, gate=gate)
 def structure_report(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None,
     *,
-    windows: Sequence[float] = Default(DEFAULT_WINDOWS),
-    frame_size: float | pd.Timedelta | None = Default(0.1),
-    beta: float = Default(1.0),
-    trim: bool = Default(False),
-    pad: bool = Default(True),
+    windows: Sequence[float] = DEFAULT_WINDOWS,
+    frame_size: float | pd.Timedelta | None = 0.1,
+    beta: float = 1.0,
+    trim: bool = False,
+    pad: bool = True,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
 ) -> pd.DataFrame:
     r"""All values of ``mir_eval.segment.evaluate``, one row per file.
 
@@ -233,34 +252,6 @@ def structure_report(
         a                0.857       0.608      0.322
 
     """
-    beta = _check_beta(beta)
-    if isinstance(value_of(windows), (str, bytes)) or not isinstance(value_of(windows), Sequence):
-        raise TypeError(f"windows must be a sequence of durations; got {value_of(windows)!r}.")
-    for w in value_of(windows):  # named as the caller knows it (the options layer says window)
-        to_ns(w, "windows", allow_none=False)
-    call = dict(
-        window=windows, frame_size=frame_size, trim=trim, pad=pad,
-        compat=compat, files_duration=files_duration,
-    )
-    table = resolve(truth, prediction, _table.GROUPS, call)
-    if given(windows) or not (prediction is None and isinstance(truth, pd.DataFrame)):
-        hits = [_table.hits_column(table, to_ns(w, "windows")) for w in _windows(windows)]
-    else:
-        hits = [c for c in table.columns if isinstance(c, str) and c.startswith("hits_at_")]
-    columns: dict[str, np.ndarray] = {}
-    for column in hits:
-        name = column[len("hits_at_") :]
-        precision, recall, f = _table.detection_values(table, column, beta)
-        columns[f"precision_at_{name}"] = precision
-        columns[f"recall_at_{name}"] = recall
-        columns[f"f_measure_at_{name}"] = f
-    t_to_p, p_to_t = _table.deviation_values(table)
-    columns["truth_to_prediction_deviation"] = t_to_p
-    columns["prediction_to_truth_deviation"] = p_to_t
-    scores = _table.clustering_values(table, beta)
-    for name in CLUSTERING_COLUMNS:
-        columns[name] = scores[name]
-    return pd.DataFrame(columns, index=pd.Index(table.index, name="file"))
 
 
 FAMILY = Family(

@@ -25,7 +25,7 @@ from audeval._scores import divide
 from audeval._scores import fscore
 from audeval._structure import _boundaries
 from audeval._structure import _frames
-from audeval._structure._options import Options
+from audeval._structure._options import Settings
 from audeval._structure._options import window_column
 from audeval._structure._prepare import Prepared
 from audeval._validation import NS_PER_SECOND
@@ -67,7 +67,7 @@ def _per_file(file: np.ndarray, values: np.ndarray, n_files: int) -> np.ndarray:
     return np.bincount(file, weights=values, minlength=n_files)
 
 
-def _boundary_columns(prep: Prepared, options: Options, groups: frozenset) -> dict:
+def _boundary_columns(prep: Prepared, options: Settings, groups: frozenset) -> dict:
     n_files = prep.n_files
     t, p = _boundaries.boundaries(prep, options.trim, options.pad)
     out: dict[str, np.ndarray] = {}
@@ -111,7 +111,7 @@ def _entropies(table: _frames.Contingency, n_files: int) -> dict:
     }
 
 
-def _clustering_columns(prep: Prepared, options: Options, groups: frozenset) -> dict:
+def _clustering_columns(prep: Prepared, options: Settings, groups: frozenset) -> dict:
     n_files = prep.n_files
     frames = options.frame_size is not None
     table = _frames.contingency(prep, options.frame_size)
@@ -145,7 +145,7 @@ def _clustering_columns(prep: Prepared, options: Options, groups: frozenset) -> 
     return out
 
 
-def statistics_table(prep: Prepared, options: Options, groups: frozenset = GROUPS) -> pd.DataFrame:
+def statistics_table(prep: Prepared, options: Settings, groups: frozenset = GROUPS) -> pd.DataFrame:
     """The per-file statistics of the column ``groups`` (all: the public table)."""
     columns: dict[str, np.ndarray] = {
         "duration": prep.extent.astype("m8[ns]"),

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from audeval._structure import _table
+from audeval._validation import to_ns
 
 _CLUSTERING = {
     "pairwise_clustering": ("pairwise", ("pairwise_precision", "pairwise_recall", "pairwise_f_measure")),
@@ -26,34 +27,55 @@ _CLUSTERING = {
     ),
 }
 
+GROUPS = {
+    "boundary_detection": frozenset({"boundary"}),
+    "boundary_deviation": frozenset({"deviation"}),
+    "pairwise_clustering": _table.CLUSTERING_GROUPS["pairwise"],
+    "rand_index": _table.CLUSTERING_GROUPS["rand"],
+    "adjusted_rand_index": _table.CLUSTERING_GROUPS["ari"],
+    "mutual_information": _table.CLUSTERING_GROUPS["mi"] | _table.CLUSTERING_GROUPS["ami"],
+    "normalized_conditional_entropy": _table.CLUSTERING_GROUPS["nce"] | _table.CLUSTERING_GROUPS["v"],
+    "v_measure": _table.CLUSTERING_GROUPS["v"],
+    "structure_report": _table.GROUPS,
+}
+"""The statistics column groups each metric reduces (a direct call computes only these)."""
 
-def per_file_values(table: pd.DataFrame, options: Mapping[str, object]) -> np.ndarray | None:
-    """``(files, values)``: the metric's values of each file (``None``: no per-file values)."""
-    metric = options["metric"]
-    beta = float(options.get("beta", 1.0))
+
+def metric_values(
+    metric: str, table: pd.DataFrame, *, beta: float = 1.0, window_ns: int | None = None, marginal: bool = False
+) -> list[np.ndarray] | None:
+    """The per-file values of ``metric`` (``None``: no per-file values);
+    ``window_ns`` ``None``: the table's own window."""
     if metric == "boundary_detection":
-        from audeval._structure._metrics import _window_ns
-
-        # a window the caller did not give: the table's own (as the metric does)
-        given = "window" in options.get("given", ())
-        column = _table.hits_column(table, _window_ns(options["window"]) if given else None)
-        values = _table.detection_values(table, column, beta)
-    elif metric == "boundary_deviation":
-        values = _table.deviation_values(table)
-    elif metric in _CLUSTERING:
+        return list(_table.detection_values(table, _table.hits_column(table, window_ns), beta))
+    if metric == "boundary_deviation":
+        return list(_table.deviation_values(table))
+    if metric in _CLUSTERING:
         key, names = _CLUSTERING[metric]
         which = frozenset({"mi", "ami"}) if key == "mi" else frozenset({key})
         scores = _table.clustering_values(table, 1.0 if key != "pairwise" else beta, which)
-        values = [scores[name] for name in names]
-    elif metric in ("normalized_conditional_entropy", "v_measure"):
-        marginal = metric == "v_measure" or bool(options.get("marginal", False))
+        return [scores[name] for name in names]
+    if metric in ("normalized_conditional_entropy", "v_measure"):
+        marginal = metric == "v_measure" or marginal
         key = "v" if marginal else "nce"
         scores = _table.clustering_values(table, beta, frozenset({key}))
-        names = ("v_precision", "v_recall", "v_measure") if marginal else (
-            "nce_over", "nce_under", "nce_f_measure"
-        )
-        values = [scores[name] for name in names]
-    else:
+        names = ("v_precision", "v_recall", "v_measure") if marginal else ("nce_over", "nce_under", "nce_f_measure")
+        return [scores[name] for name in names]
+    return None
+
+
+def per_file_values(table: pd.DataFrame, options: Mapping[str, object]) -> np.ndarray | None:
+    """``(files, values)``: the metric's values of each file (``None``: no per-file values)."""
+    # a window the caller did not give: the table's own (as the metric does)
+    window = options.get("window") if "window" in options.get("given", ()) else None
+    values = metric_values(
+        options["metric"],
+        table,
+        beta=float(options.get("beta", 1.0)),
+        window_ns=None if window is None else to_ns(window, "window", allow_none=False),
+        marginal=bool(options.get("marginal", False)),
+    )
+    if values is None:
         return None
     return np.column_stack([np.asarray(v, dtype=np.float64) for v in values])
 
@@ -77,4 +99,4 @@ def reduce(counts, options: Mapping[str, object]) -> np.ndarray:
     return mean[..., 0] if mean.shape[-1] == 1 else mean
 
 
-__all__ = ["file_counts", "per_file_values", "reduce"]
+__all__ = ["GROUPS", "file_counts", "metric_values", "per_file_values", "reduce"]

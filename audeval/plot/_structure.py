@@ -16,8 +16,8 @@ import audeval
 from audeval._structure import _boundaries
 from audeval._structure import _prepare
 from audeval._matching import maximum_matching
-from audeval._options import check_bool, check_duration
-from audeval._validation import NS_PER_SECOND, check_inputs
+from audeval._structure._options import STRUCTURE
+from audeval._validation import NS_PER_SECOND, check_inputs, to_ns
 from audeval.plot._common import (
     BAR_PAD,
     Lane,
@@ -138,6 +138,7 @@ def structure_timeline(
     trim: bool = False,
     frame_size: float | pd.Timedelta | None = 0.1,
     files_duration: Mapping | pd.Series | None = None,
+    pad: bool = True,
     colors: Mapping[str, object] | None = None,
     ax=None,
 ):
@@ -179,6 +180,9 @@ def structure_timeline(
         frame_size: frame hop of the clustering scores in the title;
             ``None``: frameless
         files_duration: durations to resolve ``end=NaT``
+        pad: boundaries after ``mir_eval.segment.evaluate``'s padding and cropping
+            (as :func:`audeval.structure_report`); ``False``: the boundaries of the rows
+            as given (as :func:`audeval.boundary_detection` with ``pad=False``)
         colors: colours per outcome replacing those of :data:`OUTCOME_COLORS`
             (``"tp"`` hit, ``"deletion"`` missed, ``"insertion"`` false boundary)
         ax: axes to draw on; ``None``: a new figure
@@ -211,8 +215,9 @@ def structure_timeline(
     """
     pyplot()  # fail early without matplotlib
     colors = outcome_colors(colors)
-    trim = check_bool(trim, "trim")
-    w = check_duration(window, "window", allow_none=False)
+    # the options of the structure family, checked once (its declaration)
+    options = STRUCTURE.build({"window": window, "trim": trim, "pad": pad, "frame_size": frame_size})
+    w = to_ns(options.window, "window", allow_none=False)
     inputs = check_inputs(truth, prediction, files_duration=files_duration, duration_files=False)
     prep = _prepare.prepare(inputs, truth, prediction, False)
     f = file_code(inputs.files, file)
@@ -220,7 +225,7 @@ def structure_timeline(
     lo, hi = time_window(start, end, int(prep.extent[f]))
 
     # boundaries and their matching, as boundary_detection computes them
-    t_b, p_b = _boundaries.boundaries(prep, trim)
+    t_b, p_b = _boundaries.boundaries(prep, options.trim, options.pad)
     t_index, p_index = _boundaries._window_pairs(t_b, p_b, w, False, prep.n_files)
     match = maximum_matching(len(t_b.file), len(p_b.file), t_index, p_index)
     p_matched = np.zeros(len(p_b.file), dtype=bool)
@@ -231,6 +236,7 @@ def structure_timeline(
         windows=(window,),
         frame_size=frame_size,
         trim=trim,
+        pad=pad,
         files_duration=files_duration,
     )
 
