@@ -98,6 +98,7 @@ from audeval._structure import structure_report
 from audeval._structure import structure_statistics
 from audeval._structure import v_measure
 from audeval._sum import sum_statistics
+from audeval._hierarchy._inputs import InconsistentHierarchyWarning
 from audeval._warnings import FilesWithoutRowsWarning
 from audeval._warnings import NoSharedFileWarning
 from audeval._warnings import UndefinedMetricWarning
@@ -108,6 +109,7 @@ __all__ = [
     "BootstrapResult",
     "BootstrapWarning",
     "FilesWithoutRowsWarning",
+    "InconsistentHierarchyWarning",
     "NoSharedFileWarning",
     "PSDS1",
     "PSDS2",

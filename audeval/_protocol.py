@@ -116,6 +116,10 @@ class Family:
             (no DataFrame), for families indexed by ``(file, label)``;
             batched paths keep these and build one table when they reduce
             (:func:`frame_of_parts`). ``None``: batches keep tables
+        aliases: ``{metric option: statistics option}``: a metric's option that also sets
+            an option of the statistics function under another name
+            (``structure_report(windows=)`` needs a table of those windows: ``window=``);
+            the generic layers pass it on unless the caller gives the statistics option
         sparse: the table holds only the ``(file, label)`` rows that occur
             (a missing row counts 0 in every column;
             a file without any keeps one row of zeros with the first label;
@@ -150,6 +154,7 @@ class Family:
     scores_input: bool = False
     parts: Callable | None = None
     sparse: bool = False
+    aliases: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
     def block_columns(self, labels: Sequence[object]) -> dict[str, list[str]]:
         """The columns of every label block, by prefix, in the order of ``labels``."""

@@ -119,6 +119,9 @@ def split_options(
     statistics.update({k: v for k, v in options.items() if k in names})
     # (a required value wins over the caller's only where it is no default)
     statistics.update({k: v for k, v in family.required_options(metric).items() if given(v)})
+    statistics.update(
+        {target: options[k] for k, target in family.aliases.items() if k in options and target not in options}
+    )
     rest = {k: v for k, v in options.items() if k not in names}
     if rest and metric is None:
         raise TypeError(

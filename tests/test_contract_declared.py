@@ -38,6 +38,8 @@ SAMPLES = {
     "threshold": 0.45,
     "gap_label": "-",
     "positive_labels": ["a", "c"],
+    "window": 1.0,
+    "windows": [1.0, 2.0],
 }
 """Non-default values of the options whose constraint is ``"any"``."""
 

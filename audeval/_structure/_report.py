@@ -277,5 +277,7 @@ FAMILY = Family(
     normalise=normalise,
     reduce=reductions.reduce,
     file_counts=reductions.file_counts,
+    # the report's windows are the windows its table needs
+    aliases={"windows": "window"},
 )
 """The structure family's one declaration (read by the registry)."""
