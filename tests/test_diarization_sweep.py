@@ -83,6 +83,7 @@ def test_mask_sweep_equals_pairwise_sweep(seed, n_files, n_t, n_p, scale, self_o
             patch.setattr(_masks, "_BINS_PER_EVENT", 0)
         elif path == "local":  # codes need too large a grid: ranks in file (grid if they need less)
             patch.setattr(_masks, "_DENSE", (n_files << (n_t + n_p)) - 1)
+            patch.setattr(_masks, "_BINS_PER_EVENT", 0)
         elif path == "blocks":  # the dense grid one file at a time (issue 32: no step to a sort)
             patch.setattr(_masks, "_BLOCK", 1)
         result = sweep(n_files, n_t, n_p, truth, prediction)

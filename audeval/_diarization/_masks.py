@@ -80,6 +80,12 @@ def _dense_size(n: int) -> int | None:
     return n if n <= max(_DENSE, 1) else None
 
 
+def _grid_fits(n_files: int, bits: int, n_events: int) -> bool:
+    """Whether the dense (file, mask) grid has at most :data:`_DENSE` bins,
+    or :data:`_BINS_PER_EVENT` per event (it is built in blocks of files)."""
+    return (n_files << bits) <= max(_DENSE, _BINS_PER_EVENT * n_events)
+
+
 def _distinct(key: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     """``np.unique(key, return_inverse=True)`` of keys in ``[0, size)``.
 
@@ -121,9 +127,14 @@ class _Bits:
 
 
 def _side_bits(n_files, n_truth_labels, n_prediction_labels, truth, prediction):
-    """Bits of both sides: label codes if they fit a dense grid, else ranks within files."""
+    """Bits of both sides: label codes if they fit a dense grid, else ranks within files.
+
+    The grid's limit (:func:`_grid_fits`) does not depend on the number of files alone,
+    so many files of few labels keep their label codes (the same path at any size).
+    """
     fits = n_truth_labels + n_prediction_labels <= _MAX_BITS
-    local = not fits or _dense_size(n_files << (n_truth_labels + n_prediction_labels)) is None
+    n_events = 2 * (len(truth[0]) + len(prediction[0]))
+    local = not fits or not _grid_fits(n_files, n_truth_labels + n_prediction_labels, n_events)
     t_bits = _Bits(n_files, n_truth_labels, truth[0], truth[1], local)
     p_bits = _Bits(n_files, n_prediction_labels, prediction[0], prediction[1], local)
     if t_bits.width + p_bits.width + int(n_files).bit_length() > _MAX_BITS:
@@ -190,8 +201,7 @@ def _masks(n_files: int, truth, prediction, t_bits: _Bits, p_bits: _Bits):
     length = code.view(np.float64)[:-1]  # the codes are not needed any more
     np.subtract(key[1:], key[:-1], out=length, casting="unsafe")
     low_bits = (1 << bits) - 1
-    grid = n_files << bits
-    if grid <= max(_DENSE, _BINS_PER_EVENT * len(key)) and span < _EXACT:  # a bin sums one file's lengths
+    if _grid_fits(n_files, bits, len(key)) and span < _EXACT:  # a bin sums one file's lengths
         return _grid_blocks(n_files, bits, counts, group[:-1], length)
     length = np.diff(key)
     keep = np.flatnonzero(((group[:-1] & low_bits) != 0) & (length > 0))
@@ -276,6 +286,13 @@ def _pairs(n_files, t_bits: _Bits, p_bits: _Bits, grouped, t_set, p_set, n_truth
     return (f, t, p, time), overlap
 
 
+_COMPONENTS = (
+    "total", "miss", "false_alarm", "total_overlap", "miss_overlap", "false_alarm_overlap",
+    "false_alarm_silence",
+)
+"""The per-file columns of :func:`_components`, in order."""
+
+
 def _components(n_t: np.ndarray, n_p: np.ndarray) -> dict:
     """Per mask, the factors of its length in each per-file column."""
     common = np.minimum(n_t, n_p)
@@ -293,28 +310,30 @@ def _components(n_t: np.ndarray, n_p: np.ndarray) -> dict:
 
 
 def _from_grid(blocks: list, t_bits: _Bits, p_bits: _Bits, spoken: tuple):
-    """Everything from the dense (file, mask) grids of :func:`_grid_blocks`, block by block."""
-    parts = [_from_block(f0, grid, t_bits, p_bits) for f0, grid in blocks]
-    if not _spoken(spoken, sum(part[-2] for part in parts), sum(part[-1] for part in parts)):
+    """Everything from the dense (file, mask) grids of :func:`_grid_blocks`, block by block.
+
+    The speaking times are checked (:func:`_spoken`) before any bit is read as a label.
+    """
+    sums = [(f0, _block_sums(grid, t_bits, p_bits)) for f0, grid in blocks]
+    wt, wp, at = t_bits.width, p_bits.width, len(_COMPONENTS)
+    t_spoken = sum(int(s[:, at : at + wt].sum()) for _, s in sums)
+    p_spoken = sum(int(s[:, at + wt : at + wt + wp].sum()) for _, s in sums)
+    if not _spoken(spoken, t_spoken, p_spoken):
         return None
-    per_file = {name: np.concatenate([part[0][name] for part in parts]) for name in parts[0][0]}
+    parts = [_block_parts(f0, s, t_bits, p_bits) for f0, s in sums]
+    per_file = {name: np.concatenate([part[0][name] for part in parts]) for name in _COMPONENTS}
 
     def joined(k):
         return tuple(np.concatenate(arrays) for arrays in zip(*(part[k] for part in parts)))
 
-    cooccurrence = joined(1)
     overlap = np.concatenate([part[2] for part in parts])
-    return per_file, cooccurrence, overlap, joined(3), joined(4)
+    return per_file, joined(1), overlap, joined(3), joined(4)
 
 
-def _from_block(f0: int, grid: np.ndarray, t_bits: _Bits, p_bits: _Bits):
-    """Everything from one dense (file, mask) grid (files ``f0`` on): one product with a matrix over masks.
-
-    Per present mask: its factor in each per-file column, its bits on each side
-    and their pairs (in and out of truth overlap); float64 sums of int64 ns stay exact.
-    Returns per-file columns, co-occurrence, its part in truth overlap,
-    truth and prediction speaking times, and the speaking time summed on each side.
-    """
+def _block_sums(grid: np.ndarray, t_bits: _Bits, p_bits: _Bits) -> np.ndarray:
+    """One dense (file, mask) grid times a matrix over its present masks (int64 ns per file):
+    per mask its factor in each per-file column, its bits on each side
+    and their pairs (in and out of truth overlap); float64 sums of int64 ns stay exact."""
     mask = np.flatnonzero(grid.any(axis=0))
     mask = mask[mask != 0]
     wt, wp = t_bits.width, p_bits.width
@@ -325,10 +344,15 @@ def _from_block(f0: int, grid: np.ndarray, t_bits: _Bits, p_bits: _Bits):
     both = (t_on[:, :, None] * p_on[:, None, :]).reshape(len(mask), wt * wp)
     factors = _components(n_t, n_p)
     matrix = np.column_stack(list(factors.values()) + [t_on, p_on, both, both * (n_t >= 2)[:, None]])
-    sums = np.rint(grid[:, mask] @ matrix.astype(np.float64)).astype(np.int64)
-    per_file = {name: sums[:, k] for k, name in enumerate(factors)}
-    at = len(factors)
-    spoken = (int(sums[:, at : at + wt].sum()), int(sums[:, at + wt : at + wt + wp].sum()))
+    return np.rint(grid[:, mask] @ matrix.astype(np.float64)).astype(np.int64)
+
+
+def _block_parts(f0: int, sums: np.ndarray, t_bits: _Bits, p_bits: _Bits):
+    """Per-file columns, co-occurrence, its part in truth overlap and the speaking times
+    of one block (files ``f0`` on) from :func:`_block_sums`."""
+    wt, wp = t_bits.width, p_bits.width
+    per_file = {name: sums[:, k] for k, name in enumerate(_COMPONENTS)}
+    at = len(_COMPONENTS)
     times = []
     for bits, width in ((t_bits, wt), (p_bits, wp)):
         f, bit = np.nonzero(sums[:, at : at + width])
@@ -339,7 +363,7 @@ def _from_block(f0: int, grid: np.ndarray, t_bits: _Bits, p_bits: _Bits):
     overlap = sums[:, at + wt * wp :][f, pair]
     f = f + f0
     cooccurrence = (f, t_bits.labels(f, pair // wp), p_bits.labels(f, pair % wp), time)
-    return per_file, cooccurrence, overlap, times[0], times[1], *spoken
+    return per_file, cooccurrence, overlap, times[0], times[1]
 
 
 def _from_rows(n_files: int, grouped, t_bits: _Bits, p_bits: _Bits, spoken: tuple):
