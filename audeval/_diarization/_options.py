@@ -191,7 +191,9 @@ SPEAKER_CHANGE = Declaration(
     "speaker_change",
     (
         TOLERANCE, GAP_TOLERANCE, BETA,
-        Option("files_duration", "no option of this family (rows are used as they are); always None"),
+        # no option of this family (rows are used as they are): always None,
+        # declared for the table gate (Declaration.table reads it)
+        Option("files_duration", "not an option of speaker-change detection (always None)"),
     ),
     columns=("matches", "truth_boundaries", "prediction_boundaries", "coverage", "purity", "intersection"),
     record=_record,
