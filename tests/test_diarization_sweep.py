@@ -1,6 +1,6 @@
 """Diarization: the bit-mask sweep against the sweep over pairs of overlapping intervals.
 
-Every path of ``audeval._diarization._masks.mask_sweep`` (dense grid, rows, local bits,
+Every path of ``audeval._diarization._masks.mask_sweep`` (dense grid in blocks of files, rows, local bits,
 keys too wide to pack, a label overlapping itself) gives the same statistics as the
 pairwise sweep on merged labels; with more than 62 labels in a file the pairwise sweep is used.
 """
@@ -71,7 +71,7 @@ def sweep(n_files, n_t, n_p, truth, prediction):
     n_p=st.integers(1, 6),
     scale=st.sampled_from([20, 10**6, 10**15, 2**54]),
     self_overlap=st.booleans(),
-    path=st.sampled_from(["grid", "rows", "local"]),  # scale 2**54: rows, keys sorted apart
+    path=st.sampled_from(["grid", "rows", "local", "blocks"]),  # scale 2**54: rows, keys sorted apart
 )
 def test_mask_sweep_equals_pairwise_sweep(seed, n_files, n_t, n_p, scale, self_overlap, path):
     rng = np.random.default_rng(seed)
@@ -80,8 +80,12 @@ def test_mask_sweep_equals_pairwise_sweep(seed, n_files, n_t, n_p, scale, self_o
     with pytest.MonkeyPatch.context() as patch:
         if path == "rows":
             patch.setattr(_masks, "_DENSE", 0)  # no dense grid: rows (and ranks in file)
+            patch.setattr(_masks, "_BINS_PER_EVENT", 0)
         elif path == "local":  # codes need too large a grid: ranks in file (grid if they need less)
             patch.setattr(_masks, "_DENSE", (n_files << (n_t + n_p)) - 1)
+            patch.setattr(_masks, "_BINS_PER_EVENT", 0)
+        elif path == "blocks":  # the dense grid one file at a time (issue 32: no step to a sort)
+            patch.setattr(_masks, "_BLOCK", 1)
         result = sweep(n_files, n_t, n_p, truth, prediction)
     assert_same(result, reference(n_files, n_t, n_p, truth, prediction))
 
@@ -132,6 +136,40 @@ def test_many_files_and_labels_agree_with_the_table_path():
     stats = audeval.diarization_statistics(truth, prediction, files_duration=durations)
     direct = audeval.diarization_error_rate(truth, prediction, files_duration=durations)
     assert audeval.diarization_error_rate(stats) == direct
+
+
+@pytest.mark.parametrize("size", [5, 10**7])  # a presence grid, or a sort where the range is wide
+def test_distinct_keys_equal_np_unique(size):
+    key = np.random.default_rng(3).integers(0, 5, 50) * (size // 5)
+    unique, inverse = _masks._distinct(key, size)
+    expected, expected_inverse = np.unique(key, return_inverse=True)
+    np.testing.assert_array_equal(unique, expected)
+    np.testing.assert_array_equal(inverse, expected_inverse)
+
+
+def test_many_files_take_the_grid_in_blocks_as_few_files_do(monkeypatch):
+    """Issue 32: above ~4,096 files the sweep stepped from the dense grid to a sort
+    (1.3x-1.35x growth per file); now the grid is built in blocks of files at any size.
+    The same statistics, bit for bit, with one file per block, every file in one block,
+    and the sort path."""
+    rng = np.random.default_rng(11)
+    n_files, n_t, n_p = 40, 4, 5
+    truth = rows(rng, n_files, 400, n_t, 10**9, False)
+    prediction = rows(rng, n_files, 400, n_p, 10**9, False)
+    grids = []
+    original = _masks._grid_blocks
+    monkeypatch.setattr(_masks, "_grid_blocks", lambda *a: grids.append(a[0]) or original(*a))
+    blocks = _masks.mask_sweep(n_files, n_t, n_p, truth, prediction)
+    assert grids == [n_files]
+    monkeypatch.setattr(_masks, "_BLOCK", 1)  # one file per block
+    one_per_block = _masks.mask_sweep(n_files, n_t, n_p, truth, prediction)
+    monkeypatch.setattr(_masks, "_DENSE", 0)
+    monkeypatch.setattr(_masks, "_BINS_PER_EVENT", 0)  # the sort path
+    rows_path = _masks.mask_sweep(n_files, n_t, n_p, truth, prediction)
+    assert len(grids) == 2
+    expected = reference(n_files, n_t, n_p, truth, prediction)
+    for result in (blocks, one_per_block, rows_path):
+        assert_same(result, expected)
 
 
 def test_popcount_table_counts_bits():

@@ -51,7 +51,6 @@ from audeval._diarization._detection import _detection_table
 from audeval._diarization._detection import detection_error_rate
 from audeval._diarization._detection import detection_report
 from audeval._diarization._detection import detection_statistics
-from audeval._diarization._mapping import _check_mapping
 from audeval._diarization._mapping import _mapped_pairs
 from audeval._diarization._mapping import diarization_mapping
 from audeval._diarization._metrics import _components
@@ -121,13 +120,13 @@ FAMILY = Family(
     name="diarization",
     statistics=diarization_statistics,
     index=("file", "truth", "prediction"),
-    options=_opt.DIARIZATION_OPTIONS,
+    options=_opt.DIARIZATION.table_options,
     metrics=DIARIZATION_METRICS,
     report=diarization_report,
     pooled=False,
     takes_labels=False,
     columns=_opt.DIARIZATION_COLUMNS,
-    normalise=_opt.normalise,
+    normalise=_opt.DIARIZATION.normalise,
     reduce=reductions.reduce,
     file_counts=reductions.file_counts,
 )
@@ -137,13 +136,13 @@ DETECTION_FAMILY = Family(
     name="detection",
     statistics=detection_statistics,
     index=("file",),
-    options=("collar", "collar_convention", "skip_overlap", "compat"),
+    options=_opt.DETECTION.table_options,
     metrics=(detection_error_rate, detection_report),
     report=detection_report,
     pooled=True,
     takes_labels=True,
     columns=_opt.DETECTION_COLUMNS,
-    normalise=_opt.normalise,
+    normalise=_opt.DETECTION.normalise,
     reduce=reductions.detection_reduce,
     labels_must_occur=True,
 )
@@ -153,12 +152,12 @@ SPEAKER_CHANGE_FAMILY = Family(
     name="speaker_change",
     statistics=speaker_change_statistics,
     index=("file",),
-    options=("tolerance", "gap_tolerance"),
+    options=_opt.SPEAKER_CHANGE.table_options,
     metrics=(speaker_change_precision_recall, speaker_change_purity_coverage),
     pooled=True,
     takes_labels=False,
-    columns=_segmentation.COLUMNS,
-    normalise=_segmentation._normalise,
+    columns=_opt.SPEAKER_CHANGE.columns,
+    normalise=_opt.SPEAKER_CHANGE.normalise,
     reduce=reductions.speaker_change_reduce,
 )
 """The speaker-change family's one declaration."""
@@ -167,13 +166,13 @@ SPEAKER_SET_FAMILY = Family(
     name="speaker_set",
     statistics=speaker_set_statistics,
     index=("file", "truth_set", "prediction_set"),
-    options=("frame_size",),
+    options=_opt.SPEAKER_SET.table_options,
     metrics=(diarization_cluster_report,),
     report=diarization_cluster_report,
     pooled=False,
     takes_labels=False,
-    columns=_sets.COLUMNS,
-    normalise=_sets._normalise,
+    columns=_opt.SPEAKER_SET.columns,
+    normalise=_opt.SPEAKER_SET.normalise,
 )
 """The speaker-set family's one declaration (dscore's clustering metrics)."""
 

@@ -22,12 +22,12 @@ import numpy as np
 import pandas as pd
 
 from audeval._intervals import group_sum
-from audeval._options import Default
 from audeval._scores import fscore
 
 from audeval._diarization import _options as opt
+from audeval._diarization._options import DIARIZATION
 from audeval._diarization._statistics import _Table
-from audeval._diarization._table import _diarization_input
+from audeval._diarization._table import diarization_table
 
 
 def _group_max(key: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -108,16 +108,29 @@ _ARGS = """truth: ground truth Series, or a table from :func:`diarization_statis
 _doc = opt.fill_doc(args=_ARGS)
 
 
+def _purity_coverage(table: _Table, options) -> tuple[float, float, float]:
+    purity = _ratio(*_purity_parts(table, swap=False))
+    coverage = _ratio(*_purity_parts(table, swap=True))
+    return purity, coverage, float(fscore(purity, coverage, beta=options.beta))
+
+
+def _homogeneity_completeness(table: _Table, options) -> tuple[float, float]:
+    homogeneity = _homogeneity(*_entropy_parts(table, swap=False))
+    completeness = _homogeneity(*_entropy_parts(table, swap=True))
+    return homogeneity, completeness
+
+
+@DIARIZATION.metric(_purity_coverage, gate=diarization_table)
 @_doc
 def diarization_purity_coverage(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
     *,
     beta: float = 1.0,
-    collar: float | pd.Timedelta = Default(0.0),
-    collar_convention: str = Default("total"),
-    skip_overlap: bool = Default(False),
-    compat: str | None = Default(None),
+    collar: float | pd.Timedelta = 0.0,
+    collar_convention: str = "total",
+    skip_overlap: bool = False,
+    compat: str | None = None,
     files_duration: Mapping | pd.Series | None = None,
     uem: pd.Index | pd.Series | None = None,
 ) -> tuple[float, float, float]:
@@ -161,24 +174,18 @@ def diarization_purity_coverage(
         (0.875, 0.875, 0.875)
 
     """
-    beta = opt.check_beta(beta)
-    table = _diarization_input(
-        truth, prediction, collar, collar_convention, skip_overlap, compat, files_duration, uem
-    )
-    purity = _ratio(*_purity_parts(table, swap=False))
-    coverage = _ratio(*_purity_parts(table, swap=True))
-    return purity, coverage, float(fscore(purity, coverage, beta=beta))
 
 
+@DIARIZATION.metric(_homogeneity_completeness, gate=diarization_table)
 @_doc
 def diarization_homogeneity_completeness(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
     *,
-    collar: float | pd.Timedelta = Default(0.0),
-    collar_convention: str = Default("total"),
-    skip_overlap: bool = Default(False),
-    compat: str | None = Default(None),
+    collar: float | pd.Timedelta = 0.0,
+    collar_convention: str = "total",
+    skip_overlap: bool = False,
+    compat: str | None = None,
     files_duration: Mapping | pd.Series | None = None,
     uem: pd.Index | pd.Series | None = None,
 ) -> tuple[float, float]:
@@ -221,9 +228,3 @@ def diarization_homogeneity_completeness(
         (0.0, 1.0)
 
     """
-    table = _diarization_input(
-        truth, prediction, collar, collar_convention, skip_overlap, compat, files_duration, uem
-    )
-    homogeneity = _homogeneity(*_entropy_parts(table, swap=False))
-    completeness = _homogeneity(*_entropy_parts(table, swap=True))
-    return homogeneity, completeness

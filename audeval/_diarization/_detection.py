@@ -8,13 +8,13 @@ import numpy as np
 import pandas as pd
 
 from audeval._intervals import intersect, merge, total_length
-from audeval._options import Default, check_zero_division, given, value_of
-from audeval._protocol import stamp
+from audeval._protocol import check_table, stamp, table_options
 from audeval._scores import divide, fscore
 from audeval._validation import NS_PER_SECOND
 
 from audeval._diarization import _options as opt
 from audeval._diarization._metrics import _rate
+from audeval._diarization._options import DETECTION
 from audeval._diarization._region import (
     _merge_labels,
     _raw_labels,
@@ -58,47 +58,60 @@ def _detection_table(
     }
 
 
-def _detection_options(positive_labels, collar, collar_convention, skip_overlap, compat) -> dict:
-    return {
-        "positive_labels": positive_labels,
-        "collar": collar,
-        "collar_convention": collar_convention,
-        "skip_overlap": skip_overlap,
-        "compat": compat,
-    }
-
-
-def _compute(truth, prediction, options, files_duration, uem) -> pd.DataFrame:
-    recorded = opt.normalise_detection({k: value_of(v) for k, v in options.items()})
-    uem = check_uem(uem)
+def _compute(truth, prediction, positive_labels, options) -> pd.DataFrame:
+    """The detection table of two Series (``positive_labels`` checked)."""
+    uem = check_uem(options.uem)
     inputs = opt.check_detection_inputs(
         truth,
         prediction,
-        positive_labels=recorded["positive_labels"],
-        files_duration=files_duration,
+        positive_labels=positive_labels,
+        files_duration=options.files_duration,
     )
     inputs, uem_arrays = with_uem(inputs, uem)
     columns = _detection_table(
         inputs,
-        int(recorded["collar"].value),
-        recorded["skip_overlap"],
-        recorded["collar_convention"],
+        options.collar,
+        options.skip_overlap,
+        options.collar_convention,
         uem_arrays,
-        recorded["compat"],
+        options.compat,
     )
     table = pd.DataFrame(columns, index=pd.Index(inputs.files, name="file"))
+    recorded = {"positive_labels": positive_labels, **DETECTION.record(options)}
     return stamp(table, "detection", recorded)
 
 
+def _statistics(truth, prediction, positive_labels, options) -> pd.DataFrame:
+    """:func:`detection_statistics` of a checked options object."""
+    opt.series_only(truth, DETECTION)
+    return _compute(truth, prediction, opt.check_positive_labels(positive_labels), options)
+
+
+def detection_table(metric, truth, prediction, positive_labels, options) -> pd.DataFrame:
+    """The family gate: a detection statistics table, computed from Series or given.
+
+    ``positive_labels`` (the third argument) are checked once;
+    given with a table, they must be those the table was made with.
+    """
+    positive_labels = opt.check_positive_labels(positive_labels)
+    if isinstance(truth, pd.DataFrame) or prediction is None:
+        table = opt.table_given(DETECTION, metric, truth, prediction, options)
+        if positive_labels is not None:
+            check_table(table, None, family="detection", given={"positive_labels": positive_labels})
+        return table[list(opt.DETECTION_COLUMNS)]
+    return _compute(truth, prediction, positive_labels, options)
+
+
+@DETECTION.statistics(_statistics)
 def detection_statistics(
     truth: pd.Series,
     prediction: pd.Series,
-    positive_labels: list | None = Default(None),
+    positive_labels: list | None = None,
     *,
-    collar: float | pd.Timedelta = Default(0.0),
-    collar_convention: str = Default("total"),
-    skip_overlap: bool = Default(False),
-    compat: str | None = Default(None),
+    collar: float | pd.Timedelta = 0.0,
+    collar_convention: str = "total",
+    skip_overlap: bool = False,
+    compat: str | None = None,
     files_duration: Mapping | pd.Series | None = None,
     uem: pd.Index | pd.Series | None = None,
 ) -> pd.DataFrame:
@@ -157,32 +170,7 @@ def detection_statistics(
         f1              2.0          2.0   2.0            2.0
 
     """
-    opt.refuse_table(truth, "detection_statistics", "detection")
-    options = _detection_options(positive_labels, collar, collar_convention, skip_overlap, compat)
-    return _compute(truth, prediction, options, files_duration, uem)
 
-
-def _detection_input(truth, prediction, options, files_duration, uem) -> pd.DataFrame:
-    """A detection statistics table from Series or from a given table."""
-    if isinstance(truth, pd.DataFrame):
-        opt.given_table(
-            truth,
-            prediction,
-            family="detection",
-            given=opt.normalise_detection({k: v for k, v in options.items() if given(v)}),
-            statistics_name="detection_statistics",
-            files_duration=files_duration,
-            uem=uem,
-        )
-        missing = [c for c in opt.DETECTION_COLUMNS if c not in truth.columns]
-        if missing:
-            raise ValueError(
-                f"truth is a DataFrame but lacks the columns {missing}; "
-                "pass a table returned by detection_statistics."
-            )
-        return truth[list(opt.DETECTION_COLUMNS)]
-    opt.require_prediction(prediction, "detection_statistics")
-    return _compute(truth, prediction, options, files_duration, uem)
 
 
 def _detection_values(tp, fa, miss, tn, *, beta: float, zero_division: float) -> dict:
@@ -198,15 +186,37 @@ def _detection_values(tp, fa, miss, tn, *, beta: float, zero_division: float) ->
     }
 
 
+def _error_rate(stats: pd.DataFrame, options) -> float:
+    tp, fa, miss = (int(stats[c].sum()) for c in ("true_positive", "false_alarm", "miss"))
+    return float(_rate(fa + miss, tp + miss))
+
+
+def _report(stats: pd.DataFrame, options) -> pd.DataFrame:
+    """The report of :func:`detection_report` from the family gate's table."""
+    convention = table_options(stats).get("collar_convention", options.collar_convention)
+    stats = stats.groupby(level="file", sort=False).sum() if not stats.index.is_unique else stats
+    values = np.stack([stats[c].to_numpy(dtype=np.int64) for c in opt.DETECTION_COLUMNS], axis=1)
+    values = np.vstack([values, values.sum(axis=0, keepdims=True)])
+    tp, fa, miss, tn = values.T
+    out = {c: values[:, k] / NS_PER_SECOND for k, c in enumerate(opt.DETECTION_COLUMNS)}
+    out["total"] = (tp + miss) / NS_PER_SECOND
+    out.update(_detection_values(tp, fa, miss, tn, beta=options.beta, zero_division=options.zero_division))
+    index = pd.Index(list(stats.index) + [opt.TOTAL_ROW], name="file", dtype=object)
+    report = pd.DataFrame(out, index=index)
+    report.attrs["collar_convention"] = convention
+    return report
+
+
+@DETECTION.metric(_error_rate, gate=detection_table)
 def detection_error_rate(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
-    positive_labels: list | None = Default(None),
+    positive_labels: list | None = None,
     *,
-    collar: float | pd.Timedelta = Default(0.0),
-    collar_convention: str = Default("total"),
-    skip_overlap: bool = Default(False),
-    compat: str | None = Default(None),
+    collar: float | pd.Timedelta = 0.0,
+    collar_convention: str = "total",
+    skip_overlap: bool = False,
+    compat: str | None = None,
     files_duration: Mapping | pd.Series | None = None,
     uem: pd.Index | pd.Series | None = None,
 ) -> float:
@@ -260,21 +270,18 @@ def detection_error_rate(
         0.0
 
     """
-    options = _detection_options(positive_labels, collar, collar_convention, skip_overlap, compat)
-    stats = _detection_input(truth, prediction, options, files_duration, uem)
-    tp, fa, miss = (int(stats[c].sum()) for c in ("true_positive", "false_alarm", "miss"))
-    return float(_rate(fa + miss, tp + miss))
 
 
+@DETECTION.metric(_report, gate=detection_table)
 def detection_report(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
-    positive_labels: list | None = Default(None),
+    positive_labels: list | None = None,
     *,
-    collar: float | pd.Timedelta = Default(0.0),
-    collar_convention: str = Default("total"),
-    skip_overlap: bool = Default(False),
-    compat: str | None = Default(None),
+    collar: float | pd.Timedelta = 0.0,
+    collar_convention: str = "total",
+    skip_overlap: bool = False,
+    compat: str | None = None,
     files_duration: Mapping | pd.Series | None = None,
     uem: pd.Index | pd.Series | None = None,
     beta: float = 1.0,
@@ -337,19 +344,3 @@ def detection_report(
         TOTAL        0.5     0.5       0.5
 
     """
-    beta = opt.check_beta(beta)
-    zero_division = check_zero_division(zero_division)
-    options = _detection_options(positive_labels, collar, collar_convention, skip_overlap, compat)
-    stats = _detection_input(truth, prediction, options, files_duration, uem)
-    stats = stats.groupby(level="file", sort=False).sum() if not stats.index.is_unique else stats
-    values = np.stack([stats[c].to_numpy(dtype=np.int64) for c in opt.DETECTION_COLUMNS], axis=1)
-    values = np.vstack([values, values.sum(axis=0, keepdims=True)])
-    tp, fa, miss, tn = values.T
-    out = {c: values[:, k] / NS_PER_SECOND for k, c in enumerate(opt.DETECTION_COLUMNS)}
-    out["total"] = (tp + miss) / NS_PER_SECOND
-    out.update(_detection_values(tp, fa, miss, tn, beta=beta, zero_division=zero_division))
-    index = pd.Index(list(stats.index) + [opt.TOTAL_ROW], name="file", dtype=object)
-    report = pd.DataFrame(out, index=index)
-    convention = opt.normalise({"collar_convention": collar_convention})["collar_convention"]
-    report.attrs["collar_convention"] = convention
-    return report

@@ -9,12 +9,12 @@ import pandas as pd
 
 from audeval._intervals import group_sum
 from audeval._matching._assignment import greedy_assignment, optimal_assignment
-from audeval._options import Default
 from audeval._validation import NS_PER_SECOND
 
-from audeval._diarization import _options as opt
+from audeval._diarization._options import DIARIZATION
 from audeval._diarization._region import _EMPTY
 from audeval._diarization._statistics import _Table
+from audeval._diarization._table import diarization_table
 
 
 def _identity(table: _Table) -> np.ndarray:
@@ -96,20 +96,43 @@ def _optimal_per_file(file, truth, prediction, time) -> np.ndarray:
     return selected
 
 
-def _check_mapping(mapping, individual_file_mapping, allow_identity=False):
-    opt.check_mapping(mapping, individual_file_mapping, allow_identity)
+def _mapping_frame(table: _Table, options) -> pd.DataFrame:
+    """The mapped pairs of :func:`diarization_mapping` as a frame."""
+    individual_file_mapping = options.individual_file_mapping
+    chosen = _mapped_pairs(table, options.mapping, individual_file_mapping, on_mapping_rows=True)
+    c_file, c_truth, c_pred, c_time = table.cooccurrence if table.mapping is None else table.mapping
+    f, t, p, d = c_file[chosen], c_truth[chosen], c_pred[chosen], c_time[chosen]
+    truth_names = pd.Index(table.truth_labels, dtype=object)
+    prediction_names = pd.Index(table.prediction_labels, dtype=object)
+    if individual_file_mapping:
+        order = np.lexsort((t, f))
+        index = pd.MultiIndex.from_arrays(
+            [table.files[f[order]], truth_names[t[order]]], names=["file", "truth"]
+        )
+        seconds = d[order] / NS_PER_SECOND
+    else:
+        t, p, summed, _ = _pooled(max(table.n_labels, 1), t, p, d)
+        seconds = summed / NS_PER_SECOND
+        order = np.argsort(t, kind="stable")
+        index = pd.Index(truth_names[t[order]], name="truth")
+        seconds = seconds[order]
+    return pd.DataFrame(
+        {"prediction": np.asarray(prediction_names[p[order]], dtype=object), "duration": seconds},
+        index=index,
+    )
 
 
+@DIARIZATION.metric(_mapping_frame, gate=diarization_table)
 def diarization_mapping(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
     *,
     mapping: str = "optimal",
     individual_file_mapping: bool = True,
-    collar: float | pd.Timedelta = Default(0.0),
-    collar_convention: str = Default("total"),
-    skip_overlap: bool = Default(False),
-    compat: str | None = Default(None),
+    collar: float | pd.Timedelta = 0.0,
+    collar_convention: str = "total",
+    skip_overlap: bool = False,
+    compat: str | None = None,
     files_duration: Mapping | pd.Series | None = None,
     uem: pd.Index | pd.Series | None = None,
 ) -> pd.DataFrame:
@@ -165,30 +188,4 @@ def diarization_mapping(
              B               3       1.5
 
     """
-    from audeval._diarization._table import _diarization_input
 
-    _check_mapping(mapping, individual_file_mapping)
-    table = _diarization_input(
-        truth, prediction, collar, collar_convention, skip_overlap, compat, files_duration, uem
-    )
-    chosen = _mapped_pairs(table, mapping, individual_file_mapping, on_mapping_rows=True)
-    c_file, c_truth, c_pred, c_time = table.cooccurrence if table.mapping is None else table.mapping
-    f, t, p, d = c_file[chosen], c_truth[chosen], c_pred[chosen], c_time[chosen]
-    truth_names = pd.Index(table.truth_labels, dtype=object)
-    prediction_names = pd.Index(table.prediction_labels, dtype=object)
-    if individual_file_mapping:
-        order = np.lexsort((t, f))
-        index = pd.MultiIndex.from_arrays(
-            [table.files[f[order]], truth_names[t[order]]], names=["file", "truth"]
-        )
-        seconds = d[order] / NS_PER_SECOND
-    else:
-        t, p, summed, _ = _pooled(max(table.n_labels, 1), t, p, d)
-        seconds = summed / NS_PER_SECOND
-        order = np.argsort(t, kind="stable")
-        index = pd.Index(truth_names[t[order]], name="truth")
-        seconds = seconds[order]
-    return pd.DataFrame(
-        {"prediction": np.asarray(prediction_names[p[order]], dtype=object), "duration": seconds},
-        index=index,
-    )

@@ -6,8 +6,13 @@ The start and end of every interval become one event ``+2**b`` or ``-2**b``;
 after one sort of the events by (file, time) a cumulative sum gives,
 between two consecutive events, the mask :math:`m` of the labels active on both sides.
 Grouping the elementary segments by (file, :math:`m`) and summing their lengths :math:`d`
-gives a small table from which everything follows:
-with :math:`n_t`, :math:`n_p` the bits set on each side,
+gives a small table from which everything follows.
+The grouping is a dense grid of (file, :math:`m`) bins (``np.bincount``) wherever it has
+at most :data:`_BINS_PER_EVENT` bins per event, built in cache-sized blocks of files,
+so its cost per file does not depend on the number of files
+(issue 32: the grid stopped at ``_DENSE`` bins and a sort took over, 1.3-1.35x growth);
+else (files of many labels) the (file, :math:`m`) keys are sorted.
+With :math:`n_t`, :math:`n_p` the bits set on each side,
 total :math:`= \sum n_t d`, miss :math:`= \sum \max(0, n_t - n_p) d`,
 false alarm :math:`= \sum \max(0, n_p - n_t) d` (their parts where :math:`n_t \ge 2`
 or :math:`n_t = 0` for ``regions=``), a label's speaking time is the sum of :math:`d`
@@ -28,7 +33,9 @@ from audeval._intervals import expand_ranges
 from audeval._diarization._region import _EMPTY, fast_keys
 
 _MAX_BITS = 62  # bits of both sides in one int64 mask
-_DENSE = 1 << 22  # largest dense grid of (file, mask) bins
+_DENSE = 1 << 22  # bins of one dense grid of (file, mask) bins (blocks of files beyond)
+_BLOCK = 1 << 18  # bins of one block of files of the dense grid (cache-sized)
+_BINS_PER_EVENT = 8  # dense (file, mask) grids up to this many bins per event (else the sort path)
 _EXACT = 2**53  # float64 sums of int64 ns are exact below this
 
 
@@ -73,6 +80,28 @@ def _dense_size(n: int) -> int | None:
     return n if n <= max(_DENSE, 1) else None
 
 
+def _grid_fits(n_files: int, bits: int, n_events: int) -> bool:
+    """Whether the dense (file, mask) grid has at most :data:`_DENSE` bins,
+    or :data:`_BINS_PER_EVENT` per event (it is built in blocks of files)."""
+    return (n_files << bits) <= max(_DENSE, _BINS_PER_EVENT * n_events)
+
+
+def _distinct(key: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(key, return_inverse=True)`` of keys in ``[0, size)``.
+
+    Where the keys' range is no larger than a dense grid or twice their number,
+    a presence grid and its cumulative sum replace the sort (linear in the keys).
+    """
+    if size > max(_DENSE, 2 * len(key)):
+        unique, inverse = np.unique(key, return_inverse=True)
+        return unique, inverse.ravel()
+    present = np.zeros(size, dtype=bool)
+    present[key] = True
+    unique = np.flatnonzero(present)
+    rank = np.cumsum(present, dtype=np.int64)
+    return unique, rank[key] - 1
+
+
 class _Bits:
     """Bit position of every row's label on one side, and the way back to label codes."""
 
@@ -82,7 +111,7 @@ class _Bits:
             self.bit, self.width, self._first, self._label = label, max(n_labels, 1), None, None
             return
         width = max(n_labels, 1)
-        unique, inverse = np.unique(file * width + label, return_inverse=True)
+        unique, inverse = _distinct(file * width + label, n_files * width)
         unique_file = unique // width
         self._first = np.searchsorted(unique_file, np.arange(n_files + 1))
         rank = np.arange(len(unique)) - self._first[unique_file]
@@ -98,9 +127,14 @@ class _Bits:
 
 
 def _side_bits(n_files, n_truth_labels, n_prediction_labels, truth, prediction):
-    """Bits of both sides: label codes if they fit a dense grid, else ranks within files."""
+    """Bits of both sides: label codes if they fit a dense grid, else ranks within files.
+
+    The grid's limit (:func:`_grid_fits`) does not depend on the number of files alone,
+    so many files of few labels keep their label codes (the same path at any size).
+    """
     fits = n_truth_labels + n_prediction_labels <= _MAX_BITS
-    local = not fits or _dense_size(n_files << (n_truth_labels + n_prediction_labels)) is None
+    n_events = 2 * (len(truth[0]) + len(prediction[0]))
+    local = not fits or not _grid_fits(n_files, n_truth_labels + n_prediction_labels, n_events)
     t_bits = _Bits(n_files, n_truth_labels, truth[0], truth[1], local)
     p_bits = _Bits(n_files, n_prediction_labels, prediction[0], prediction[1], local)
     if t_bits.width + p_bits.width + int(n_files).bit_length() > _MAX_BITS:
@@ -167,14 +201,33 @@ def _masks(n_files: int, truth, prediction, t_bits: _Bits, p_bits: _Bits):
     length = code.view(np.float64)[:-1]  # the codes are not needed any more
     np.subtract(key[1:], key[:-1], out=length, casting="unsafe")
     low_bits = (1 << bits) - 1
-    size = _dense_size(n_files << bits)
-    if size is not None and span < _EXACT:  # a bin sums the lengths of one file
-        sums = np.bincount(group[:-1], weights=length, minlength=size)
-        return sums[:size].reshape(n_files, 1 << bits)  # mask 0 (silence, between files) too
+    if _grid_fits(n_files, bits, len(key)) and span < _EXACT:  # a bin sums one file's lengths
+        return _grid_blocks(n_files, bits, counts, group[:-1], length)
     length = np.diff(key)
     keep = np.flatnonzero(((group[:-1] & low_bits) != 0) & (length > 0))
     unique, (duration,) = _grouped_sums(group[keep], [length[keep]], None)
     return unique >> bits, unique & low_bits, duration
+
+
+def _grid_blocks(n_files: int, bits: int, counts: np.ndarray, group: np.ndarray, length: np.ndarray):
+    """The dense (file, mask) grids of summed lengths (float64, exact), in blocks of files.
+
+    ``group``: (file, mask) bin of every segment, segments sorted by file;
+    ``counts``: events per file. Each block holds as many whole files as fit
+    in :data:`_BLOCK` bins (at least one), so the work per file is the same
+    whatever the number of files (no step to a sort above some size).
+    Returns ``[(first file, grid (files, 2**bits))]``, mask 0 (silence, between files) included.
+    """
+    per_block = max(_BLOCK >> bits, 1)
+    first_event = np.r_[0, np.cumsum(counts)]
+    blocks = []
+    for f0 in range(0, max(n_files, 1), per_block):  # blocks of thousands of files (one if none)
+        f1 = min(f0 + per_block, n_files)
+        a, b = first_event[f0], min(first_event[f1], len(group))
+        size = (f1 - f0) << bits
+        sums = np.bincount(group[a:b] - (f0 << bits), weights=length[a:b], minlength=size)
+        blocks.append((f0, sums[:size].reshape(f1 - f0, 1 << bits)))
+    return blocks
 
 
 def _file_sums(file: np.ndarray, n_files: int, columns: dict) -> dict:
@@ -233,6 +286,13 @@ def _pairs(n_files, t_bits: _Bits, p_bits: _Bits, grouped, t_set, p_set, n_truth
     return (f, t, p, time), overlap
 
 
+_COMPONENTS = (
+    "total", "miss", "false_alarm", "total_overlap", "miss_overlap", "false_alarm_overlap",
+    "false_alarm_silence",
+)
+"""The per-file columns of :func:`_components`, in order."""
+
+
 def _components(n_t: np.ndarray, n_p: np.ndarray) -> dict:
     """Per mask, the factors of its length in each per-file column."""
     common = np.minimum(n_t, n_p)
@@ -249,13 +309,31 @@ def _components(n_t: np.ndarray, n_p: np.ndarray) -> dict:
     }
 
 
-def _from_grid(grid: np.ndarray, t_bits: _Bits, p_bits: _Bits, spoken: tuple):
-    """Everything from the dense (file, mask) grid: one product with a matrix over masks.
+def _from_grid(blocks: list, t_bits: _Bits, p_bits: _Bits, spoken: tuple):
+    """Everything from the dense (file, mask) grids of :func:`_grid_blocks`, block by block.
 
-    Per present mask: its factor in each per-file column, its bits on each side
-    and their pairs (in and out of truth overlap); float64 sums of int64 ns stay exact.
+    The speaking times are checked (:func:`_spoken`) before any bit is read as a label.
     """
-    n_files = len(grid)
+    sums = [(f0, _block_sums(grid, t_bits, p_bits)) for f0, grid in blocks]
+    wt, wp, at = t_bits.width, p_bits.width, len(_COMPONENTS)
+    t_spoken = sum(int(s[:, at : at + wt].sum()) for _, s in sums)
+    p_spoken = sum(int(s[:, at + wt : at + wt + wp].sum()) for _, s in sums)
+    if not _spoken(spoken, t_spoken, p_spoken):
+        return None
+    parts = [_block_parts(f0, s, t_bits, p_bits) for f0, s in sums]
+    per_file = {name: np.concatenate([part[0][name] for part in parts]) for name in _COMPONENTS}
+
+    def joined(k):
+        return tuple(np.concatenate(arrays) for arrays in zip(*(part[k] for part in parts)))
+
+    overlap = np.concatenate([part[2] for part in parts])
+    return per_file, joined(1), overlap, joined(3), joined(4)
+
+
+def _block_sums(grid: np.ndarray, t_bits: _Bits, p_bits: _Bits) -> np.ndarray:
+    """One dense (file, mask) grid times a matrix over its present masks (int64 ns per file):
+    per mask its factor in each per-file column, its bits on each side
+    and their pairs (in and out of truth overlap); float64 sums of int64 ns stay exact."""
     mask = np.flatnonzero(grid.any(axis=0))
     mask = mask[mask != 0]
     wt, wp = t_bits.width, p_bits.width
@@ -266,19 +344,24 @@ def _from_grid(grid: np.ndarray, t_bits: _Bits, p_bits: _Bits, spoken: tuple):
     both = (t_on[:, :, None] * p_on[:, None, :]).reshape(len(mask), wt * wp)
     factors = _components(n_t, n_p)
     matrix = np.column_stack(list(factors.values()) + [t_on, p_on, both, both * (n_t >= 2)[:, None]])
-    sums = np.rint(grid[:, mask] @ matrix.astype(np.float64)).astype(np.int64)
-    per_file = {name: sums[:, k] for k, name in enumerate(factors)}
-    at = len(factors)
-    if not _spoken(spoken, sums[:, at : at + wt].sum(), sums[:, at + wt : at + wt + wp].sum()):
-        return None
+    return np.rint(grid[:, mask] @ matrix.astype(np.float64)).astype(np.int64)
+
+
+def _block_parts(f0: int, sums: np.ndarray, t_bits: _Bits, p_bits: _Bits):
+    """Per-file columns, co-occurrence, its part in truth overlap and the speaking times
+    of one block (files ``f0`` on) from :func:`_block_sums`."""
+    wt, wp = t_bits.width, p_bits.width
+    per_file = {name: sums[:, k] for k, name in enumerate(_COMPONENTS)}
+    at = len(_COMPONENTS)
     times = []
     for bits, width in ((t_bits, wt), (p_bits, wp)):
         f, bit = np.nonzero(sums[:, at : at + width])
-        times.append((f, bits.labels(f, bit), sums[:, at : at + width][f, bit]))
+        times.append((f + f0, bits.labels(f + f0, bit), sums[:, at : at + width][f, bit]))
         at += width
     f, pair = np.nonzero(sums[:, at : at + wt * wp])
     time = sums[:, at : at + wt * wp][f, pair]
     overlap = sums[:, at + wt * wp :][f, pair]
+    f = f + f0
     cooccurrence = (f, t_bits.labels(f, pair // wp), p_bits.labels(f, pair % wp), time)
     return per_file, cooccurrence, overlap, times[0], times[1]
 
@@ -317,7 +400,7 @@ def mask_sweep(n_files, n_truth_labels, n_prediction_labels, truth, prediction, 
     t_bits, p_bits = sides
     grouped = _masks(n_files, truth, prediction, t_bits, p_bits)
     spoken = (int((truth[3] - truth[2]).sum()), int((prediction[3] - prediction[2]).sum()))
-    if isinstance(grouped, np.ndarray):
+    if isinstance(grouped, list):
         result = _from_grid(grouped, t_bits, p_bits, spoken)
     else:
         result = _from_rows(n_files, grouped, t_bits, p_bits, spoken)

@@ -15,13 +15,13 @@ import numpy as np
 import pandas as pd
 
 from audeval._intervals import group_sum
-from audeval._options import Default, check_zero_division
-from audeval._scores import divide
+from audeval._scores import divide, fscore
 
 from audeval._diarization import _options as opt
-from audeval._diarization._mapping import _check_mapping, _mapped_pairs
+from audeval._diarization._mapping import _mapped_pairs
+from audeval._diarization._options import DIARIZATION
 from audeval._diarization._statistics import _Table
-from audeval._diarization._table import _diarization_input
+from audeval._diarization._table import diarization_table
 
 
 def _region_columns(table: _Table, regions: str):
@@ -107,7 +107,41 @@ _SHARED_ARGS = """collar: unscored width (seconds or timedelta) around every tru
 
 _doc = opt.fill_doc(shared=_SHARED_ARGS)
 
+IDENTITY = {"mapping": "identity", "individual_file_mapping": True}
+"""What the identification metrics need whatever the call says: labels compared as they are."""
 
+
+def _metric(reduce, *, needs=None):
+    """Declare a diarization metric: ``reduce(table, options)`` of the family gate's arrays."""
+    return DIARIZATION.metric(reduce, gate=diarization_table, needs=needs)
+
+
+def _table_components(table: _Table, options):
+    """:func:`_components` with the call's mapping and regions."""
+    return _components(table, options.mapping, options.individual_file_mapping, options.regions)
+
+
+def _error_rate(table: _Table, options) -> float:
+    total, _, confusion, false_alarm, miss, _ = _table_components(table, options)
+    return float(_rate(confusion.sum() + false_alarm.sum() + miss.sum(), total.sum()))
+
+
+def _precision_recall(table: _Table, options) -> tuple[float, float, float]:
+    total, correct, _, false_alarm, miss, _ = _table_components(table, options)
+    retrieved = total.sum() - miss.sum() + false_alarm.sum()
+    precision = float(divide(correct.sum(), retrieved, options.zero_division))
+    recall = float(divide(correct.sum(), total.sum(), options.zero_division))
+    return precision, recall, float(fscore(precision, recall, beta=options.beta))
+
+
+def _jaccard_error_rate(table: _Table, options) -> float:
+    *_, chosen = _table_components(table, options)
+    count, error = _jaccard(table, chosen)
+    n = count.sum()
+    return float(error.sum() / n) if n > 0 else 1.0
+
+
+@_metric(_error_rate)
 @_doc
 def diarization_error_rate(
     truth: pd.Series | pd.DataFrame,
@@ -116,10 +150,10 @@ def diarization_error_rate(
     mapping: str = "optimal",
     individual_file_mapping: bool = True,
     regions: str = "all",
-    collar: float | pd.Timedelta = Default(0.0),
-    collar_convention: str = Default("total"),
-    skip_overlap: bool = Default(False),
-    compat: str | None = Default(None),
+    collar: float | pd.Timedelta = 0.0,
+    collar_convention: str = "total",
+    skip_overlap: bool = False,
+    compat: str | None = None,
     files_duration: Mapping | pd.Series | None = None,
     uem: pd.Index | pd.Series | None = None,
 ) -> float:
@@ -189,28 +223,19 @@ def diarization_error_rate(
         0.0833
 
     """
-    _check_mapping(mapping, individual_file_mapping)
-    regions = opt.check_regions(regions)
-    table = _diarization_input(
-        truth, prediction, collar, collar_convention, skip_overlap, compat, files_duration, uem,
-        overlap=regions != "all",
-    )
-    total, _, confusion, false_alarm, miss, _ = _components(
-        table, mapping, individual_file_mapping, regions
-    )
-    return float(_rate(confusion.sum() + false_alarm.sum() + miss.sum(), total.sum()))
 
 
+@_metric(_error_rate, needs=IDENTITY)
 @_doc
 def identification_error_rate(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
     *,
     regions: str = "all",
-    collar: float | pd.Timedelta = Default(0.0),
-    collar_convention: str = Default("total"),
-    skip_overlap: bool = Default(False),
-    compat: str | None = Default(None),
+    collar: float | pd.Timedelta = 0.0,
+    collar_convention: str = "total",
+    skip_overlap: bool = False,
+    compat: str | None = None,
     files_duration: Mapping | pd.Series | None = None,
     uem: pd.Index | pd.Series | None = None,
 ) -> float:
@@ -249,15 +274,9 @@ def identification_error_rate(
         0.5
 
     """
-    regions = opt.check_regions(regions)
-    table = _diarization_input(
-        truth, prediction, collar, collar_convention, skip_overlap, compat, files_duration, uem,
-        overlap=regions != "all",
-    )
-    total, _, confusion, false_alarm, miss, _ = _components(table, "identity", True, regions)
-    return float(_rate(confusion.sum() + false_alarm.sum() + miss.sum(), total.sum()))
 
 
+@_metric(_precision_recall, needs=IDENTITY)
 @_doc
 def identification_precision_recall(
     truth: pd.Series | pd.DataFrame,
@@ -265,10 +284,10 @@ def identification_precision_recall(
     *,
     beta: float = 1.0,
     zero_division: float = 1.0,
-    collar: float | pd.Timedelta = Default(0.0),
-    collar_convention: str = Default("total"),
-    skip_overlap: bool = Default(False),
-    compat: str | None = Default(None),
+    collar: float | pd.Timedelta = 0.0,
+    collar_convention: str = "total",
+    skip_overlap: bool = False,
+    compat: str | None = None,
     files_duration: Mapping | pd.Series | None = None,
     uem: pd.Index | pd.Series | None = None,
 ) -> tuple[float, float, float]:
@@ -308,20 +327,9 @@ def identification_precision_recall(
         (0.7777777777777778, 0.875, 0.823529411764706)
 
     """
-    from audeval._scores import fscore
-
-    beta = opt.check_beta(beta)
-    zero_division = check_zero_division(zero_division)
-    table = _diarization_input(
-        truth, prediction, collar, collar_convention, skip_overlap, compat, files_duration, uem
-    )
-    total, correct, _, false_alarm, miss, _ = _components(table, "identity", True)
-    retrieved = total.sum() - miss.sum() + false_alarm.sum()
-    precision = float(divide(correct.sum(), retrieved, zero_division))
-    recall = float(divide(correct.sum(), total.sum(), zero_division))
-    return precision, recall, float(fscore(precision, recall, beta=beta))
 
 
+@_metric(_jaccard_error_rate)
 @_doc
 def jaccard_error_rate(
     truth: pd.Series | pd.DataFrame,
@@ -329,10 +337,10 @@ def jaccard_error_rate(
     *,
     mapping: str = "optimal",
     individual_file_mapping: bool = True,
-    collar: float | pd.Timedelta = Default(0.0),
-    collar_convention: str = Default("total"),
-    skip_overlap: bool = Default(False),
-    compat: str | None = Default(None),
+    collar: float | pd.Timedelta = 0.0,
+    collar_convention: str = "total",
+    skip_overlap: bool = False,
+    compat: str | None = None,
     files_duration: Mapping | pd.Series | None = None,
     uem: pd.Index | pd.Series | None = None,
 ) -> float:
@@ -375,11 +383,3 @@ def jaccard_error_rate(
         0.225
 
     """
-    _check_mapping(mapping, individual_file_mapping)
-    table = _diarization_input(
-        truth, prediction, collar, collar_convention, skip_overlap, compat, files_duration, uem
-    )
-    *_, chosen = _components(table, mapping, individual_file_mapping)
-    count, error = _jaccard(table, chosen)
-    n = count.sum()
-    return float(error.sum() / n) if n > 0 else 1.0

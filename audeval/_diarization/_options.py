@@ -1,8 +1,11 @@
 """Options and the input gate of the detection and diarization families.
 
-Every option is checked here once, before the data,
-and turned into the form a statistics table records
-(durations as ``pd.Timedelta``, choices as strings).
+The options of the four families of this package (diarization, detection,
+speaker change, speaker sets) are declared once, as :class:`audeval._declare.Option`
+fields of one :class:`audeval._declare.Declaration` per family:
+a public function is declared on its family, every option its caller gives
+is checked once per call, and a statistics table records its options
+in the form :func:`_record` gives (durations as ``pd.Timedelta``).
 Truth and prediction labels of diarization are unrelated
 (str speakers against int clusters):
 each side keeps its own label list, sorted on its own.
@@ -10,13 +13,15 @@ each side keeps its own label list, sorted on its own.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+import math
+import numbers
 
 import numpy as np
 import pandas as pd
 
-from audeval._options import as_timedelta, check_bool, check_choice, check_duration, value_of
-from audeval._protocol import check_table
+from audeval._declare import Declaration, Option
+from audeval._options import as_timedelta
 from audeval._validation import check_inputs
 from audeval._labels import factorize
 
@@ -47,16 +52,6 @@ MAPPING_COLUMN = "duration_mapping"
 DIARIZATION_COLUMNS = FILE_COLUMNS + PAIR_COLUMNS
 """Columns of every diarization statistics table (``compat="pyannote"`` adds ``matched*``)."""
 
-DIARIZATION_OPTIONS = ("collar", "collar_convention", "skip_overlap", "compat")
-DETECTION_OPTIONS = ("positive_labels", "collar", "collar_convention", "skip_overlap", "compat")
-
-COLLAR_DOC = """collar: unscored width (seconds or timedelta) around every truth boundary.
-            ``collar_convention="total"`` (default, pyannote.metrics):
-            the collar is the total width, half before and half after the boundary;
-            ``"per_side"`` (NIST md-eval, dscore, spy-der):
-            the collar is added on each side (width ``2 * collar``)"""
-
-
 def fill_doc(**parts: str):
     """A decorator that puts shared docstring text in place of ``{name}`` for each part."""
 
@@ -76,45 +71,155 @@ def collar_sides(collar_ns: int, convention: str) -> tuple[int, int]:
     return before, collar_ns - before
 
 
-def check_mapping(mapping, individual_file_mapping, allow_identity: bool = False) -> None:
-    allowed = MAPPINGS + (("identity",) if allow_identity else ())
-    check_choice(mapping, "mapping", allowed)
-    check_bool(individual_file_mapping, "individual_file_mapping")
+# ----------------------------------------------------------------------
+# The options, declared once (audeval._declare)
+# ----------------------------------------------------------------------
 
 
-def check_regions(regions) -> str:
-    return check_choice(regions, "regions", REGIONS)
+class _Positive(Option):
+    """A positive, finite real (an F-score's ``beta``; ``beta <= 0`` has no meaning).
+
+    Its constraint is data as for every ``"real"`` option (``low=0``, ``open_low=True``);
+    only the wording of its errors is the family's.
+    """
+
+    def _real(self, value: object) -> float:
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+            raise TypeError(f"{self.name} must be a positive float; got {type(value).__name__} {value!r}.")
+        if not math.isfinite(value) or value <= self.low:
+            raise ValueError(f"{self.name} must be a positive, finite float; got {value!r}.")
+        return float(value)
 
 
-def normalise(options: Mapping[str, object]) -> dict:
-    """Diarization options as a statistics table records them."""
-    out: dict = {}
-    if "collar" in options:
-        out["collar"] = as_timedelta(check_duration(options["collar"], "collar", allow_none=False))
-    if "collar_convention" in options:
-        out["collar_convention"] = check_choice(
-            options["collar_convention"], "collar_convention", COLLAR_CONVENTIONS
-        )
-    if "skip_overlap" in options:
-        out["skip_overlap"] = check_bool(options["skip_overlap"], "skip_overlap")
-    if "compat" in options:
-        out["compat"] = check_choice(options["compat"], "compat", COMPAT)
-    return out
+COLLAR = Option(
+    "collar",
+    "unscored width (seconds or timedelta) around every truth boundary, as ``collar_convention`` says",
+    default=0.0, kind="seconds", table=True,
+)
+COLLAR_CONVENTION = Option(
+    "collar_convention",
+    '``"total"`` (pyannote.metrics): ``collar`` is the total width, half before and half after '
+    'a truth boundary; ``"per_side"`` (NIST md-eval, dscore, spy-der): ``collar`` on each side',
+    default="total", kind="choice", choices=COLLAR_CONVENTIONS, table=True,
+)
+SKIP_OVERLAP = Option(
+    "skip_overlap", "do not score regions with two or more truth labels",
+    default=False, kind="bool", table=True,
+)
+COMPAT_OPTION = Option(
+    "compat",
+    '``None`` (NIST rule: a label overlapping itself is merged) or ``"pyannote"`` '
+    "(such rows count as they are, as in pyannote.metrics)",
+    kind="choice", choices=COMPAT, table=True,
+)
+FILES_DURATION = Option("files_duration", "mapping or Series from file to duration (checked by the input gate)")
+UEM = Option("uem", "scored intervals per file, segmented index or Series (checked by the input gate)")
+MAPPING = Option(
+    "mapping",
+    '``"optimal"`` (Hungarian algorithm) or ``"greedy"``; '
+    '``"identity"`` (labels compared as they are) for the report only',
+    default="optimal", kind="choice", choices=MAPPINGS + ("identity",),
+)
+INDIVIDUAL_FILE_MAPPING = Option(
+    "individual_file_mapping", "a mapping per file, else one over all files",
+    default=True, kind="bool",
+)
+REGIONS_OPTION = Option(
+    "regions",
+    '``"all"``, ``"single"``, ``"overlap"`` or ``"nonoverlap"``: the segments with any, one, '
+    "two or more, at most one truth label",
+    default="all", kind="choice", choices=REGIONS,
+)
+BETA = _Positive(
+    "beta", "weight of recall (coverage) in the F-score, positive",
+    default=1.0, kind="real", low=0.0, open_low=True,
+)
+ZERO_DIVISION = Option(
+    "zero_division", "value of an undefined precision, recall or accuracy",
+    default=1.0, kind="zero_division",
+)
+TOLERANCE = Option(
+    "tolerance", "largest distance (seconds or timedelta) of matching boundaries",
+    default=0.0, kind="seconds", table=True,
+)
+GAP_TOLERANCE = Option(
+    "gap_tolerance", "gaps within a truth label shorter than this are filled (purity, coverage)",
+    default=0.5, kind="seconds", table=True,
+)
+FRAME_SIZE = Option(
+    "frame_size", "``None`` (exact, ns) or dscore's frame step in seconds (positive)",
+    kind="seconds", open_low=True, none=True, table=True,
+)
+NATS = Option("nats", "natural logarithms instead of bits", default=False, kind="bool")
+
+IDENTITY_MAPPING = ("diarization_report",)
+"""The metrics that take ``mapping="identity"`` (a per-metric narrowing of :data:`MAPPING`)."""
 
 
-def check_beta(beta) -> float:
-    """The F-score weight: a positive, finite real number (``beta <= 0`` has no meaning)."""
-    beta = value_of(beta)
-    real = isinstance(beta, (int, float, np.integer, np.floating))
-    if not real or isinstance(beta, (bool, np.bool_)):
-        raise TypeError(f"beta must be a positive float; got {type(beta).__name__} {beta!r}.")
-    if not np.isfinite(beta) or beta <= 0:
-        raise ValueError(f"beta must be a positive, finite float; got {beta!r}.")
-    return float(beta)
+_DURATIONS = ("collar", "tolerance", "gap_tolerance", "frame_size")
+
+
+def _record(options) -> dict:
+    """Statistics options as a table records them (durations as ``pd.Timedelta``)."""
+    names = _TABLE_FIELDS[type(options).__name__]
+    return {
+        name: as_timedelta(getattr(options, name)) if name in _DURATIONS else getattr(options, name)
+        for name in names
+    }
+
+
+DIARIZATION = Declaration(
+    "diarization",
+    (
+        COLLAR, COLLAR_CONVENTION, SKIP_OVERLAP, COMPAT_OPTION, FILES_DURATION, UEM,
+        MAPPING, INDIVIDUAL_FILE_MAPPING, REGIONS_OPTION, BETA, ZERO_DIVISION,
+    ),
+    columns=FILE_COLUMNS + PAIR_COLUMNS,
+    record=_record,
+)
+"""The diarization family's options (DER, JER, IER, mapping, cluster metrics, report)."""
+
+DETECTION = Declaration(
+    "detection",
+    (COLLAR, COLLAR_CONVENTION, SKIP_OVERLAP, COMPAT_OPTION, FILES_DURATION, UEM, BETA, ZERO_DIVISION),
+    columns=DETECTION_COLUMNS,
+    record=_record,
+)
+"""The detection family's options (``positive_labels`` is its third argument, as ``labels``)."""
+
+SPEAKER_CHANGE = Declaration(
+    "speaker_change",
+    (
+        TOLERANCE, GAP_TOLERANCE, BETA,
+        # no option of this family (rows are used as they are): always None,
+        # declared for the table gate (Declaration.table reads it)
+        Option("files_duration", "not an option of speaker-change detection (always None)"),
+    ),
+    columns=("matches", "truth_boundaries", "prediction_boundaries", "coverage", "purity", "intersection"),
+    record=_record,
+)
+"""The speaker-change family's options (pyannote.metrics.segmentation)."""
+
+SPEAKER_SET = Declaration(
+    "speaker_set",
+    (FRAME_SIZE, NATS, FILES_DURATION, UEM),
+    columns=("duration",),
+    record=_record,
+)
+"""The speaker-set family's options (dscore's clustering metrics)."""
+
+_TABLE_FIELDS = {
+    declaration.type.__name__: declaration.table_options
+    for declaration in (DIARIZATION, DETECTION, SPEAKER_CHANGE, SPEAKER_SET)
+}
+
+normalise = DIARIZATION.normalise
+"""Given diarization options (any subset) as a statistics table records them."""
 
 
 def check_positive_labels(positive_labels) -> list | None:
-    positive_labels = value_of(positive_labels)
+    """Detection's ``positive_labels`` (its third argument, as ``labels``): a list of
+    distinct hashable labels, or ``None``; checked once per call by the family gate."""
     if positive_labels is None:
         return None
     if isinstance(positive_labels, (str, bytes)) or not isinstance(
@@ -133,14 +238,6 @@ def check_positive_labels(positive_labels) -> list | None:
     if len(set(values)) != len(values):
         raise ValueError(f"positive_labels must not contain duplicates; got {values}.")
     return values
-
-
-def normalise_detection(options: Mapping[str, object]) -> dict:
-    """Detection options as a statistics table records them."""
-    out = normalise({k: v for k, v in options.items() if k != "positive_labels"})
-    if "positive_labels" in options:
-        out["positive_labels"] = check_positive_labels(options["positive_labels"])
-    return out
 
 
 def _sort_key(label: object) -> tuple:
@@ -235,39 +332,22 @@ def check_detection_inputs(truth, prediction, *, positive_labels, files_duration
 
 
 
-def refuse_table(truth, statistics_name: str, family: str) -> None:
+def table_given(declaration, metric, truth, prediction, options, labels=None) -> pd.DataFrame:
+    """The family gate for a statistics table given in place of ``truth``
+    (:meth:`audeval._declare.Declaration.table`, plus ``uem``: an input of the statistics too)."""
+    table = declaration.table(metric, truth, prediction, labels, options)
+    if getattr(options, "uem", None) is not None:
+        raise ValueError(
+            f"uem cannot be applied to a statistics table; pass it to {declaration.family}_statistics."
+        )
+    return table
+
+
+def series_only(truth, declaration) -> None:
     """A statistics function computes its table: a table in place of ``truth`` raises."""
     if isinstance(truth, pd.DataFrame):
+        name = declaration.family
         raise TypeError(
-            f"truth must be a pandas.Series; {statistics_name} computes the table, "
-            f"the {family} metrics accept one."
-        )
-
-
-def given_table(
-    table, prediction, *, family: str, given: dict, statistics_name: str, files_duration, uem
-) -> dict:
-    """Check a statistics table passed to a metric in place of ``truth``; its options.
-
-    ``files_duration`` and ``uem`` belong to the statistics function:
-    given with a table, they raise.
-    """
-    recorded = check_table(
-        table, prediction, family=family, given=given, statistics_name=statistics_name
-    )
-    for name, value in (("files_duration", files_duration), ("uem", uem)):
-        if value is not None:
-            raise ValueError(
-                f"{name} cannot be applied to a statistics table; "
-                f"pass it to {statistics_name}."
-            )
-    return recorded
-
-
-def require_prediction(prediction, statistics_name: str) -> None:
-    """Series input needs a prediction (``None`` goes with a statistics table)."""
-    if prediction is None:
-        raise TypeError(
-            "prediction is None: pass a prediction Series, "
-            f"or a table from {statistics_name} in place of truth."
+            f"truth must be a pandas.Series; {name}_statistics computes the table, "
+            f"the {name} metrics accept one."
         )

@@ -7,16 +7,15 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from audeval._options import Default
-from audeval._protocol import table_options
 from audeval._scores import divide
 from audeval._validation import NS_PER_SECOND
 
 from audeval._diarization import _options as opt
 from audeval._diarization._cluster import _entropy_parts, _purity_parts
-from audeval._diarization._mapping import _check_mapping
-from audeval._diarization._metrics import _components, _jaccard, _mapped, _rate
-from audeval._diarization._table import _diarization_input
+from audeval._diarization._metrics import _jaccard, _mapped, _rate, _table_components
+from audeval._diarization._options import DIARIZATION
+from audeval._diarization._statistics import _Table
+from audeval._diarization._table import diarization_table
 
 
 def _per_file_ratio(numerator, denominator) -> np.ndarray:
@@ -31,12 +30,70 @@ def _per_file_homogeneity(entropy, cross) -> np.ndarray:
     return np.where(entropy == 0, fallback, 1.0 - divide(cross, entropy, 0.0))
 
 
-def _convention(truth, collar_convention) -> str:
-    if isinstance(truth, pd.DataFrame):
-        return table_options(truth).get("collar_convention", "total")
-    return opt.normalise({"collar_convention": collar_convention})["collar_convention"]
+def _report(table: _Table, options) -> pd.DataFrame:
+    """The report of :func:`diarization_report` from the family gate's arrays."""
+    *values, chosen = _table_components(table, options)
+    speakers, jaccard = _jaccard(table, chosen)
+    values = np.vstack(values + [speakers.astype(np.int64)])
+    values = np.hstack([values, values.sum(axis=1, keepdims=True)])
+    jaccard = np.r_[jaccard, jaccard.sum()]
+    total, correct, confusion, false_alarm, miss, speakers = values
+    seconds = values[:5] / NS_PER_SECOND
+    out = {
+        "total": seconds[0],
+        "correct": seconds[1],
+        "confusion": seconds[2],
+        "false_alarm": seconds[3],
+        "miss": seconds[4],
+        "diarization_error_rate": _rate(confusion + false_alarm + miss, total),
+        "confusion_rate": _rate(confusion, total),
+        "false_alarm_rate": _rate(false_alarm, total),
+        "miss_rate": _rate(miss, total),
+        "speakers": speakers,
+        "jaccard_error_rate": np.where(speakers > 0, divide(jaccard, speakers, 1.0), 1.0),
+        "purity": _per_file_ratio(*_purity_parts(table, swap=False)),
+        "coverage": _per_file_ratio(*_purity_parts(table, swap=True)),
+        "homogeneity": _per_file_homogeneity(*_entropy_parts(table, swap=False)),
+        "completeness": _per_file_homogeneity(*_entropy_parts(table, swap=True)),
+    }
+    index = pd.Index(list(table.files) + [opt.TOTAL_ROW], name="file", dtype=object)
+    report = pd.DataFrame(out, index=index)
+    report.attrs["collar_convention"] = table.collar_convention
+    report.attrs["regions"] = options.regions
+    return report
 
 
+def _speaker_report(table: _Table, options) -> pd.DataFrame:
+    """The breakdown of :func:`diarization_speaker_report` from the family gate's arrays."""
+    *_, chosen = _table_components(table, options)
+    t_file, t_label, t_time = table.truth
+    _, row, p, c, b = _mapped(table, chosen)
+    partner = np.full(len(t_file), -1, dtype=np.int64)
+    partner[row] = p
+    correct = np.zeros(len(t_file), dtype=np.int64)
+    correct[row] = c
+    partner_time = np.zeros(len(t_file), dtype=np.int64)
+    partner_time[row] = b
+    names = np.empty(len(table.prediction_labels) + 1, dtype=object)
+    names[:-1] = table.prediction_labels
+    union = (t_time + partner_time - correct).astype(np.float64)
+    return pd.DataFrame(
+        {
+            "prediction": names[partner],
+            "duration": t_time / NS_PER_SECOND,
+            "correct": correct / NS_PER_SECOND,
+            "missed_or_confused": (t_time - correct) / NS_PER_SECOND,
+            "false_alarm": (partner_time - correct) / NS_PER_SECOND,
+            "jaccard_error_rate": 1.0 - divide(correct, union, 0.0),
+        },
+        index=pd.MultiIndex.from_arrays(
+            [table.files[t_file], pd.Index(table.truth_labels, dtype=object)[t_label]],
+            names=["file", "truth"],
+        ),
+    )
+
+
+@DIARIZATION.metric(_report, gate=diarization_table)
 def diarization_report(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
@@ -44,10 +101,10 @@ def diarization_report(
     mapping: str = "optimal",
     individual_file_mapping: bool = True,
     regions: str = "all",
-    collar: float | pd.Timedelta = Default(0.0),
-    collar_convention: str = Default("total"),
-    skip_overlap: bool = Default(False),
-    compat: str | None = Default(None),
+    collar: float | pd.Timedelta = 0.0,
+    collar_convention: str = "total",
+    skip_overlap: bool = False,
+    compat: str | None = None,
     files_duration: Mapping | pd.Series | None = None,
     uem: pd.Index | pd.Series | None = None,
 ) -> pd.DataFrame:
@@ -106,53 +163,17 @@ def diarization_report(
         'total'
 
     """
-    _check_mapping(mapping, individual_file_mapping, allow_identity=True)
-    regions = opt.check_regions(regions)
-    table = _diarization_input(
-        truth, prediction, collar, collar_convention, skip_overlap, compat, files_duration, uem,
-        overlap=regions != "all",
-    )
-    *values, chosen = _components(table, mapping, individual_file_mapping, regions)
-    speakers, jaccard = _jaccard(table, chosen)
-    values = np.vstack(values + [speakers.astype(np.int64)])
-    values = np.hstack([values, values.sum(axis=1, keepdims=True)])
-    jaccard = np.r_[jaccard, jaccard.sum()]
-    total, correct, confusion, false_alarm, miss, speakers = values
-    seconds = values[:5] / NS_PER_SECOND
-    out = {
-        "total": seconds[0],
-        "correct": seconds[1],
-        "confusion": seconds[2],
-        "false_alarm": seconds[3],
-        "miss": seconds[4],
-        "diarization_error_rate": _rate(confusion + false_alarm + miss, total),
-        "confusion_rate": _rate(confusion, total),
-        "false_alarm_rate": _rate(false_alarm, total),
-        "miss_rate": _rate(miss, total),
-        "speakers": speakers,
-        "jaccard_error_rate": np.where(speakers > 0, divide(jaccard, speakers, 1.0), 1.0),
-        "purity": _per_file_ratio(*_purity_parts(table, swap=False)),
-        "coverage": _per_file_ratio(*_purity_parts(table, swap=True)),
-        "homogeneity": _per_file_homogeneity(*_entropy_parts(table, swap=False)),
-        "completeness": _per_file_homogeneity(*_entropy_parts(table, swap=True)),
-    }
-    index = pd.Index(list(table.files) + [opt.TOTAL_ROW], name="file", dtype=object)
-    report = pd.DataFrame(out, index=index)
-    report.attrs["collar_convention"] = _convention(truth, collar_convention)
-    report.attrs["regions"] = regions
-    return report
-
-
+@DIARIZATION.metric(_speaker_report, gate=diarization_table)
 def diarization_speaker_report(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
     *,
     mapping: str = "optimal",
     individual_file_mapping: bool = True,
-    collar: float | pd.Timedelta = Default(0.0),
-    collar_convention: str = Default("total"),
-    skip_overlap: bool = Default(False),
-    compat: str | None = Default(None),
+    collar: float | pd.Timedelta = 0.0,
+    collar_convention: str = "total",
+    skip_overlap: bool = False,
+    compat: str | None = None,
     files_duration: Mapping | pd.Series | None = None,
     uem: pd.Index | pd.Series | None = None,
 ) -> pd.DataFrame:
@@ -200,33 +221,4 @@ def diarization_speaker_report(
              B              2       2.0      1.5                0.25
 
     """
-    _check_mapping(mapping, individual_file_mapping)
-    table = _diarization_input(
-        truth, prediction, collar, collar_convention, skip_overlap, compat, files_duration, uem
-    )
-    *_, chosen = _components(table, mapping, individual_file_mapping)
-    t_file, t_label, t_time = table.truth
-    _, row, p, c, b = _mapped(table, chosen)
-    partner = np.full(len(t_file), -1, dtype=np.int64)
-    partner[row] = p
-    correct = np.zeros(len(t_file), dtype=np.int64)
-    correct[row] = c
-    partner_time = np.zeros(len(t_file), dtype=np.int64)
-    partner_time[row] = b
-    names = np.empty(len(table.prediction_labels) + 1, dtype=object)
-    names[:-1] = table.prediction_labels
-    union = (t_time + partner_time - correct).astype(np.float64)
-    return pd.DataFrame(
-        {
-            "prediction": names[partner],
-            "duration": t_time / NS_PER_SECOND,
-            "correct": correct / NS_PER_SECOND,
-            "missed_or_confused": (t_time - correct) / NS_PER_SECOND,
-            "false_alarm": (partner_time - correct) / NS_PER_SECOND,
-            "jaccard_error_rate": 1.0 - divide(correct, union, 0.0),
-        },
-        index=pd.MultiIndex.from_arrays(
-            [table.files[t_file], pd.Index(table.truth_labels, dtype=object)[t_label]],
-            names=["file", "truth"],
-        ),
-    )
+

@@ -21,26 +21,15 @@ import numpy as np
 import pandas as pd
 
 from audeval._intervals import group_sum, merge, window_join
-from audeval._options import Default, as_timedelta, check_duration, given, value_of
-from audeval._protocol import check_table, stamp
+from audeval._protocol import stamp
 from audeval._scores import fscore
 
 from audeval._diarization import _options as opt
+from audeval._diarization._options import SPEAKER_CHANGE
 from audeval._matching._assignment import greedy_assignment
 from audeval._diarization._cluster import _ratio
 from audeval._diarization._region import fast_keys
 from audeval._diarization._statistics import _join_disjoint
-
-
-COLUMNS = (
-    "matches",
-    "truth_boundaries",
-    "prediction_boundaries",
-    "coverage",
-    "purity",
-    "intersection",
-)
-OPTIONS = ("tolerance", "gap_tolerance")
 
 
 def _distinct_segments(n, file, start, end):
@@ -124,20 +113,59 @@ def _purity_coverage(n, truth, truth_labels, prediction, gap: int):
     return best(j, ref), best(i, hyp), group_sum(ref[0][j], k, n)
 
 
-def _normalise(options) -> dict:
-    out = {}
-    for name in OPTIONS:
-        if name in options:
-            out[name] = as_timedelta(check_duration(options[name], name, allow_none=False))
-    return out
+def _statistics(truth, prediction, options) -> pd.DataFrame:
+    """:func:`speaker_change_statistics` of a checked options object."""
+    opt.series_only(truth, SPEAKER_CHANGE)
+    inputs, _, _ = opt.check_diarization_inputs(truth, prediction, files_duration=None)
+    n = inputs.n_files
+    t, p = inputs.truth, inputs.prediction
+    truth_rows, prediction_rows = (t.file, t.start, t.end), (p.file, p.start, p.end)
+    matches, n_truth, n_prediction = _matches(n, truth_rows, prediction_rows, options.tolerance)
+    coverage, purity, intersection = _purity_coverage(
+        n, truth_rows, t.label, prediction_rows, options.gap_tolerance
+    )
+    table = pd.DataFrame(
+        {
+            "matches": matches,
+            "truth_boundaries": n_truth.astype(np.int64),
+            "prediction_boundaries": n_prediction.astype(np.int64),
+            "coverage": coverage,
+            "purity": purity,
+            "intersection": intersection,
+        },
+        index=pd.Index(inputs.files, name="file"),
+    )
+    return stamp(table, "speaker_change", SPEAKER_CHANGE.record(options))
 
 
+def _table(metric, truth, prediction, options) -> pd.DataFrame:
+    """The family gate: a speaker-change table, computed from Series or given."""
+    if isinstance(truth, pd.DataFrame) or prediction is None:
+        return opt.table_given(SPEAKER_CHANGE, metric, truth, prediction, options)
+    return _statistics(truth, prediction, options)
+
+
+def _precision_recall(table: pd.DataFrame, options) -> tuple[float, float, float]:
+    matches = table["matches"].sum()
+    precision = _ratio(matches, table["prediction_boundaries"].sum())
+    recall = _ratio(matches, table["truth_boundaries"].sum())
+    return precision, recall, float(fscore(precision, recall, beta=options.beta))
+
+
+def _purity_coverage_f(table: pd.DataFrame, options) -> tuple[float, float, float]:
+    total = table["intersection"].sum()
+    purity = _ratio(table["purity"].sum(), total)
+    coverage = _ratio(table["coverage"].sum(), total)
+    return purity, coverage, float(fscore(purity, coverage, beta=options.beta))
+
+
+@SPEAKER_CHANGE.statistics(_statistics)
 def speaker_change_statistics(
     truth: pd.Series,
     prediction: pd.Series,
     *,
-    tolerance: float | pd.Timedelta = Default(0.0),
-    gap_tolerance: float | pd.Timedelta = Default(0.5),
+    tolerance: float | pd.Timedelta = 0.0,
+    gap_tolerance: float | pd.Timedelta = 0.5,
 ) -> pd.DataFrame:
     r"""Additive counts and durations of speaker-change detection per file.
 
@@ -174,54 +202,15 @@ def speaker_change_statistics(
         f           2                 2                      3
 
     """
-    recorded = _normalise({"tolerance": value_of(tolerance), "gap_tolerance": value_of(gap_tolerance)})
-    inputs, _, _ = opt.check_diarization_inputs(truth, prediction, files_duration=None)
-    n = inputs.n_files
-    t, p = inputs.truth, inputs.prediction
-    truth_rows, prediction_rows = (t.file, t.start, t.end), (p.file, p.start, p.end)
-    matches, n_truth, n_prediction = _matches(
-        n, truth_rows, prediction_rows, int(recorded["tolerance"].value)
-    )
-    coverage, purity, intersection = _purity_coverage(
-        n, truth_rows, t.label, prediction_rows, int(recorded["gap_tolerance"].value)
-    )
-    table = pd.DataFrame(
-        {
-            "matches": matches,
-            "truth_boundaries": n_truth.astype(np.int64),
-            "prediction_boundaries": n_prediction.astype(np.int64),
-            "coverage": coverage,
-            "purity": purity,
-            "intersection": intersection,
-        },
-        index=pd.Index(inputs.files, name="file"),
-    )
-    return stamp(table, "speaker_change", recorded)
 
 
-def _table(truth, prediction, tolerance, gap_tolerance) -> pd.DataFrame:
-    if isinstance(truth, pd.DataFrame):
-        options = {"tolerance": tolerance, "gap_tolerance": gap_tolerance}
-        explicit = _normalise({k: v for k, v in options.items() if given(v)})
-        check_table(
-            truth, prediction, family="speaker_change", given=explicit,
-            statistics_name="speaker_change_statistics",
-        )
-        missing = [c for c in COLUMNS if c not in truth.columns]
-        if missing:
-            raise ValueError(f"truth lacks the columns {missing}; pass a table from speaker_change_statistics.")
-        return truth
-    return speaker_change_statistics(
-        truth, prediction, tolerance=tolerance, gap_tolerance=gap_tolerance
-    )
-
-
+@SPEAKER_CHANGE.metric(_precision_recall, gate=_table)
 def speaker_change_precision_recall(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
     *,
-    tolerance: float | pd.Timedelta = Default(0.0),
-    gap_tolerance: float | pd.Timedelta = Default(0.5),
+    tolerance: float | pd.Timedelta = 0.0,
+    gap_tolerance: float | pd.Timedelta = 0.5,
     beta: float = 1.0,
 ) -> tuple[float, float, float]:
     r"""Speaker-change (boundary) precision, recall and F-score, summed over files.
@@ -265,20 +254,15 @@ def speaker_change_precision_recall(
         (0.6666666666666666, 1.0, 0.8)
 
     """
-    beta = opt.check_beta(beta)
-    table = _table(truth, prediction, tolerance, gap_tolerance)
-    matches = table["matches"].sum()
-    precision = _ratio(matches, table["prediction_boundaries"].sum())
-    recall = _ratio(matches, table["truth_boundaries"].sum())
-    return precision, recall, float(fscore(precision, recall, beta=beta))
 
 
+@SPEAKER_CHANGE.metric(_purity_coverage_f, gate=_table)
 def speaker_change_purity_coverage(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
     *,
-    tolerance: float | pd.Timedelta = Default(0.0),
-    gap_tolerance: float | pd.Timedelta = Default(0.5),
+    tolerance: float | pd.Timedelta = 0.0,
+    gap_tolerance: float | pd.Timedelta = 0.5,
     beta: float = 1.0,
 ) -> tuple[float, float, float]:
     r"""Segmentation purity, coverage and their F-score, summed over files.
@@ -322,9 +306,3 @@ def speaker_change_purity_coverage(
         (0.75, 0.75, 0.75)
 
     """
-    beta = opt.check_beta(beta)
-    table = _table(truth, prediction, tolerance, gap_tolerance)
-    total = table["intersection"].sum()
-    purity = _ratio(table["purity"].sum(), total)
-    coverage = _ratio(table["coverage"].sum(), total)
-    return purity, coverage, float(fscore(purity, coverage, beta=beta))

@@ -17,15 +17,14 @@ import numpy as np
 import pandas as pd
 
 from audeval._intervals import expand_ranges, group_keys, group_sum, merge
-from audeval._options import Default, as_timedelta, check_bool, check_duration, given, value_of
-from audeval._protocol import check_table, stamp
+from audeval._protocol import stamp
 from audeval._validation import NS_PER_SECOND
 
 from audeval._diarization import _options as opt
+from audeval._diarization._options import SPEAKER_SET
 from audeval._diarization._region import _crop, _merge_labels, _scored_region, check_uem, with_uem
 
 
-COLUMNS = ("duration",)
 MAX_SPEAKERS = 62
 _EMPTY = np.zeros(0, dtype=np.int64)
 
@@ -137,23 +136,47 @@ def _set_sweep(n, region, truth, prediction):
     return keys[0][first], keys[1][first], keys[2][first], duration
 
 
-def _normalise(options) -> dict:
-    out = {}
-    if "frame_size" in options:
-        value = value_of(options["frame_size"])
-        out["frame_size"] = None if value is None else as_timedelta(
-            check_duration(value, "frame_size", allow_none=False)
-        )
-        if value is not None and out["frame_size"].value <= 0:
-            raise ValueError(f"frame_size must be positive; got {value!r}.")
-    return out
+def _statistics(truth, prediction, options) -> pd.DataFrame:
+    """:func:`speaker_set_statistics` of a checked options object."""
+    opt.series_only(truth, SPEAKER_SET)
+    uem = check_uem(options.uem)
+    inputs, _, _ = opt.check_diarization_inputs(truth, prediction, files_duration=options.files_duration)
+    inputs, uem_arrays = with_uem(inputs, uem)
+    n = inputs.n_files
+    width = max(len(inputs.labels), 1)
+    region = _scored_region(inputs, _merge_labels(inputs.truth, n, width), 0, False, uem=uem_arrays)
+    truth_m = _crop(n, width, _merge_labels(inputs.truth, n, width), region)
+    prediction_m = _crop(n, width, _merge_labels(inputs.prediction, n, width), region)
+    region = region.intervals
+    if options.frame_size is not None:
+        step = options.frame_size / NS_PER_SECOND
+        region, truth_m, prediction_m = _to_frames(n, region, truth_m, prediction_m, step)
+    file, t_set, p_set, duration = _set_sweep(n, region, truth_m, prediction_m)
+    index = pd.MultiIndex(
+        levels=[pd.Index(inputs.files, name="file"), pd.Index(np.unique(t_set)), pd.Index(np.unique(p_set))],
+        codes=[file, np.searchsorted(np.unique(t_set), t_set), np.searchsorted(np.unique(p_set), p_set)],
+        names=["file", "truth_set", "prediction_set"],
+    )
+    table = pd.DataFrame({"duration": duration.astype(np.int64)}, index=index)
+    return stamp(table, "speaker_set", SPEAKER_SET.record(options))
 
 
+def _table(metric, truth, prediction, options) -> pd.DataFrame:
+    """The family gate: a speaker-set table, computed from Series or given (rows summed)."""
+    if isinstance(truth, pd.DataFrame) or prediction is None:
+        table = opt.table_given(SPEAKER_SET, metric, truth, prediction, options)
+        if not table.index.is_unique:
+            table = table.groupby(level=[0, 1, 2], sort=False).sum()
+        return table
+    return _statistics(truth, prediction, options)
+
+
+@SPEAKER_SET.statistics(_statistics)
 def speaker_set_statistics(
     truth: pd.Series,
     prediction: pd.Series,
     *,
-    frame_size: float | pd.Timedelta | None = Default(None),
+    frame_size: float | pd.Timedelta | None = None,
     files_duration: Mapping | pd.Series | None = None,
     uem: pd.Index | pd.Series | None = None,
 ) -> pd.DataFrame:
@@ -196,29 +219,6 @@ def speaker_set_statistics(
              3         1                  1.0
 
     """
-    recorded = _normalise({"frame_size": frame_size})
-    uem = check_uem(uem)
-    inputs, _, _ = opt.check_diarization_inputs(truth, prediction, files_duration=files_duration)
-    inputs, uem_arrays = with_uem(inputs, uem)
-    n = inputs.n_files
-    width = max(len(inputs.labels), 1)
-    region = _scored_region(inputs, _merge_labels(inputs.truth, n, width), 0, False, uem=uem_arrays)
-    truth_m = _crop(n, width, _merge_labels(inputs.truth, n, width), region)
-    prediction_m = _crop(n, width, _merge_labels(inputs.prediction, n, width), region)
-    region = region.intervals
-    step = recorded["frame_size"]
-    if step is not None:
-        region, truth_m, prediction_m = _to_frames(n, region, truth_m, prediction_m, step.value / NS_PER_SECOND)
-    file, t_set, p_set, duration = _set_sweep(n, region, truth_m, prediction_m)
-    index = pd.MultiIndex(
-        levels=[pd.Index(inputs.files, name="file"), pd.Index(np.unique(t_set)), pd.Index(np.unique(p_set))],
-        codes=[file, np.searchsorted(np.unique(t_set), t_set), np.searchsorted(np.unique(p_set), p_set)],
-        names=["file", "truth_set", "prediction_set"],
-    )
-    table = pd.DataFrame({"duration": duration.astype(np.int64)}, index=index)
-    return stamp(table, "speaker_set", recorded)
-
-
 
 
 def _scores(group: np.ndarray, n: int, row: np.ndarray, col: np.ndarray, m: np.ndarray, log) -> dict:
@@ -267,11 +267,31 @@ def _scores(group: np.ndarray, n: int, row: np.ndarray, col: np.ndarray, m: np.n
     return out
 
 
+def _cluster_report(table: pd.DataFrame, options) -> pd.DataFrame:
+    """The report of :func:`diarization_cluster_report` from the family gate's table."""
+    files = pd.Index(table.index.get_level_values("file"))
+    file_codes, file_index = pd.factorize(files, sort=True)
+    t_set = np.asarray(table.index.get_level_values("truth_set"), dtype=np.int64)
+    p_set = np.asarray(table.index.get_level_values("prediction_set"), dtype=np.int64)
+    m = table["duration"].to_numpy(dtype=np.float64)
+    keep = m > 0
+    file_codes, t_set, p_set, m = file_codes[keep], t_set[keep], p_set[keep], m[keep]
+    row, col = _dense(file_codes, t_set), _dense(file_codes, p_set)
+    log = np.log if options.nats else np.log2
+    n = len(file_index)
+    per_file = _scores(file_codes.astype(np.int64), n, row, col, m, log)
+    overall = _scores(np.zeros(len(m), np.int64), 1, row, col, m, log)
+    out = {k: np.r_[per_file[k], overall[k]] for k in per_file}
+    index = pd.Index(list(file_index) + [opt.TOTAL_ROW], name="file", dtype=object)
+    return pd.DataFrame(out, index=index)
+
+
+@SPEAKER_SET.metric(_cluster_report, gate=_table)
 def diarization_cluster_report(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
     *,
-    frame_size: float | pd.Timedelta | None = Default(None),
+    frame_size: float | pd.Timedelta | None = None,
     nats: bool = False,
     files_duration: Mapping | pd.Series | None = None,
     uem: pd.Index | pd.Series | None = None,
@@ -327,32 +347,3 @@ def diarization_cluster_report(
         TOTAL        1.0         0.0  1.0  1.0
 
     """
-    check_bool(nats, "nats")
-    if isinstance(truth, pd.DataFrame):
-        explicit = _normalise({"frame_size": frame_size}) if given(frame_size) else {}
-        check_table(truth, prediction, family="speaker_set", given=explicit,
-                    statistics_name="speaker_set_statistics")
-        if files_duration is not None or uem is not None:
-            raise ValueError("files_duration and uem cannot be applied to a statistics table; "
-                             "pass them to speaker_set_statistics.")
-        table = truth
-        if not table.index.is_unique:
-            table = table.groupby(level=[0, 1, 2], sort=False).sum()
-    else:
-        table = speaker_set_statistics(truth, prediction, frame_size=frame_size,
-                                       files_duration=files_duration, uem=uem)
-    files = pd.Index(table.index.get_level_values("file"))
-    file_codes, file_index = pd.factorize(files, sort=True)
-    t_set = np.asarray(table.index.get_level_values("truth_set"), dtype=np.int64)
-    p_set = np.asarray(table.index.get_level_values("prediction_set"), dtype=np.int64)
-    m = table["duration"].to_numpy(dtype=np.float64)
-    keep = m > 0
-    file_codes, t_set, p_set, m = file_codes[keep], t_set[keep], p_set[keep], m[keep]
-    row, col = _dense(file_codes, t_set), _dense(file_codes, p_set)
-    log = np.log if nats else np.log2
-    n = len(file_index)
-    per_file = _scores(file_codes.astype(np.int64), n, row, col, m, log)
-    overall = _scores(np.zeros(len(m), np.int64), 1, row, col, m, log)
-    out = {k: np.r_[per_file[k], overall[k]] for k in per_file}
-    index = pd.Index(list(file_index) + [opt.TOTAL_ROW], name="file", dtype=object)
-    return pd.DataFrame(out, index=index)

@@ -52,6 +52,8 @@ class _Table:
     # compat="pyannote": the durations on merged label supports, aligned with the rows of
     # ``truth``, ``prediction`` and ``cooccurrence`` (pyannote.metrics' purity and coverage)
     support: dict | None = None
+    # the collar convention of the table (the report names it)
+    collar_convention: str = "total"
 
     def speaking(self, side: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Speaking times of one side (``"truth"``, ``"prediction"``) on label supports."""

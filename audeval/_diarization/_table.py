@@ -8,11 +8,11 @@ import numpy as np
 import pandas as pd
 
 from audeval._intervals import group_sum
-from audeval._options import Default, given, value_of
-from audeval._protocol import stamp
+from audeval._protocol import stamp, table_options
 from audeval._tables import label_index
 
 from audeval._diarization import _options as opt
+from audeval._diarization._options import DIARIZATION
 from audeval._diarization._region import check_uem, with_uem
 from audeval._diarization._statistics import _diarization_arrays, _Table
 
@@ -157,46 +157,67 @@ def _from_frame(stats: pd.DataFrame, compat: str | None = None) -> _Table:
     )
 
 
-def _options(collar, collar_convention, skip_overlap, compat) -> dict:
-    return {
-        "collar": collar,
-        "collar_convention": collar_convention,
-        "skip_overlap": skip_overlap,
-        "compat": compat,
-    }
-
-
-def _compute(
-    truth, prediction, options: Mapping, files_duration, uem, overlap=True
-) -> tuple[_Table, dict]:
-    """Arrays of the statistics of two Series (no DataFrame in between) and the recorded options."""
-    recorded = opt.normalise({k: value_of(v) for k, v in options.items()})
-    uem = check_uem(uem)
+def _compute(truth, prediction, options, overlap: bool = True) -> _Table:
+    """Arrays of the statistics of two Series (no DataFrame in between)."""
+    uem = check_uem(options.uem)
     inputs, truth_labels, prediction_labels = opt.check_diarization_inputs(
-        truth, prediction, files_duration=files_duration
+        truth, prediction, files_duration=options.files_duration
     )
     inputs, uem_arrays = with_uem(inputs, uem)
-    return _diarization_arrays(
+    table = _diarization_arrays(
         inputs,
-        int(recorded["collar"].value),
-        recorded["skip_overlap"],
-        collar_convention=recorded["collar_convention"],
-        compat=recorded["compat"],
+        options.collar,
+        options.skip_overlap,
+        collar_convention=options.collar_convention,
+        compat=options.compat,
         uem=uem_arrays,
         truth_labels=truth_labels,
         prediction_labels=prediction_labels,
         overlap=overlap,
-    ), recorded
+    )
+    table.collar_convention = options.collar_convention
+    return table
 
 
+def _statistics(truth, prediction, options) -> pd.DataFrame:
+    """:func:`diarization_statistics` of a checked options object."""
+    opt.series_only(truth, DIARIZATION)
+    table = _compute(truth, prediction, options)
+    return stamp(_to_frame(table), "diarization", DIARIZATION.record(options))
+
+
+def diarization_table(metric, truth, prediction, options) -> _Table:
+    """The family gate: the arrays of a metric call, from Series or from a given table.
+
+    The co-occurrence in truth overlap is computed only where the metric needs it
+    (``regions`` other than ``"all"``);
+    A caller's ``mapping="identity"`` is taken only by the metrics of
+    :data:`audeval._diarization._options.IDENTITY_MAPPING`
+    (the identification metrics need it whatever the call says: ``needs=``).
+    """
+    if "mapping" in options.given and options.mapping == "identity" and metric.declared.name not in opt.IDENTITY_MAPPING:
+        raise ValueError(
+            f"mapping must be 'optimal' or 'greedy'; got 'identity' (only {opt.IDENTITY_MAPPING} "
+            "compare labels as they are; identification_error_rate is that error rate)."
+        )
+    if isinstance(truth, pd.DataFrame) or prediction is None:
+        stats = opt.table_given(DIARIZATION, metric, truth, prediction, options)
+        recorded = table_options(stats)
+        table = _from_frame(stats, recorded.get("compat"))
+        table.collar_convention = recorded.get("collar_convention", "total")
+        return table
+    return _compute(truth, prediction, options, overlap=options.regions != "all")
+
+
+@DIARIZATION.statistics(_statistics)
 def diarization_statistics(
     truth: pd.Series,
     prediction: pd.Series,
     *,
-    collar: float | pd.Timedelta = Default(0.0),
-    collar_convention: str = Default("total"),
-    skip_overlap: bool = Default(False),
-    compat: str | None = Default(None),
+    collar: float | pd.Timedelta = 0.0,
+    collar_convention: str = "total",
+    skip_overlap: bool = False,
+    compat: str | None = None,
     files_duration: Mapping | pd.Series | None = None,
     uem: pd.Index | pd.Series | None = None,
 ) -> pd.DataFrame:
@@ -306,39 +327,3 @@ def diarization_statistics(
                    2             0.0   0.0          0.0       1.5
 
     """
-    opt.refuse_table(truth, "diarization_statistics", "diarization")
-    options = _options(collar, collar_convention, skip_overlap, compat)
-    table, recorded = _compute(truth, prediction, options, files_duration, uem)
-    return stamp(_to_frame(table), "diarization", recorded)
-
-
-def _diarization_input(
-    truth,
-    prediction,
-    collar,
-    collar_convention,
-    skip_overlap,
-    compat,
-    files_duration=None,
-    uem=None,
-    *,
-    overlap: bool = False,
-) -> _Table:
-    """The arrays of a metric call: from Series, or from a given statistics table.
-
-    ``overlap``: the metric needs the co-occurrence in truth overlap (``regions=``).
-    """
-    options = _options(collar, collar_convention, skip_overlap, compat)
-    if isinstance(truth, pd.DataFrame):
-        recorded = opt.given_table(
-            truth,
-            prediction,
-            family="diarization",
-            given=opt.normalise({k: v for k, v in options.items() if given(v)}),
-            statistics_name="diarization_statistics",
-            files_duration=files_duration,
-            uem=uem,
-        )
-        return _from_frame(truth, recorded.get("compat"))
-    opt.require_prediction(prediction, "diarization_statistics")
-    return _compute(truth, prediction, options, files_duration, uem, overlap)[0]

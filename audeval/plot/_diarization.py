@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from audeval._diarization import diarization_mapping, diarization_report, diarization_statistics
-from audeval._diarization._options import check_diarization_inputs, check_mapping
+from audeval._diarization._options import DIARIZATION, check_diarization_inputs
 from audeval._diarization._region import _crop, _merge_labels, _scored_region, check_uem, with_uem
 from audeval._intervals import intersect, merge
 from audeval._protocol import table_options
@@ -277,7 +277,7 @@ def diarization_timeline(
     """
     pyplot()  # fail early without matplotlib
     colors = outcome_colors(colors)
-    check_mapping(mapping, individual_file_mapping, allow_identity=True)
+    DIARIZATION.build({"mapping": mapping, "individual_file_mapping": individual_file_mapping})
     # one statistics table: the mapping and the report's numbers reduce it
     stats = diarization_statistics(
         truth,
