@@ -480,11 +480,11 @@ def compare(
         >>> result = audeval.compare(
         ...     audeval.event_fscore, truth, {"bad": bad, "good": good}, method="permutation"
         ... )
-        >>> result[["value", "difference", "p_value"]]
-                value  difference  p_value
-        system
-        bad       0.5         0.0      NaN
-        good      1.0         0.5   0.1875
+        >>> result.loc["good", ["value", "difference", "p_value"]].tolist()
+        [1.0, 0.5, 0.25]
+
+        Three files differ; the difference is 0.5 or more in 1 of their 8 swaps
+        (none swapped), so :math:`p = 2 \cdot 1/8`, exact over all :math:`2^6` swaps.
 
     """
     names = _check_arguments(predictions, baseline, n_resamples, confidence)
