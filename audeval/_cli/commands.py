@@ -37,6 +37,7 @@ from audeval._cli.messages import (
     write_text,
 )
 from audeval._cli.render import COUNT_COLUMNS, TOTAL, Result, render, with_file_level
+from audeval._cli.compare import run as compare
 from audeval._cli.scores import scores
 
 
@@ -575,6 +576,7 @@ RUN = {
     "scores": scores,
     "agreement": agreement,
     "separation": separation,
+    "compare": compare,
 }
 """The function of every subcommand."""
 

@@ -15,6 +15,7 @@ from audeval._cli.argtypes import (
     _ratio,
     _psds_list,
 )
+from audeval._cli.compare import add_parser as _compare
 from audeval._cli.messages import PROG, UsageError
 from audeval._cli.render import FORMATS
 
@@ -541,7 +542,7 @@ def _scores(commands) -> None:
 
 SUBCOMMANDS = (
     _example, _events, _segments, _structure, _diarization, _detection, _scores, _agreement,
-    _separation,
+    _separation, _compare,
 )
 """The parser of every subcommand, in the order of ``audeval --help``."""
 
