@@ -435,3 +435,41 @@ def test_fewer_than_3_files_warn_and_give_nan_intervals():
     with pytest.warns(audeval.BootstrapWarning):
         exact = audeval.compare(audeval.event_fscore, truth, systems, onset_tolerance=0.5, method="permutation")
     assert 0 < exact.loc["b", "p_value"] <= 1
+
+
+# -------------------------------------------------------------------------
+# The plot
+# -------------------------------------------------------------------------
+
+
+def test_plot_draws_every_system_with_its_interval():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    import audeval.plot
+
+    result = _run("event", n_resamples=200)
+    try:
+        ax = audeval.plot.compare(result)
+        lines = {line.get_gid(): line for line in ax.get_lines()}
+        assert lines["baseline:a"].get_xdata()[0] == result.loc["a", "value"]
+        for name in ("b", "c"):
+            np.testing.assert_array_equal(
+                lines[f"system:{name}:interval"].get_xdata(), result.loc[name, ["low", "high"]].to_numpy(float)
+            )
+        assert lines["baseline-line"].get_xdata()[0] == result.loc["a", "value"]
+        labels = [t.get_text() for t in ax.get_yticklabels()]
+        assert labels == ["a (baseline)", "b", "c"]
+        differences = audeval.plot.compare(result, difference=True)
+        lines = {line.get_gid(): line for line in differences.get_lines()}
+        assert lines["system:b"].get_xdata()[0] == result.loc["b", "difference"]
+        assert lines["baseline-line"].get_xdata()[0] == 0.0
+        pairs = audeval.plot.compare(_run("event", n_resamples=100, pairwise=True))
+        assert len([t for t in pairs.get_yticklabels()]) == 6
+        with pytest.raises(TypeError, match="audeval.compare"):
+            audeval.plot.compare(pd.DataFrame({"value": [1.0]}))
+        with pytest.raises(ValueError, match="colors"):
+            audeval.plot.compare(result, colors={"nope": "red"})
+    finally:
+        plt.close("all")
