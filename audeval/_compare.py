@@ -8,21 +8,24 @@ Every system is evaluated on the same files, and files are the resampling unit:
   (the matrix product of :mod:`audeval._resample`), else from a table per resample;
 * ``method="permutation"``: paired approximate randomization between two systems:
   the per-file statistics of a file are swapped between the two systems or not;
-  the two systems' tables are put side by side as ``2 n`` files
-  and a swap is a 0/1 count vector over them,
-  so the same array reductions give every swap's metric.
-  :func:`scipy.stats.permutation_test` draws the swaps (all ``2 ** n`` when
-  ``2 ** n <= n_resamples``) and computes the p-value;
-  its statistic receives the swapped file positions and turns them into count rows.
+  for a family reduced on arrays a chunk of swaps is one product of the 0/1 swap matrix
+  with the per-file differences of the two systems' counts
+  (else both tables side by side as ``2 n`` files and a swap a 0/1 count row over them).
+  All ``2 ** n`` swaps when ``2 ** n <= n_resamples`` (exact), else random swaps;
+  the p-value follows :func:`scipy.stats.permutation_test` (two-sided, its tie tolerance,
+  the observed statistic counted once more for random swaps), which the tests check.
+  scipy's function itself is not called: it draws paired permutations one resample
+  at a time in a Python loop (10,000 swaps of 1,168 files took ~1 s per pair,
+  most of it there), and its statistic would have to turn index arrays back into counts.
 
 :func:`scipy.stats.bootstrap` is not used for the bootstrap:
-it resamples each call's data on its own (the systems would need one statistic
-returning all of them, evaluated on index arrays turned back into counts),
-its BCa jackknife calls the statistic once per left-out file without the
-count-matrix shortcut, and a NaN in any resample (a metric undefined on a resample,
-e.g. an F-score of a resample without events) makes its interval NaN;
+it draws its own resamples per call (one statistic would have to return every system,
+computed from resampled index arrays turned back into counts), and one NaN resample
+(a metric undefined on a resample, e.g. an F-score of a resample without events)
+makes its percentile interval NaN (checked with scipy 1.17);
 here NaN resamples are left out as in :func:`audeval.bootstrap`,
-and BCa is computed from the same paired resamples and a jackknife on count rows.
+and BCa is computed from the same paired resamples with a jackknife on count rows
+(:func:`scipy.stats.norm` for its quantiles).
 """
 
 from __future__ import annotations
@@ -340,42 +343,102 @@ def _adjust(p: np.ndarray, correction: str | None) -> np.ndarray:
     return out
 
 
-def _permutation_p(first, second, n_resamples: int, rng: np.random.Generator) -> float:
-    """Paired approximate randomization (exact for ``2 ** n <= n_resamples``) of ``second - first``."""
-    if first.same(second):
-        return 1.0  # every swap gives the same two systems: difference 0 throughout
+def _swap_statistic(first, second) -> tuple[Callable, int]:
+    """``f(swap) -> d``: the difference ``second - first`` after swapping the files where
+    ``swap`` (``(rows, n)`` of 0/1) is 1, and ``n``, the number of files.
+
+    For a family reduced on arrays, the swapped sums are
+    :math:`T_1 + s (V_2 - V_1)` and :math:`T_2 - s (V_2 - V_1)`
+    (:math:`V_k` the per-file counts, :math:`T_k` their totals): one product per chunk of swaps.
+    Otherwise both systems' tables side by side as ``2 n`` files, swaps as 0/1 count rows.
+    """
     union = first.files.append(second.files[~second.files.isin(first.files)])
     n = len(union)
     pair = first.paired(second, union)
-    rows_cap = max(1, CHUNK_CELLS // max(2 * n, 1))
+    arrays = getattr(pair, "arrays", None)
+    read = _read_keys(arrays) if isinstance(arrays, _Arrays) else None
+    if read is None or any(key not in arrays.values for key in read):
 
-    def statistic(x, y, axis=-1):
-        x = np.asarray(x, dtype=np.int64)
-        y = np.asarray(y, dtype=np.int64)
-        shape = x.shape[:-1]
-        x = x.reshape(-1, n)
-        y = y.reshape(-1, n)
-        rows = np.arange(len(x))[:, None]
-        counts = np.zeros((len(x), 2 * n))
-        counts[rows, x] = 1.0
-        a = pair(counts)
-        counts[:] = 0.0
-        counts[rows, y] = 1.0
-        b = pair(counts)
-        return (b - a).reshape(shape)
+        def generic(swap):
+            a = pair(np.concatenate([1.0 - swap, swap], axis=1))
+            b = pair(np.concatenate([swap, 1.0 - swap], axis=1))
+            return b - a
 
-    data = (np.arange(n), np.arange(n) + n)
-    result = scipy.stats.permutation_test(
-        data,
-        statistic,
-        permutation_type="samples",
-        vectorized=True,
-        n_resamples=n_resamples,
-        batch=rows_cap,
-        alternative="two-sided",
-        rng=rng,
-    )
-    return float(result.pvalue)
+        return generic, n
+
+    delta = {key: v[n:] - v[:n] for key, v in arrays.values.items()}
+    total_first = {key: v[:n].sum(axis=0) for key, v in arrays.values.items()}
+    total_second = {key: v[n:].sum(axis=0) for key, v in arrays.values.items()}
+    slices, offset = {}, 0
+    for key in read:
+        slices[key] = slice(offset, offset + delta[key].shape[1])
+        offset += delta[key].shape[1]
+    matrix = np.hstack([delta[key] for key in read]) if read else np.zeros((n, 0))
+
+    def value(totals, moved, sign, rows):
+        def make(key):
+            shape = (rows,) + arrays.shapes[key]
+            if key in slices:
+                return lambda: (totals[key] + sign * moved[:, slices[key]]).reshape(shape)
+            return lambda: (totals[key] + sign * (swap_rows[0] @ delta[key])).reshape(shape)
+
+        columns = _Lazy({k: make(k) for k in arrays.values if not isinstance(k, tuple)})
+        blocks = _Lazy({k[1]: make(k) for k in arrays.values if isinstance(k, tuple)})
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            out = np.asarray(
+                arrays.family.reduce(Counts(columns, arrays.labels, blocks, arrays.recorded), arrays.options),
+                dtype=np.float64,
+            )
+        return out if pair.position is None else out[:, pair.position]
+
+    swap_rows = [None]
+
+    def on_arrays(swap):
+        swap_rows[0] = swap
+        moved = swap @ matrix
+        return value(total_second, moved, -1.0, len(swap)) - value(total_first, moved, 1.0, len(swap))
+
+    return on_arrays, n
+
+
+def _permutation_p(first, second, n_resamples: int, rng: np.random.Generator) -> float:
+    r"""Two-sided p-value of paired approximate randomization of ``second - first``.
+
+    The conventions of :func:`scipy.stats.permutation_test` (``permutation_type="samples"``):
+    exact over all :math:`2^n` swaps when :math:`2^n \le` ``n_resamples`` (the observed
+    difference is one of them), else ``n_resamples`` random swaps and the observed one counted
+    once more; :math:`p = \min(1, 2 \min(P(D \le d), P(D \ge d)))` with scipy's relative
+    tolerance for ties. scipy itself is not called: its paired permutations are drawn
+    one resample at a time (a Python loop), here all swaps of a chunk at once.
+    """
+    if first.same(second):
+        return 1.0  # every swap gives the same two systems: difference 0 throughout
+    statistic, n = _swap_statistic(first, second)
+    observed = float(statistic(np.zeros((1, n)))[0])
+    if np.isnan(observed):
+        return np.nan
+    exact = n < 63 and 2**n <= n_resamples
+    total = 2**n if exact else n_resamples
+    gamma = abs(np.finfo(np.float64).eps * 100 * observed)
+    less = greater = 0
+    chunk = max(1, CHUNK_CELLS // max(n, 1))
+    done = 0
+    while done < total:
+        size = min(chunk, total - done)
+        if exact:
+            codes = np.arange(done, done + size, dtype=np.int64)
+            swap = ((codes[:, None] >> np.arange(n, dtype=np.int64)) & 1).astype(np.float64)
+        else:
+            swap = (rng.random((size, n)) < 0.5).astype(np.float64)
+        null = statistic(swap)
+        less += int(np.count_nonzero(null <= observed + gamma))
+        greater += int(np.count_nonzero(null >= observed - gamma))
+        done += size
+    adjustment = 0 if exact else 1
+    p_less = (less + adjustment) / (total + adjustment)
+    p_greater = (greater + adjustment) / (total + adjustment)
+    return float(np.clip(2 * min(p_less, p_greater), 0.0, 1.0))
 
 
 # -------------------------------------------------------------------------
@@ -424,7 +487,7 @@ def compare(
     Permutation (``method="permutation"``, paired approximate randomization):
     each file's statistics are swapped between the system and the baseline or not,
     the statistic is the difference :math:`d` of the two metrics,
-    and :func:`scipy.stats.permutation_test` gives the two-sided p-value
+    and the two-sided p-value is that of :func:`scipy.stats.permutation_test`,
     :math:`\min(1, 2 \min(P(D \le d), P(D \ge d)))`,
     exact over all :math:`2^n` swaps when :math:`2^n \le` ``n_resamples``
     (else ``(1 + #) / (1 + n_resamples)`` from random swaps).

@@ -171,6 +171,26 @@ def test_exact_permutation_equals_enumeration_by_hand(name, baseline, system):
     assert 0 < expected <= 1
 
 
+@pytest.mark.parametrize("how", ["mean", "median"])
+def test_exact_permutation_p_value_is_scipys(how):
+    """The conventions of scipy.stats.permutation_test (paired samples, two-sided, exact)."""
+    rng = np.random.default_rng(8)
+    index = pd.Index([f"m{i}" for i in range(9)], name="file")
+    a, b = rng.normal(0, 1, 9), rng.normal(0.6, 1, 9)
+    tables = {"a": pd.DataFrame({"sdr": a}, index=index), "b": pd.DataFrame({"sdr": b}, index=index)}
+    result = audeval.compare(aggregate, None, tables, method="permutation", n_resamples=512, how=how)
+    assert result.attrs["compare"]["exact"]
+    center = np.mean if how == "mean" else np.median
+    reference = scipy.stats.permutation_test(
+        (a, b),
+        lambda x, y, axis: center(y, axis=axis) - center(x, axis=axis),
+        permutation_type="samples",
+        vectorized=True,
+        n_resamples=512,
+    )
+    assert result.loc["b", "p_value"] == pytest.approx(reference.pvalue, rel=1e-12)
+
+
 def test_the_permutation_is_random_beyond_2_to_the_n():
     result = _run("event", method="permutation", n_resamples=63, seed=3)
     assert not result.attrs["compare"]["exact"]
