@@ -375,29 +375,18 @@ def _swap_statistic(first, second) -> tuple[Callable, int]:
         offset += delta[key].shape[1]
     matrix = np.hstack([delta[key] for key in read]) if read else np.zeros((n, 0))
 
-    def value(totals, moved, sign, rows):
-        def make(key):
-            shape = (rows,) + arrays.shapes[key]
-            if key in slices:
-                return lambda: (totals[key] + sign * moved[:, slices[key]]).reshape(shape)
-            return lambda: (totals[key] + sign * (swap_rows[0] @ delta[key])).reshape(shape)
-
-        columns = _Lazy({k: make(k) for k in arrays.values if not isinstance(k, tuple)})
-        blocks = _Lazy({k[1]: make(k) for k in arrays.values if isinstance(k, tuple)})
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore")
-            out = np.asarray(
-                arrays.family.reduce(Counts(columns, arrays.labels, blocks, arrays.recorded), arrays.options),
-                dtype=np.float64,
-            )
-        return out if pair.position is None else out[:, pair.position]
-
-    swap_rows = [None]
-
     def on_arrays(swap):
-        swap_rows[0] = swap
         moved = swap @ matrix
-        return value(total_second, moved, -1.0, len(swap)) - value(total_first, moved, 1.0, len(swap))
+
+        def summed(totals, sign):
+            def of(key):
+                part = moved[:, slices[key]] if key in slices else swap @ delta[key]
+                return (totals[key] + sign * part).reshape((len(swap),) + arrays.shapes[key])
+
+            return of
+
+        second_values = _reduced(arrays, pair.position, summed(total_second, -1.0))
+        return second_values - _reduced(arrays, pair.position, summed(total_first, 1.0))
 
     return on_arrays, n
 
@@ -711,6 +700,19 @@ class _Recorded(_Lazy):
         return super().__getitem__(key)
 
 
+def _reduced(arrays: _Arrays, position: int | None, summed: Callable) -> np.ndarray:
+    """The family's ``reduce`` of the sums ``summed(key)`` (each computed when it is read)."""
+    columns = _Lazy({k: (lambda k=k: summed(k)) for k in arrays.values if not isinstance(k, tuple)})
+    blocks = _Lazy({k[1]: (lambda k=k: summed(k)) for k in arrays.values if isinstance(k, tuple)})
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        out = np.asarray(
+            arrays.family.reduce(Counts(columns, arrays.labels, blocks, arrays.recorded), arrays.options),
+            dtype=np.float64,
+        )
+    return out if position is None else out[:, position]
+
+
 def _read_keys(arrays: _Arrays) -> list | None:
     """The columns and blocks the family's ``reduce`` reads for this metric (one probe call)."""
     columns_read: set = set()
@@ -776,23 +778,11 @@ class _Stacked:
             arrays = source.arrays
             full = self.full[name]
 
-            def make(key, entries=entries, arrays=arrays, full=full):
-                shape = (len(counts),) + arrays.shapes[key]
-                if key in entries:
-                    return lambda: sums[:, entries[key]].reshape(shape)
-                return lambda: (counts @ full[key]).reshape(shape)  # (not read by the probe)
+            def of(key, entries=entries, arrays=arrays, full=full):
+                part = sums[:, entries[key]] if key in entries else counts @ full[key]  # (unread: computed)
+                return part.reshape((len(counts),) + arrays.shapes[key])
 
-            columns = _Lazy({n: make(n) for n in arrays.values if not isinstance(n, tuple)})
-            blocks = _Lazy({n[1]: make(n) for n in arrays.values if isinstance(n, tuple)})
-            with warnings.catch_warnings(), np.errstate(all="ignore"):
-                warnings.simplefilter("ignore")
-                values = np.asarray(
-                    arrays.family.reduce(
-                        Counts(columns, arrays.labels, blocks, arrays.recorded), arrays.options
-                    ),
-                    dtype=np.float64,
-                )
-            out[name] = values if source.position is None else values[:, source.position]
+            out[name] = _reduced(arrays, source.position, of)
         return out
 
 
