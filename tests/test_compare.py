@@ -21,7 +21,9 @@ import pytest
 import scipy.stats
 
 import audeval
-from audeval import _compare
+from audeval._compare import arrays as _arrays
+from audeval._compare import inference as _inference
+from audeval._compare import sources as _sources
 from audeval.separation import aggregate
 
 from test_bootstrap_arrays import _informative_scores
@@ -238,7 +240,7 @@ def test_pairwise_rows_are_antisymmetric_and_holm_corrects_the_unordered_pairs()
         assert row["difference"] == -result.loc[(other, system), "difference"]
         assert row["p_value"] == result.loc[(other, system), "p_value"]
     tests = result.loc[[("a", "b"), ("a", "c"), ("b", "c")], "p_value"].to_numpy()
-    expected = _compare._adjust(tests, "holm")
+    expected = _inference._adjust(tests, "holm")
     np.testing.assert_array_equal(
         result.loc[[("a", "b"), ("a", "c"), ("b", "c")], "p_adjusted"].to_numpy(), expected
     )
@@ -251,13 +253,13 @@ def test_holm_bonferroni_and_bh_by_hand():
     p = np.array([0.01, 0.04, 0.03, np.nan, 0.5])
     # Holm: sorted 0.01, 0.03, 0.04, 0.5 times 4, 3, 2, 1, then the running maximum
     np.testing.assert_allclose(
-        _compare._adjust(p, "holm"), [0.04, 0.09, 0.09, np.nan, 0.5], equal_nan=True
+        _inference._adjust(p, "holm"), [0.04, 0.09, 0.09, np.nan, 0.5], equal_nan=True
     )
     np.testing.assert_allclose(
-        _compare._adjust(p, "bonferroni"), [0.04, 0.16, 0.12, np.nan, 1.0], equal_nan=True
+        _inference._adjust(p, "bonferroni"), [0.04, 0.16, 0.12, np.nan, 1.0], equal_nan=True
     )
     np.testing.assert_allclose(
-        _compare._adjust(p, "bh"),
+        _inference._adjust(p, "bh"),
         [0.04, 0.04 * 4 / 3, 0.04 * 4 / 3, np.nan, 0.5],
         equal_nan=True,
     )
@@ -268,7 +270,7 @@ def test_holm_bonferroni_and_bh_by_hand():
 def test_bootstrap_p_value_by_hand():
     differences = np.array([[0.1], [0.3], [0.2], [-0.05], [np.nan]])
     # centred on d = 0.2: |d* - d| = 0.1, 0.1, 0, 0.25 -> one >= 0.2 of 4 valid
-    assert _compare._bootstrap_p(differences, np.array([0.2]))[0] == pytest.approx(2 / 5)
+    assert _inference._bootstrap_p(differences, np.array([0.2]))[0] == pytest.approx(2 / 5)
 
 
 def test_statistics_tables_as_predictions_give_the_same_result():
@@ -282,13 +284,13 @@ def test_statistics_tables_as_predictions_give_the_same_result():
 def test_the_bootstrap_draws_the_same_files_for_every_system(monkeypatch):
     """Paired: system b's resampled values minus a's are the differences of one count matrix."""
     seen = []
-    original = _compare._Stacked.__call__
+    original = _arrays._Stacked.__call__
 
     def spy(self, counts):
         seen.append(counts.copy())
         return original(self, counts)
 
-    monkeypatch.setattr(_compare._Stacked, "__call__", spy)
+    monkeypatch.setattr(_arrays._Stacked, "__call__", spy)
     result = _run("event", n_resamples=50)
     assert len(seen) == 1 and seen[0].shape == (50, len(FILES))
     assert (seen[0].sum(axis=1) == len(FILES)).all()
@@ -324,7 +326,7 @@ def test_separation_median_of_resamples_is_the_median_of_the_drawn_files():
     rng = np.random.default_rng(0)
     values = rng.normal(size=9)
     values[4] = np.nan  # a file without a score (silent): left out as aggregate does
-    source = _compare._FileValues(values, pd.Index(range(9)), "median", np.nan)
+    source = _sources._FileValues(values, pd.Index(range(9)), "median", np.nan)
     counts = np.stack([np.bincount(rng.integers(0, 9, 9), minlength=9) for _ in range(30)])
     expected = [np.nanmedian(np.repeat(values, row)) for row in counts]
     np.testing.assert_allclose(source(counts), expected, rtol=0, atol=0)
