@@ -60,6 +60,9 @@ def _case(name):
     if name == "diarization":
         options = dict(files_duration=FILES_DURATION)
         return audeval.diarization_error_rate, TRUTH, dict(a=A, b=B, c=C), options, None
+    if name == "diarization_global":  # one mapping over all files: no array reduction
+        options = dict(files_duration=FILES_DURATION, individual_file_mapping=False)
+        return audeval.diarization_error_rate, TRUTH, dict(a=A, b=B), options, None
     if name == "score":
         options = dict(dtc_threshold=0.3, gtc_threshold=0.3, max_efpr=300.0)
         return audeval.psds, SCORE_TRUTH, dict(a=SCORES_A, b=SCORES_B), options, None
@@ -158,6 +161,7 @@ def _enumerated_p(name, first, second):
         ("segment", "b", "c"),
         ("detection", "a", "c"),
         ("diarization", "b", "c"),
+        ("diarization_global", "a", "b"),
         ("score", "a", "b"),
         ("structure", "a", "b"),
         ("structure", "b", "c"),
@@ -191,6 +195,19 @@ def test_exact_permutation_p_value_is_scipys(how):
         n_resamples=512,
     )
     assert result.loc["b", "p_value"] == pytest.approx(reference.pvalue, rel=1e-12)
+
+
+@pytest.mark.parametrize("average", ["micro", "macro"])
+def test_a_label_only_one_system_predicts(average):
+    options = dict(onset_tolerance=0.5, offset_tolerance=None, average=average)
+    other = B.copy()
+    other.iloc[:5] = "unknown"
+    systems = {"a": A, "b": other}
+    for method in ("bootstrap", "permutation"):
+        result = audeval.compare(audeval.event_fscore, TRUTH, systems, method=method, n_resamples=64, **options)
+        for name, prediction in systems.items():
+            assert result.loc[name, "value"] == audeval.event_fscore(TRUTH, prediction, **options)
+        assert 0 < result.loc["b", "p_value"] <= 1
 
 
 def test_the_permutation_is_random_beyond_2_to_the_n():

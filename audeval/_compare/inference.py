@@ -6,7 +6,6 @@ from collections.abc import Callable
 import warnings
 
 import numpy as np
-import scipy.stats
 
 from audeval._compare.arrays import CHUNK_CELLS, _read_keys, _reduced
 from audeval._resample import _Arrays
@@ -27,6 +26,8 @@ def _percentile(distribution: np.ndarray, confidence: float) -> tuple[np.ndarray
 
 def _bca(distribution, observed, jackknife, confidence) -> tuple[np.ndarray, np.ndarray]:
     """BCa bounds per column (Efron 1987); a degenerate column gets its percentile bounds."""
+    import scipy.stats  # (on first use: scipy.stats loads scipy.special and scipy.optimize)
+
     low, high = _percentile(distribution, confidence)
     alpha = (1 - confidence) / 2
     z = scipy.stats.norm.ppf([alpha, 1 - alpha])
@@ -75,6 +76,8 @@ def _adjust(p: np.ndarray, correction: str | None) -> np.ndarray:
     if correction == "bonferroni":
         adjusted = np.minimum(values * m, 1.0)
     elif correction == "bh":
+        import scipy.stats
+
         adjusted = scipy.stats.false_discovery_control(values, method="bh")
     else:  # holm: (m - i) p_(i), made monotone
         order = np.argsort(values, kind="stable")
@@ -149,6 +152,13 @@ def _permutation_p(first, second, n_resamples: int, rng: np.random.Generator) ->
     observed = float(statistic(np.zeros((1, n)))[0])
     if np.isnan(observed):
         return np.nan
+    direct = float(second.value) - float(first.value)
+    if not np.isclose(observed, direct, rtol=1e-9, atol=1e-12):
+        raise ValueError(
+            f"the statistics of the two systems cannot be swapped file by file: with nothing "
+            f"swapped their difference is {observed!r}, not {direct!r} "
+            "(do their tables differ in labels? pass labels=[...])."
+        )
     exact = n < 63 and 2**n <= n_resamples
     total = 2**n if exact else n_resamples
     gamma = abs(np.finfo(np.float64).eps * 100 * observed)

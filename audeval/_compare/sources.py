@@ -90,7 +90,8 @@ class _Table:
             out = np.empty((len(counts),) + shape)
             with warnings.catch_warnings(), np.errstate(all="ignore"):
                 warnings.simplefilter("ignore")
-                for k, table in enumerate(self.tables.tables(counts)):
+                integer = np.rint(counts).astype(np.int64)  # (the tables repeat files)
+                for k, table in enumerate(self.tables.tables(integer)):
                     replicate = _to_array(
                         reduce(self.metric, table, self.labels, self.metric_options, self.family)
                     )
