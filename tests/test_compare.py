@@ -512,3 +512,24 @@ def test_plot_draws_every_system_with_its_interval():
             audeval.plot.compare(result, colors={"nope": "red"})
     finally:
         plt.close("all")
+
+
+def test_strata_keep_each_stratum_s_files_in_every_resample(monkeypatch):
+    seen = []
+    original = _arrays._Stacked.__call__
+
+    def spy(self, counts):
+        seen.append(counts.copy())
+        return original(self, counts)
+
+    monkeypatch.setattr(_arrays._Stacked, "__call__", spy)
+    strata = {"f0": "x", "f1": "x", "f2": "y", "f3": "y", "f4": "y", "f5": "z"}
+    result = _run("event", n_resamples=300, strata=strata)
+    counts = seen[0]
+    assert (counts[:, :2].sum(axis=1) == 2).all() and (counts[:, 2:5].sum(axis=1) == 3).all()
+    assert (counts[:, 5] == 1).all()  # a stratum of one file: always that file
+    assert result.attrs["compare"]["strata"] == 3
+    unstratified = _run("event", n_resamples=300)
+    assert result["value"].tolist() == unstratified["value"].tolist()
+    with pytest.raises(ValueError, match="strata must name every file"):
+        _run("event", strata={"f0": "x"})

@@ -98,6 +98,7 @@ def compare(
     correction: str | None = "holm",
     pairwise: bool = False,
     component: object = None,
+    strata: Mapping[object, object] | pd.Series | None = None,
     seed: int | np.random.Generator | None = 0,
     **options,
 ) -> pd.DataFrame:
@@ -155,6 +156,9 @@ def compare(
         pairwise: one row per ordered pair of systems instead of one per system
         component: for a metric returning several numbers (a tuple, or one per label),
             the position or key of the number to compare
+        strata: file -> stratum (e.g. the recording a clip was cut from, a domain):
+            the bootstrap draws each stratum's files from that stratum only,
+            as many as it has; every file must be named
         seed: seed of the random generator (or a ``numpy.random.Generator``)
         **options: options of the metric and of its statistics function
 
@@ -210,7 +214,8 @@ def compare(
         rows = [(i, names.index(baseline)) for i in range(len(names))]
     first, second = np.array([i for i, _ in rows]), np.array([j for _, j in rows])
 
-    distribution, jackknife = _resample(sources, names, union, n_resamples, interval, rng)
+    codes = _strata(strata, union)
+    distribution, jackknife = _resample(sources, names, union, n_resamples, interval, rng, codes)
     low, high = _intervals(distribution, values, jackknife, confidence, interval)
     differences = distribution[:, first] - distribution[:, second]
     observed = np.array([sources[names[i]].value - sources[names[j]].value for i, j in rows], dtype=np.float64)
@@ -241,9 +246,30 @@ def compare(
         "correction": correction,
         "baseline": None if pairwise else baseline,
         "n_files": len(union),
+        "strata": None if codes is None else int(codes.max()) + 1,
         "exact": method == "permutation" and 2 ** len(union) <= n_resamples,
     }
     return result
+
+
+def _strata(strata, union: pd.Index) -> np.ndarray | None:
+    """A stratum code per file of ``union`` (``None``: no strata)."""
+    if strata is None:
+        return None
+    if isinstance(strata, Mapping):
+        strata = pd.Series(dict(strata), dtype=object)
+    if not isinstance(strata, pd.Series):
+        raise TypeError(f"strata must be a mapping or Series file -> stratum; got {type(strata).__name__}.")
+    position = pd.Index(strata.index, dtype=object).get_indexer(union)
+    if (position < 0).any():
+        missing = list(union[position < 0][:5])
+        raise ValueError(
+            f"strata must name every file; {int((position < 0).sum())} are missing, first: {missing}."
+        )
+    codes, _ = pd.factorize(strata.to_numpy(dtype=object)[position])
+    if (codes < 0).any():
+        raise ValueError("strata must not be missing (NaN) for a file.")
+    return codes
 
 
 def _union(sources: dict, names: list) -> pd.Index:

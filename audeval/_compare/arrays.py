@@ -115,8 +115,19 @@ class _Stacked:
         return out
 
 
-def _resample(sources, names, union, n_resamples, interval, rng):
-    """Paired resamples ``(B, systems)`` (the same files for every system) and the jackknife."""
+def stratified_counts(strata: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+    """``(size, files)`` counts drawing each stratum's files from that stratum only
+    (as many as it has): ``strata`` holds a stratum code per file."""
+    counts = np.zeros((size, len(strata)), dtype=np.int64)
+    for code in np.unique(strata):  # (strata, not files)
+        members = np.flatnonzero(strata == code)
+        counts[:, members] = resample_counts(len(members), size, rng)
+    return counts
+
+
+def _resample(sources, names, union, n_resamples, interval, rng, strata=None):
+    """Paired resamples ``(B, systems)`` (the same files for every system) and the jackknife;
+    ``strata``: a stratum code per file of ``union`` (files resampled within their stratum)."""
     n_files = len(union)
     where = {name: union.get_indexer(sources[name].files) for name in names}
     identity = {
@@ -144,7 +155,10 @@ def _resample(sources, names, union, n_resamples, interval, rng):
     done = 0
     while done < n_resamples:
         size = min(chunk, n_resamples - done)
-        counts = resample_counts(n_files, size, rng).astype(np.float64)
+        if strata is None:
+            counts = resample_counts(n_files, size, rng).astype(np.float64)
+        else:
+            counts = stratified_counts(strata, size, rng).astype(np.float64)
         evaluate(counts, distribution, slice(done, done + size))
         done += size
     jackknife = None
