@@ -156,7 +156,7 @@ def compare(
         pairwise: one row per ordered pair of systems instead of one per system
         component: for a metric returning several numbers (a tuple, or one per label),
             the position or key of the number to compare
-        strata: file -> stratum (e.g. the recording a clip was cut from, a domain):
+        strata: file -> stratum (e.g. a domain or a recording condition):
             the bootstrap draws each stratum's files from that stratum only,
             as many as it has; every file must be named
         seed: seed of the random generator (or a ``numpy.random.Generator``)
@@ -165,11 +165,13 @@ def compare(
     Returns:
         one row per system (index ``system``): ``value``, ``low``, ``high``,
         ``difference`` (to the baseline), ``difference_low``, ``difference_high``,
-        ``p_value``, ``p_adjusted`` (NaN for the baseline);
+        ``p_value``, ``p_adjusted`` (the baseline's row: difference 0 with interval [0, 0],
+        p-values NaN);
         with ``pairwise=True`` one row per ordered pair (index ``system``, ``other``):
         ``difference`` (system minus other), its interval, ``p_value`` and ``p_adjusted``
         (corrected over the unordered pairs).
-        ``attrs["compare"]`` records the method, resamples, files and baseline
+        ``attrs["compare"]`` records the method, resamples, files, strata and baseline,
+        and whether the permutation test was exact
 
     Raises:
         TypeError, ValueError: on invalid arguments or input
