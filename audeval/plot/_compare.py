@@ -7,7 +7,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from audeval.plot._common import new_axes
+from audeval.plot._common import new_axes, pyplot
 
 
 SYSTEM_COLOR = "#0072B2"  # blue
@@ -17,8 +17,8 @@ SIGNIFICANT_COLOR = "#009E73"  # bluish green
 
 def compare(
     result: pd.DataFrame,
-    *,
     difference: bool = False,
+    *,
     alpha: float = 0.05,
     ax=None,
     colors: Mapping[str, str] | None = None,
@@ -65,6 +65,7 @@ def compare(
         ['late (baseline)', 'exact']
 
     """
+    pyplot()  # (an ImportError naming the extra first, without matplotlib)
     if not isinstance(result, pd.DataFrame) or "compare" not in result.attrs:
         raise TypeError("result must be the DataFrame that audeval.compare returns.")
     palette = {"system": SYSTEM_COLOR, "baseline": BASELINE_COLOR, "significant": SIGNIFICANT_COLOR}
