@@ -102,3 +102,25 @@ def test_two_systems_of_one_name_are_an_error(capsys, files):
     truth, good, bad = files
     code, out, err = run(capsys, "compare", truth, f"x={good}", f"x={bad}", "--metric", "event_fscore")
     assert code == 2 and "names must differ" in err
+
+
+def test_strata_from_a_file(capsys, files, tmp_path):
+    truth, good, bad = files
+    strata = write(tmp_path / "strata.csv", "file,domain\n" + "".join(
+        f"f{i}.wav,{'indoor' if i < 3 else 'outdoor'}\n" for i in range(6)
+    ))
+    code, out, err = run(
+        capsys, "compare", truth, bad, good, "--metric", "event_fscore", "-O", "onset_tolerance=0.2",
+        "--n-resamples", "300", "--strata", strata, "--format", "csv",
+    )
+    assert code == 0, err
+    table = pd.read_csv(io.StringIO(out)).set_index("system")
+    expected = audeval.compare(
+        audeval.event_fscore,
+        audeval.read_annotations(truth),
+        {"bad": audeval.read_annotations(bad), "good": audeval.read_annotations(good)},
+        n_resamples=300,
+        onset_tolerance=0.2,
+        strata={f"f{i}.wav": "indoor" if i < 3 else "outdoor" for i in range(6)},
+    )
+    np.testing.assert_allclose(table.to_numpy(float), expected.to_numpy(float), rtol=1e-12, equal_nan=True)

@@ -151,6 +151,11 @@ def add_parser(commands) -> None:
         default="holm",
         help="multiple-test correction of the p-values (default: holm)",
     )
+    test.add_argument(
+        "--strata",
+        metavar="PATH",
+        help="CSV/TSV of file and stratum (e.g. domain): the bootstrap resamples within strata",
+    )
     test.add_argument("--seed", type=_non_negative_int, default=0, help="random seed (default: 0)")
     _add_output(p, per_file=False)
     p.set_defaults(match_files="exact")
@@ -180,6 +185,20 @@ def _read_system(args, path: str, name: str, scores: bool):
     namespace.system = path
     namespace.system_format = None
     return read_side(namespace, "system")
+
+
+def _read_strata(path: str | None):
+    """file -> stratum from the first two columns of a CSV or TSV file."""
+    if path is None:
+        return None
+    import pandas as pd
+
+    if not os.path.isfile(path):
+        raise UsageError(f"--strata: {path}: no such file")
+    table = pd.read_csv(path, sep=None, engine="python", dtype=str)
+    if table.shape[1] < 2:
+        raise UsageError(f"--strata: {path} needs two columns, file and stratum; got {list(table.columns)}")
+    return pd.Series(table.iloc[:, 1].to_numpy(), index=table.iloc[:, 0].to_numpy())
 
 
 def run(args: argparse.Namespace) -> Result:
@@ -215,6 +234,7 @@ def run(args: argparse.Namespace) -> Result:
             correction=None if args.correction == "none" else args.correction,
             pairwise=args.pairwise,
             component=component,
+            strata=_read_strata(args.strata),
             seed=args.seed,
             **options,
         )
