@@ -18,6 +18,7 @@ from audeval._agreement import unitized_alpha
 from audeval._bootstrap import BootstrapResult
 from audeval._bootstrap import BootstrapWarning
 from audeval._bootstrap import bootstrap
+from audeval._compare import compare
 from audeval._dask import dask_statistics
 from audeval._diarization import detection_error_rate
 from audeval._diarization import detection_report
@@ -124,6 +125,7 @@ __all__ = [
     "boundary_detection",
     "boundary_deviation",
     "cohen_kappa",
+    "compare",
     "consensus",
     "dask_statistics",
     "detection_error_rate",

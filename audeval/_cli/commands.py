@@ -38,6 +38,7 @@ from audeval._cli.messages import (
 )
 from audeval._cli.render import COUNT_COLUMNS, TOTAL, Result, render, with_file_level
 from audeval._cli.report import report
+from audeval._cli.compare import run as compare
 from audeval._cli.scores import scores
 
 
@@ -577,6 +578,7 @@ RUN = {
     "agreement": agreement,
     "separation": separation,
     "report": report,
+    "compare": compare,
 }
 """The function of every subcommand."""
 

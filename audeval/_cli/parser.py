@@ -15,6 +15,7 @@ from audeval._cli.argtypes import (
     _psds_list,
 )
 from audeval._cli.declared import add_option
+from audeval._cli.compare import add_parser as _compare
 from audeval._cli.messages import PROG, UsageError
 from audeval._cli.render import FORMATS
 from audeval._cli.report import add_report
@@ -493,7 +494,7 @@ DECLARED = {"agreement": AGREEMENT, "events": EVENT, "segments": SEGMENT, "score
 
 SUBCOMMANDS = (
     _example, _events, _segments, _structure, _diarization, _detection, _scores, _agreement,
-    _separation, add_report,
+    _separation, _compare, add_report,
 )
 """The parser of every subcommand, in the order of ``audeval --help``."""
 

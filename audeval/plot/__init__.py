@@ -10,7 +10,8 @@ so ``import audeval.plot`` works without it.
 * :func:`structure_timeline`: two partitions and their matched boundaries;
 * :func:`diarization_timeline`: speakers after the label mapping;
 * :func:`psd_roc`: the PSD-ROC of :func:`audeval.psd_roc` and every class's staircase;
-* :func:`precision_recall`: precision-recall curves per class with AP and best F.
+* :func:`precision_recall`: precision-recall curves per class with AP and best F;
+* :func:`compare`: the systems of :func:`audeval.compare` with their intervals, the baseline marked.
 
 Every function draws the outcome of the same computation
 as the metric with the same options
@@ -26,6 +27,7 @@ so a figure can be inspected in tests or post-processed.
 """
 
 from audeval.plot import _common
+from audeval.plot._compare import compare
 from audeval.plot._diarization import diarization_timeline
 from audeval.plot._events import event_confusion_matrix
 from audeval.plot._events import event_timeline
@@ -44,6 +46,7 @@ OUTCOME_COLORS = _common.OUTCOME_COLORS
 
 __all__ = [
     "OUTCOME_COLORS",
+    "compare",
     "diarization_timeline",
     "event_confusion_matrix",
     "event_timeline",

@@ -43,6 +43,7 @@ LAYER_GROUPS = {
         "audeval._sum",
         "audeval._accumulate",
         "audeval._bootstrap",
+        "audeval._compare",
         "audeval._dask",
         "audeval._warnings",
     ),
