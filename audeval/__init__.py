@@ -69,6 +69,9 @@ from audeval._score_based import auroc
 from audeval._score_based import average_precision
 from audeval._score_based import best_fscore
 from audeval._score_based import fscore_at
+from audeval._score_based import median_filter
+from audeval._score_based import pi_psd_roc
+from audeval._score_based import pipsds
 from audeval._score_based import precision_recall_curve
 from audeval._score_based import psd_roc
 from audeval._score_based import psds
@@ -158,9 +161,12 @@ __all__ = [
     "identification_precision_recall",
     "jaccard_error_rate",
     "krippendorff_alpha",
+    "median_filter",
     "mutual_information",
     "normalized_conditional_entropy",
     "pairwise_clustering",
+    "pi_psd_roc",
+    "pipsds",
     "precision_recall_curve",
     "psd_roc",
     "psds",

@@ -14,6 +14,8 @@ from audeval._score_based.curves import (
     precision_recall_curve,
 )
 from audeval._score_based.events import scores_to_events
+from audeval._score_based.medfilt import median_filter
+from audeval._score_based.pipsds import pi_psd_roc, pipsds
 from audeval._score_based.psd import PSDS1, PSDS2, psd_roc, psds
 from audeval._score_based.readers import read_operating_points, read_sed_scores
 from audeval._score_based.roc import auroc, roc_curve
@@ -26,6 +28,9 @@ __all__ = [
     "average_precision",
     "best_fscore",
     "fscore_at",
+    "median_filter",
+    "pi_psd_roc",
+    "pipsds",
     "precision_recall_curve",
     "psd_roc",
     "psds",

@@ -11,6 +11,7 @@ from audeval._score_based.curves import (
     precision_recall_curve,
 )
 from audeval._score_based import reductions
+from audeval._score_based.pipsds import pi_psd_roc, pipsds
 from audeval._score_based.psd import psd_roc, psds
 from audeval._score_based.roc import auroc, roc_curve
 from audeval._score_based.statistics import STATISTICS_OPTIONS, normalise, score_statistics
@@ -23,6 +24,8 @@ FAMILY = Family(
     metrics=(
         psds,
         psd_roc,
+        pipsds,
+        pi_psd_roc,
         precision_recall_curve,
         best_fscore,
         fscore_at,
