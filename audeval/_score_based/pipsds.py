@@ -21,7 +21,9 @@ def _gate(metric, truth, scores, labels, options) -> tuple[Accumulated, int]:
     if options.alpha_ct == 0.0:
         options = SCORE.without(options, "cttc_threshold")
     if scores is not None:
-        max_efpr = options.max_efpr if isinstance(scores, pd.DataFrame) else None
+        max_efpr = options.max_efpr
+        if options.median_filter_lengths is None:
+            raise TypeError(f"{metric.__name__} of a score table needs median_filter_lengths.")
         if not isinstance(scores, pd.DataFrame):
             raise TypeError(
                 f"scores must be a score table (DataFrame) for {metric.__name__}; "
@@ -103,7 +105,7 @@ def pi_psd_roc(
     scores: pd.DataFrame | None = None,
     labels: Sequence[object] | None = None,
     *,
-    median_filter_lengths: Sequence[float],
+    median_filter_lengths: Sequence[float] | None = None,
     dtc_threshold: float = 0.7,
     gtc_threshold: float = 0.7,
     cttc_threshold: float | None = None,
@@ -133,7 +135,8 @@ def pi_psd_roc(
         truth: truth events, or a table of :func:`score_statistics` made with ``median_filter_lengths``
         scores: score table (``None`` with a table)
         labels: classes to evaluate; ``None``: the columns of the score table
-        median_filter_lengths: filter lengths in seconds (0: the scores as they are)
+        median_filter_lengths: filter lengths in seconds (0: the scores as they are);
+            with a statistics table ``None`` takes the table's
         dtc_threshold: detection tolerance criterion
         gtc_threshold: ground truth intersection criterion
         cttc_threshold: cross-trigger tolerance criterion (used if ``alpha_ct != 0``)
@@ -167,7 +170,7 @@ def pipsds(
     scores: pd.DataFrame | None = None,
     labels: Sequence[object] | None = None,
     *,
-    median_filter_lengths: Sequence[float],
+    median_filter_lengths: Sequence[float] | None = None,
     dtc_threshold: float = 0.7,
     gtc_threshold: float = 0.7,
     cttc_threshold: float | None = None,
@@ -195,7 +198,8 @@ def pipsds(
         truth: truth events, or a table of :func:`score_statistics` made with ``median_filter_lengths``
         scores: score table (``None`` with a table)
         labels: classes to evaluate; ``None``: the columns of the score table
-        median_filter_lengths: filter lengths in seconds (0: the scores as they are)
+        median_filter_lengths: filter lengths in seconds (0: the scores as they are);
+            with a statistics table ``None`` takes the table's
         dtc_threshold: detection tolerance criterion
         gtc_threshold: ground truth intersection criterion
         cttc_threshold: cross-trigger tolerance criterion (used if ``alpha_ct != 0``)
