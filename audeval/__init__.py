@@ -67,7 +67,9 @@ from audeval._score_based import PSDS1
 from audeval._score_based import PSDS2
 from audeval._score_based import auroc
 from audeval._score_based import average_precision
+from audeval._score_based import best_error_rate
 from audeval._score_based import best_fscore
+from audeval._score_based import error_rate_curve
 from audeval._score_based import fscore_at
 from audeval._score_based import median_filter
 from audeval._score_based import pi_psd_roc
@@ -119,6 +121,7 @@ __all__ = [
     "agreement_statistics",
     "auroc",
     "average_precision",
+    "best_error_rate",
     "best_fscore",
     "bootstrap",
     "boundary_detection",
@@ -138,6 +141,7 @@ __all__ = [
     "diarization_speaker_report",
     "diarization_statistics",
     "disagreements",
+    "error_rate_curve",
     "event_confusion_matrix",
     "event_error_rate",
     "event_error_rate_per_class",

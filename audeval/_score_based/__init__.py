@@ -4,6 +4,7 @@ Modules by concern: :mod:`.inputs` (the gate for score tables),
 :mod:`.deltas` (detections at every threshold as change points),
 :mod:`.intersection` (DTC/GTC/CTTC), :mod:`.statistics` (the additive table),
 :mod:`.psd` (PSD-ROC, PSDS), :mod:`.curves` (precision/recall/F, AP),
+:mod:`.medfilt` (median filter), :mod:`.pipsds` (piPSDS), :mod:`.error_rate` (error rates),
 :mod:`.family` (the family declaration).
 """
 
@@ -13,6 +14,7 @@ from audeval._score_based.curves import (
     fscore_at,
     precision_recall_curve,
 )
+from audeval._score_based.error_rate import best_error_rate, error_rate_curve
 from audeval._score_based.events import scores_to_events
 from audeval._score_based.medfilt import median_filter
 from audeval._score_based.pipsds import pi_psd_roc, pipsds
@@ -26,7 +28,9 @@ __all__ = [
     "PSDS2",
     "auroc",
     "average_precision",
+    "best_error_rate",
     "best_fscore",
+    "error_rate_curve",
     "fscore_at",
     "median_filter",
     "pi_psd_roc",

@@ -11,6 +11,7 @@ from audeval._score_based.curves import (
     precision_recall_curve,
 )
 from audeval._score_based import reductions
+from audeval._score_based.error_rate import best_error_rate, error_rate_curve
 from audeval._score_based.pipsds import pi_psd_roc, pipsds
 from audeval._score_based.psd import psd_roc, psds
 from audeval._score_based.roc import auroc, roc_curve
@@ -26,6 +27,8 @@ FAMILY = Family(
         psd_roc,
         pipsds,
         pi_psd_roc,
+        error_rate_curve,
+        best_error_rate,
         precision_recall_curve,
         best_fscore,
         fscore_at,

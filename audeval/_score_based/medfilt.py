@@ -87,72 +87,114 @@ def filter_frames(
     """``(frames, classes)`` scores median filtered per class (frames sorted by file and start).
 
     ``hop``: each frame's file's frame length (ns); ``lengths``: per class (ns).
-    One rank filter per distinct (frame length, filter length) pair and rule.
     """
-    out = np.array(scores, dtype=np.float64, copy=True)
-    if len(out) == 0:
-        return out
+    return filter_variants(scores, frame_file, hop, [lengths], compat=compat)[0]
+
+
+def filter_variants(
+    scores: np.ndarray,
+    frame_file: np.ndarray,
+    hop: np.ndarray,
+    variants: list[np.ndarray],
+    *,
+    compat: str | None,
+) -> list[np.ndarray]:
+    """:func:`filter_frames` for several length vectors: one padded layout per frame length
+    for all of them, one rank filter per (variant, filter length, rule)."""
+    scores = np.asarray(scores, dtype=np.float64)
+    outs = [scores] * len(variants)
+    if len(scores) == 0:
+        return [scores.copy() for _ in variants]
     tol = 2 * EPS_NS if compat == "sed_scores_eval" else 0
     for h in np.unique(hop):
-        rows = np.flatnonzero(hop == h)
-        for length in np.unique(lengths):
-            if length < h:  # the window never holds more than two frames' halves: no change
+        rules = {
+            int(length): _rule(int(length), int(h), tol, compat)
+            for lengths in variants for length in np.unique(lengths) if length >= h
+        }
+        if not rules:  # windows never hold more than two frames' halves: no change
+            continue
+        every = bool((hop == h).all())
+        rows = slice(None) if every else np.flatnonzero(hop == h)
+        layout = _Layout(scores[rows], frame_file[rows], max(k for k, _, _ in rules.values()) + 1,
+                         edge=compat != "sed_scores_eval")
+        for i, lengths in enumerate(variants):
+            used = [length for length in np.unique(lengths) if length >= h]
+            if not used:
                 continue
-            columns = np.flatnonzero(lengths == length)
-            k = int((length - h) // (2 * h))
-            lower = length >= (2 * k + 2) * h - tol  # r >= 1/2: the outer frames can count
-            upper = length <= (2 * k + 2) * h + tol  # r <= 1/2: the inner median can stand
-            if lower and upper and compat == "sed_scores_eval":
-                raise ValueError(
-                    f"length {length / 1e9:g} s is an even multiple of the frame length {h / 1e9:g} s: "
-                    "sed_scores_eval 0.0.4's medfilt keeps a stale value at the exact ties of such "
-                    "windows (not reproduced); use an odd multiple or another length."
-                )
-            block = out[np.ix_(rows, columns)]
-            out[np.ix_(rows, columns)] = _filter_block(
-                block, frame_file[rows], k, lower, upper, edge=compat != "sed_scores_eval"
-            )
-    return out
+            if len(used) == 1 and (lengths == used[0]).all():  # one length for all classes
+                block = layout.filter(np.arange(len(lengths)), *rules[int(used[0])])
+            else:
+                block = np.array(scores[rows], copy=True)
+                for length in used:
+                    columns = np.flatnonzero(lengths == length)
+                    block[:, columns] = layout.filter(columns, *rules[int(length)])
+            if every:
+                outs[i] = block
+            else:
+                if outs[i] is scores:
+                    outs[i] = scores.copy()
+                outs[i][rows] = block
+    return [out if out is not scores else scores.copy() for out in outs]
 
 
-def _filter_block(values: np.ndarray, frame_file: np.ndarray, k: int, lower: bool, upper: bool, *, edge: bool):
-    """The rule of the module docstring on one block of frames (sorted by file) and classes."""
-    n, n_columns = values.shape
-    pad = k + 1
-    first = np.ones(n, dtype=bool)
-    first[1:] = frame_file[1:] != frame_file[:-1]
-    run = np.cumsum(first) - 1  # the file's position among the block's files
-    n_runs = int(run[-1]) + 1
-    width = n + 2 * pad * n_runs
-    position = np.arange(n) + pad * (2 * run + 1)
-    # the source frame of every padded position: the file's first / last frame in its pads
-    starts = np.flatnonzero(first)
-    ends = np.append(starts[1:], n) - 1
-    source = np.empty(width, dtype=np.int64)
-    source[position] = np.arange(n)
-    pad_left = position[starts][:, None] - np.arange(pad, 0, -1)[None, :]
-    pad_right = position[ends][:, None] + np.arange(1, pad + 1)[None, :]
-    source[pad_left.ravel()] = np.repeat(starts, pad)
-    source[pad_right.ravel()] = np.repeat(ends, pad)
-    padded = values[source].T.copy()  # (classes, width): columns end to end, pads between files
-    if not edge:
-        padded[:, pad_left.ravel()] = -np.inf
-        padded[:, pad_right.ravel()] = -np.inf
-    flat = padded.ravel()
-    if not lower:
-        result = ndimage.rank_filter(flat, k, size=2 * k + 1, mode="nearest")
-    elif not upper:
-        result = ndimage.rank_filter(flat, k + 1, size=2 * k + 3, mode="nearest")
-    else:
-        middle = ndimage.rank_filter(flat, k, size=2 * k + 1, mode="nearest")
-        if k >= 1:
-            below = ndimage.rank_filter(flat, k - 1, size=2 * k + 1, mode="nearest")
+def _rule(length: int, h: int, tol: int, compat: str | None) -> tuple[int, bool, bool]:
+    """``k`` and whether the outer frames can count (r >= 1/2) and the inner median stand (r <= 1/2)."""
+    k = (length - h) // (2 * h)
+    lower = length >= (2 * k + 2) * h - tol
+    upper = length <= (2 * k + 2) * h + tol
+    if lower and upper and compat == "sed_scores_eval":
+        raise ValueError(
+            f"length {length / 1e9:g} s is an even multiple of the frame length {h / 1e9:g} s: "
+            "sed_scores_eval 0.0.4's medfilt keeps a stale value at the exact ties of such "
+            "windows (not reproduced); use an odd multiple or another length."
+        )
+    return k, lower, upper
+
+
+class _Layout:
+    """Frames (sorted by file) of every class end to end, ``pad`` frames of padding around each file:
+    the file's edge scores (``edge``) or -inf."""
+
+    def __init__(self, values: np.ndarray, frame_file: np.ndarray, pad: int, *, edge: bool):
+        n, n_columns = values.shape
+        first = np.ones(n, dtype=bool)
+        first[1:] = frame_file[1:] != frame_file[:-1]
+        run = np.cumsum(first) - 1  # the file's position among the block's files
+        n_runs = int(run[-1]) + 1
+        self.pad, self.width = pad, n + 2 * pad * n_runs
+        self.position = np.arange(n) + pad * (2 * run + 1)
+        starts = np.flatnonzero(first)
+        ends = np.append(starts[1:], n) - 1
+        left = (self.position[starts][:, None] - np.arange(pad, 0, -1)[None, :]).ravel()
+        right = (self.position[ends][:, None] + np.arange(1, pad + 1)[None, :]).ravel()
+        self.padded = np.empty((n_columns, self.width))
+        self.padded[:, self.position] = values.T
+        if edge:
+            self.padded[:, left] = values[np.repeat(starts, pad)].T
+            self.padded[:, right] = values[np.repeat(ends, pad)].T
         else:
-            below = np.full_like(flat, -np.inf)
-        outer = np.full_like(flat, -np.inf)
-        outer[pad:-pad] = np.maximum(flat[: -2 * pad], flat[2 * pad :])
-        result = np.minimum(np.maximum(below, outer), middle)
-    return result.reshape(n_columns, width)[:, position].T
+            self.padded[:, left] = -np.inf
+            self.padded[:, right] = -np.inf
+
+    def filter(self, columns: np.ndarray, k: int, lower: bool, upper: bool) -> np.ndarray:
+        """The rule of the module docstring for ``columns``: ``(frames, len(columns))``."""
+        every = len(columns) == self.padded.shape[0]
+        flat = (self.padded if every else self.padded[columns]).ravel()
+        if not lower:
+            result = ndimage.rank_filter(flat, k, size=2 * k + 1, mode="nearest")
+        elif not upper:
+            result = ndimage.rank_filter(flat, k + 1, size=2 * k + 3, mode="nearest")
+        else:
+            middle = ndimage.rank_filter(flat, k, size=2 * k + 1, mode="nearest")
+            if k >= 1:
+                below = ndimage.rank_filter(flat, k - 1, size=2 * k + 1, mode="nearest")
+            else:
+                below = np.full_like(flat, -np.inf)
+            shift = k + 1
+            outer = np.full_like(flat, -np.inf)
+            outer[shift:-shift] = np.maximum(flat[: -2 * shift], flat[2 * shift :])
+            result = np.minimum(np.maximum(below, outer), middle)
+        return result.reshape(len(columns), self.width)[:, self.position].T
 
 
 def median_filter(

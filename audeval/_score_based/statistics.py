@@ -34,7 +34,7 @@ from audeval._score_based.inputs import ScoreInputs, check_scores
 from audeval._score_based.collar import collar_deltas
 from audeval._score_based.intersection import intersection_deltas
 from audeval._score_based.items import clip_items, item_deltas, segment_items
-from audeval._score_based.medfilt import filter_frames, frame_hops
+from audeval._score_based.medfilt import filter_variants, frame_hops
 from audeval._score_based.options import COMPAT, CRITERIA, SCORE
 from audeval._score_based.operating import (
     operating_point_counts,
@@ -277,11 +277,14 @@ def filtered_statistics(inputs: ScoreInputs, scores: pd.DataFrame, options: dict
     )
     decimals = 6 if options["compat"] == "sed_scores_eval" else None
     parts = []
-    for j, seconds in enumerate(options["median_filter_lengths"]):
-        lengths = np.full(inputs.n_labels, int(round(seconds * 1e9)), dtype=np.int64)
-        filtered = dataclasses.replace(
-            inputs, scores=filter_frames(inputs.scores, inputs.frame_file, hop, lengths, compat=options["compat"])
-        )
+    variants = [
+        np.full(inputs.n_labels, int(round(seconds * 1e9)), dtype=np.int64)
+        for seconds in options["median_filter_lengths"]
+    ]
+    filtered_scores = filter_variants(inputs.scores, inputs.frame_file, hop, variants, compat=options["compat"])
+    for j, values in enumerate(filtered_scores):
+        filtered = dataclasses.replace(inputs, scores=values)
+        filtered_scores[j] = None  # freed once counted
         group, rank, levels, columns = intersection_deltas(
             filtered, dtc=options["dtc_threshold"], gtc=options["gtc_threshold"],
             cttc=options["cttc_threshold"], decimals=decimals, max_efpr=max_efpr,
