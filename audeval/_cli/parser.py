@@ -268,6 +268,11 @@ def _segments(commands) -> None:
         type=_positive_seconds_or_none,
     )
     g.add_argument("--compat", choices=("sed_eval",), help="reproduce sed_eval's float binning")
+    g.add_argument(
+        "--gap-label",
+        metavar="LABEL",
+        help="a class for unannotated time with its own row (MIREX2018_eval's final code: '-')",
+    )
     _add_zero_division(g, 0.0, "value of 0 / 0 (default: 0; 'nan')")
     _add_output(p)
 
