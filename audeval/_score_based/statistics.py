@@ -282,12 +282,13 @@ def filtered_statistics(inputs: ScoreInputs, scores: pd.DataFrame, options: dict
         for seconds in options["median_filter_lengths"]
     ]
     filtered_scores = filter_variants(inputs.scores, inputs.frame_file, hop, variants, compat=options["compat"])
+    shared: dict = {}  # the frames and truth are the same for every length
     for j, values in enumerate(filtered_scores):
         filtered = dataclasses.replace(inputs, scores=values)
         filtered_scores[j] = None  # freed once counted
         group, rank, levels, columns = intersection_deltas(
             filtered, dtc=options["dtc_threshold"], gtc=options["gtc_threshold"],
-            cttc=options["cttc_threshold"], decimals=decimals, max_efpr=max_efpr,
+            cttc=options["cttc_threshold"], decimals=decimals, max_efpr=max_efpr, shared=shared,
         )
         named = {
             (name if isinstance(name, str) else f"ct_{inputs.labels[name[1]]}") + f"@{j}": values
