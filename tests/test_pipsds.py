@@ -125,7 +125,7 @@ def test_errors():
     index = audformat.segmented_index(["f"] * 4, [0, 1, 2, 3], [1, 2, 3, 4])
     scores = pd.DataFrame({"a": [0.9, 0.2, 0.3, 0.1]}, index=index)
     with pytest.raises(TypeError, match="pipsds of a score table needs median_filter_lengths"):
-        audeval.pipsds(truth, scores)
+        audeval.pipsds(truth, scores, median_filter_lengths=None)
     with pytest.raises(ValueError, match="median_filter_lengths is empty"):
         audeval.pipsds(truth, scores, median_filter_lengths=[])
     with pytest.raises(ValueError, match="finite seconds >= 0"):
@@ -135,7 +135,7 @@ def test_errors():
     with pytest.raises(TypeError, match="sequence of seconds"):
         audeval.pipsds(truth, scores, median_filter_lengths=1.0)
     with pytest.raises(ValueError, match="alpha_ct is not 0"):
-        audeval.pipsds(truth, scores, median_filter_lengths=[0.0], alpha_ct=0.5)
+        audeval.pipsds(truth, scores, median_filter_lengths=[0.0], alpha_ct=0.5, cttc_threshold=None)
     with pytest.raises(ValueError, match="criterion='intersection'"):
         audeval.score_statistics(truth, scores, criterion="collar", median_filter_lengths=[0.0])
     with pytest.raises(ValueError, match="even multiple"):

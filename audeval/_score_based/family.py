@@ -40,7 +40,10 @@ FAMILY = Family(
     normalise=normalise,
     scores_input=True,
     # ROC metrics default to segments; a criterion the caller gives wins (split_options)
-    requires=declared_defaults((roc_curve, auroc), ("criterion",), score_statistics),
+    # piPSDS: the median filter lengths of its signature, unless the caller gives others
+    requires=declared_defaults(
+        (roc_curve, auroc, pipsds, pi_psd_roc), ("criterion", "median_filter_lengths"), score_statistics
+    ),
     resample=reductions.resample,
 )
 """The score family (index ``(file, label, threshold)``)."""

@@ -29,7 +29,6 @@ from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
-from scipy import ndimage
 
 from audeval._options import check_duration
 from audeval._score_based.inputs import (
@@ -178,6 +177,8 @@ class _Layout:
 
     def filter(self, columns: np.ndarray, k: int, lower: bool, upper: bool) -> np.ndarray:
         """The rule of the module docstring for ``columns``: ``(frames, len(columns))``."""
+        from scipy import ndimage  # (a heavy import: only when a score table is filtered)
+
         every = len(columns) == self.padded.shape[0]
         flat = (self.padded if every else self.padded[columns]).ravel()
         if not lower:

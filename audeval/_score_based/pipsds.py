@@ -105,10 +105,10 @@ def pi_psd_roc(
     scores: pd.DataFrame | None = None,
     labels: Sequence[object] | None = None,
     *,
-    median_filter_lengths: Sequence[float] | None = None,
+    median_filter_lengths: Sequence[float] | None = (0.0, 0.1, 0.25, 0.5, 0.7),
     dtc_threshold: float = 0.7,
     gtc_threshold: float = 0.7,
-    cttc_threshold: float | None = None,
+    cttc_threshold: float | None = 0.3,
     alpha_ct: float = 0.0,
     alpha_st: float = 0.0,
     max_efpr: float = 100.0,
@@ -135,8 +135,9 @@ def pi_psd_roc(
         truth: truth events, or a table of :func:`score_statistics` made with ``median_filter_lengths``
         scores: score table (``None`` with a table)
         labels: classes to evaluate; ``None``: the columns of the score table
-        median_filter_lengths: filter lengths in seconds (0: the scores as they are);
-            with a statistics table ``None`` takes the table's
+        median_filter_lengths: filter lengths in seconds (0: the scores as they are;
+            default: 0, 0.1, 0.25, 0.5 and 0.7 s); a statistics table's own lengths
+            unless given
         dtc_threshold: detection tolerance criterion
         gtc_threshold: ground truth intersection criterion
         cttc_threshold: cross-trigger tolerance criterion (used if ``alpha_ct != 0``)
@@ -170,10 +171,10 @@ def pipsds(
     scores: pd.DataFrame | None = None,
     labels: Sequence[object] | None = None,
     *,
-    median_filter_lengths: Sequence[float] | None = None,
+    median_filter_lengths: Sequence[float] | None = (0.0, 0.1, 0.25, 0.5, 0.7),
     dtc_threshold: float = 0.7,
     gtc_threshold: float = 0.7,
-    cttc_threshold: float | None = None,
+    cttc_threshold: float | None = 0.3,
     alpha_ct: float = 0.0,
     alpha_st: float = 0.0,
     max_efpr: float = 100.0,
@@ -198,8 +199,9 @@ def pipsds(
         truth: truth events, or a table of :func:`score_statistics` made with ``median_filter_lengths``
         scores: score table (``None`` with a table)
         labels: classes to evaluate; ``None``: the columns of the score table
-        median_filter_lengths: filter lengths in seconds (0: the scores as they are);
-            with a statistics table ``None`` takes the table's
+        median_filter_lengths: filter lengths in seconds (0: the scores as they are;
+            default: 0, 0.1, 0.25, 0.5 and 0.7 s); a statistics table's own lengths
+            unless given
         dtc_threshold: detection tolerance criterion
         gtc_threshold: ground truth intersection criterion
         cttc_threshold: cross-trigger tolerance criterion (used if ``alpha_ct != 0``)
