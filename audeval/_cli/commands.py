@@ -103,7 +103,6 @@ def events(args: argparse.Namespace) -> Result:
             matching=args.matching,
             files_duration=data.files_duration,
             compat=args.compat,
-            gap_label=args.gap_label,
         )
         stats = without_label(stats, marker)
     options = dict(zero_division=args.zero_division, propagate_nans=args.propagate_nans)
