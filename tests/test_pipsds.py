@@ -140,3 +140,11 @@ def test_errors():
         audeval.score_statistics(truth, scores, criterion="collar", median_filter_lengths=[0.0])
     with pytest.raises(ValueError, match="even multiple"):
         audeval.pipsds(truth, scores, median_filter_lengths=[2.0], compat="sed_scores_eval")
+    uneven = pd.DataFrame({"a": [0.9, 0.2, 0.3]}, index=audformat.segmented_index(["f"] * 3, [0, 1, 3], [1, 3, 4]))
+    with pytest.raises(ValueError, match="frames of one length per file.*\\['f'\\]"):
+        audeval.pipsds(truth, uneven)
+    operating_points = {0.5: pd.Series(["a"], index=audformat.segmented_index(["f"], [0.0], [1.0]))}
+    with pytest.raises(TypeError, match="score table"):
+        audeval.pipsds(truth, operating_points)
+    with pytest.raises(ValueError, match="not to operating points"):
+        audeval.score_statistics(truth, operating_points, median_filter_lengths=[0.0])

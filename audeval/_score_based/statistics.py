@@ -184,6 +184,8 @@ def compute_statistics(
     if isinstance(scores, pd.Series) and len(scores) == 0:  # no scores at all (no files)
         scores = pd.DataFrame(index=scores.index, columns=list(labels or []), dtype=np.float64)
     if not isinstance(scores, pd.DataFrame) and isinstance(scores, Mapping):
+        if options.get("median_filter_lengths") is not None:
+            raise ValueError("median_filter_lengths applies to score tables, not to operating points.")
         table = _operating_points(truth, scores, labels, files_duration, options)
         return stamp(table, "score", {**_recorded(options), "labels": _given(labels)})
     if options["compat"] == "psds_eval":
@@ -273,7 +275,7 @@ def filtered_statistics(inputs: ScoreInputs, scores: pd.DataFrame, options: dict
         )
     hop = frame_hops(
         inputs.frame_file, inputs.frame_start, inputs.frame_end, inputs.files,
-        lambda bad: scores.head(0),
+        lambda bad: f"{int(bad.sum())} frame(s) differ from the first of their file",
     )
     decimals = 6 if options["compat"] == "sed_scores_eval" else None
     parts = []
