@@ -148,3 +148,19 @@ def test_errors():
         audeval.pipsds(truth, operating_points)
     with pytest.raises(ValueError, match="not to operating points"):
         audeval.score_statistics(truth, operating_points, median_filter_lengths=[0.0])
+
+
+def test_dask_table_gives_the_direct_value():
+    dd = pytest.importorskip("dask.dataframe")
+    scores, truth, durations = load("random")
+
+    def frame(data):
+        df = data.reset_index() if isinstance(data, pd.DataFrame) else data.rename("label").reset_index()
+        return dd.from_pandas(df.set_index("file").sort_index(), npartitions=3, sort=True)
+
+    options = dict(median_filter_lengths=[0.0, 0.3, 1.0], compat="sed_scores_eval")
+    table = audeval.dask_statistics(
+        audeval.score_statistics, frame(truth), frame(scores), files_duration=durations, **options
+    )
+    direct = audeval.pipsds(truth, scores, files_duration=durations, alpha_st=1.0, **options)
+    assert audeval.pipsds(table, alpha_st=1.0, **options) == pytest.approx(direct, abs=1e-12)
