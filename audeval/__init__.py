@@ -69,8 +69,13 @@ from audeval._score_based import PSDS1
 from audeval._score_based import PSDS2
 from audeval._score_based import auroc
 from audeval._score_based import average_precision
+from audeval._score_based import best_error_rate
 from audeval._score_based import best_fscore
+from audeval._score_based import error_rate_curve
 from audeval._score_based import fscore_at
+from audeval._score_based import median_filter
+from audeval._score_based import pi_psd_roc
+from audeval._score_based import pipsds
 from audeval._score_based import precision_recall_curve
 from audeval._score_based import psd_roc
 from audeval._score_based import psds
@@ -120,6 +125,7 @@ __all__ = [
     "agreement_statistics",
     "auroc",
     "average_precision",
+    "best_error_rate",
     "best_fscore",
     "bootstrap",
     "boundary_detection",
@@ -140,6 +146,7 @@ __all__ = [
     "diarization_speaker_report",
     "diarization_statistics",
     "disagreements",
+    "error_rate_curve",
     "event_confusion_matrix",
     "event_error_rate",
     "event_error_rate_per_class",
@@ -164,9 +171,12 @@ __all__ = [
     "identification_precision_recall",
     "jaccard_error_rate",
     "krippendorff_alpha",
+    "median_filter",
     "mutual_information",
     "normalized_conditional_entropy",
     "pairwise_clustering",
+    "pi_psd_roc",
+    "pipsds",
     "precision_recall_curve",
     "psd_roc",
     "psds",

@@ -200,6 +200,13 @@ METRIC_OPTIONS = {
         dict(compat="sed_scores_eval", files_duration=FILES_DURATION),
     ],
     "psd_roc": [dict(), dict(dtc_threshold=0.5, gtc_threshold=0.5, cttc_threshold=0.3)],
+    "pipsds": [
+        dict(),
+        dict(median_filter_lengths=[0.0, 1.5], dtc_threshold=0.5, gtc_threshold=0.5, cttc_threshold=0.3,
+             alpha_ct=0.5, alpha_st=1.0),
+        dict(median_filter_lengths=[0.3, 1.5], compat="sed_scores_eval", files_duration=FILES_DURATION),
+    ],
+    "pi_psd_roc": [dict(), dict(median_filter_lengths=[0.0, 1.5], dtc_threshold=0.5, gtc_threshold=0.5)],
 }
 
 

@@ -79,10 +79,7 @@ def _other_values(field, default):
     return []
 
 
-KNOWN = {
-    ("segment_accuracy", "gap_label"): "gap_label is read from Series only: no statistics table holds "
-    "the unannotated time yet (issue 29, item 6)",
-}
+KNOWN: dict[tuple[str, str], str] = {}
 """Cases that fail today, with the reason (strict xfail: a fix makes them fail until removed here)."""
 
 

@@ -148,8 +148,10 @@ def test_options_object():
     assert options.zero_division == 0.0 and options.average == "micro"
     with pytest.raises(dataclasses.FrozenInstanceError):
         options.compat = None
-    assert SEGMENT.record(options) == {"compat": "sed_eval", "time_resolution": pd.Timedelta(0.5, unit="s")}
-    assert SEGMENT.table_options == ("time_resolution", "compat")
+    assert SEGMENT.record(options) == {
+        "compat": "sed_eval", "time_resolution": pd.Timedelta(0.5, unit="s"), "gap_label": None,
+    }
+    assert SEGMENT.table_options == ("time_resolution", "compat", "gap_label")  # issue 29: gap_label
     with pytest.raises(ValueError, match="cannot be combined with compat='sed_eval'"):
         SEGMENT.build({"time_resolution": None, "compat": "sed_eval"})
     with pytest.raises(ValueError, match="alpha_ct is not 0: pass cttc_threshold"):

@@ -147,6 +147,7 @@ def segments(args: argparse.Namespace) -> Result:
             time_resolution=args.time_resolution,
             files_duration=data.files_duration,
             compat=args.compat,
+            gap_label=args.gap_label,
         )
         stats = without_label(stats, marker)
     options = dict(zero_division=args.zero_division)

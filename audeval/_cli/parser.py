@@ -243,6 +243,11 @@ def _segments(commands) -> None:
     fields = SEGMENT.fields
     add_option(g, fields["time_resolution"], hint="MIREX: 0.01; 'exact' is 'none'")
     add_option(g, fields["compat"])
+    g.add_argument(
+        "--gap-label",
+        metavar="LABEL",
+        help="a class for unannotated time with its own row (MIREX2018_eval's final code: '-')",
+    )
     add_option(g, fields["zero_division"], hint="'nan' for NaN")
     _add_output(p)
 

@@ -4,6 +4,7 @@ Modules by concern: :mod:`.inputs` (the gate for score tables),
 :mod:`.deltas` (detections at every threshold as change points),
 :mod:`.intersection` (DTC/GTC/CTTC), :mod:`.statistics` (the additive table),
 :mod:`.psd` (PSD-ROC, PSDS), :mod:`.curves` (precision/recall/F, AP),
+:mod:`.medfilt` (median filter), :mod:`.pipsds` (piPSDS), :mod:`.error_rate` (error rates),
 :mod:`.family` (the family declaration).
 """
 
@@ -13,7 +14,10 @@ from audeval._score_based.curves import (
     fscore_at,
     precision_recall_curve,
 )
+from audeval._score_based.error_rate import best_error_rate, error_rate_curve
 from audeval._score_based.events import scores_to_events
+from audeval._score_based.medfilt import median_filter
+from audeval._score_based.pipsds import pi_psd_roc, pipsds
 from audeval._score_based.psd import PSDS1, PSDS2, psd_roc, psds
 from audeval._score_based.readers import read_operating_points, read_sed_scores
 from audeval._score_based.roc import auroc, roc_curve
@@ -24,8 +28,13 @@ __all__ = [
     "PSDS2",
     "auroc",
     "average_precision",
+    "best_error_rate",
     "best_fscore",
+    "error_rate_curve",
     "fscore_at",
+    "median_filter",
+    "pi_psd_roc",
+    "pipsds",
     "precision_recall_curve",
     "psd_roc",
     "psds",

@@ -11,35 +11,40 @@ from audeval._score_based.curves import (
     precision_recall_curve,
 )
 from audeval._score_based import reductions
+from audeval._score_based.error_rate import best_error_rate, error_rate_curve
+from audeval._score_based.pipsds import pi_psd_roc, pipsds
 from audeval._score_based.psd import psd_roc, psds
 from audeval._score_based.roc import auroc, roc_curve
 from audeval._score_based.statistics import STATISTICS_OPTIONS, normalise, score_statistics
+
+METRICS = (
+    psds,
+    psd_roc,
+    pipsds,
+    pi_psd_roc,
+    error_rate_curve,
+    best_error_rate,
+    precision_recall_curve,
+    best_fscore,
+    fscore_at,
+    average_precision,
+    roc_curve,
+    auroc,
+)
 
 FAMILY = Family(
     name="score",
     statistics=score_statistics,
     index=("file", "label", "threshold"),
     options=STATISTICS_OPTIONS,
-    metrics=(
-        psds,
-        psd_roc,
-        precision_recall_curve,
-        best_fscore,
-        fscore_at,
-        average_precision,
-        roc_curve,
-        auroc,
-    ),
+    metrics=METRICS,
     columns=("tp", "fp", "n_truth"),
     normalise=normalise,
     scores_input=True,
     # statistics defaults a metric's own signature sets otherwise (ROC metrics: segments;
-    # psds and psd_roc: cttc_threshold=0.3); an option the caller gives wins (split_options)
-    requires=declared_defaults(
-        (psds, psd_roc, precision_recall_curve, best_fscore, fscore_at, average_precision, roc_curve, auroc),
-        STATISTICS_OPTIONS,
-        score_statistics,
-    ),
+    # psds and psd_roc: cttc_threshold=0.3; piPSDS: its median filter lengths);
+    # an option the caller gives wins (split_options)
+    requires=declared_defaults(METRICS, STATISTICS_OPTIONS, score_statistics),
     resample=reductions.resample,
 )
 """The score family (index ``(file, label, threshold)``)."""

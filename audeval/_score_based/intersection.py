@@ -232,6 +232,7 @@ def intersection_deltas(
     decimals: int | None,
     max_efpr: float | None = None,
     cells: int | None = None,
+    shared: dict | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, np.ndarray]]:
     """Deltas of ``tp``, ``fp`` (and ``ct`` per label) per ``(group, level)`` (as :func:`_collect`).
 
@@ -240,6 +241,9 @@ def intersection_deltas(
 
     ``fp`` is the number of detections (:func:`audeval._score_based.deltas.run_changes`,
     every group at once) less the relevant ones.
+    ``shared``: a dict kept between calls on inputs that differ in their scores only
+    (median filtered, :mod:`audeval._score_based.medfilt`): the frames each truth event
+    touches are computed once.
     Only groups (file, label) with truth of the label, or with truth of other labels
     when cross triggers are counted, can have relevant detections or cross triggers
     (every detection is relevant if ``dtc == 0``):
@@ -259,7 +263,7 @@ def intersection_deltas(
         tree[:] = True
     cuts = floor = None
     if max_efpr is not None:
-        cuts = _cuts(inputs, truth, dtc, decimals, max_efpr, cells)
+        cuts = _cuts(inputs, truth, dtc, decimals, max_efpr, cells, shared)
         if (cuts.high > -np.inf).any():
             floor = cuts.high
         else:
@@ -331,18 +335,23 @@ def _tree_parts(inputs, truth, coverage, found: Nodes, dtc, gtc, cttc, decimals,
     return out
 
 
-def _cuts(inputs: ScoreInputs, truth: Truth, dtc: float, decimals, max_efpr: float, cells: int):
+def _cuts(inputs: ScoreInputs, truth: Truth, dtc: float, decimals, max_efpr: float, cells: int, shared=None):
     """Per label, the thresholds a PSD-ROC cut at ``max_efpr`` can use (:func:`fp_floor`)."""
     # a detection without truth can be relevant only if the criterion rounds to 0 for a frame
     overlap_needed = dtc > 0
     if overlap_needed and decimals is not None and len(inputs.frame_start):
         shortest = np.min(inputs.frame_end - inputs.frame_start)
         overlap_needed = not meets(np.zeros(1, dtype=np.int64), dtc, np.array([shortest]), decimals)[0]
-    file = truth.group % inputs.n_files
-    first, stop = touched_ranges(
-        inputs.frame_file, inputs.frame_start, inputs.frame_end, inputs.n_files,
-        file, truth.start, truth.end,
-    )
+    if shared is not None and "touched" in shared:
+        first, stop = shared["touched"]
+    else:
+        file = truth.group % inputs.n_files
+        first, stop = touched_ranges(
+            inputs.frame_file, inputs.frame_start, inputs.frame_end, inputs.n_files,
+            file, truth.start, truth.end,
+        )
+        if shared is not None:
+            shared["touched"] = first, stop
     seconds = float(inputs.durations.sum()) / NS
     return fp_floor(
         inputs.scores, inputs.frame_file, truth.group // inputs.n_files, first, stop,

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import math
+import numbers
+
+import numpy as np
+import pandas as pd
+
 from audeval._declare import Declaration, Option
 
 
@@ -14,9 +20,31 @@ def _ratio(name: str, doc: str, default: float | None, **kwargs) -> Option:
 
 
 def _check(values: dict, given: frozenset) -> None:
-    """Cross-field rule: a cross-trigger weight needs the cross-trigger criterion."""
+    """Cross-field rules: a cross-trigger weight needs the cross-trigger criterion;
+    median filter lengths become a tuple of distinct seconds (the form a table records)."""
     if values["alpha_ct"] != 0.0 and values["cttc_threshold"] is None:
         raise ValueError("alpha_ct is not 0: pass cttc_threshold.")
+    if values["median_filter_lengths"] is not None:
+        values["median_filter_lengths"] = filter_lengths(values["median_filter_lengths"])
+
+
+def filter_lengths(lengths: object) -> tuple[float, ...]:
+    """Median filter lengths as a tuple of seconds: non-empty, each finite and >= 0, distinct."""
+    if isinstance(lengths, (str, bytes)) or not hasattr(lengths, "__iter__"):
+        raise TypeError(f"median_filter_lengths must be a sequence of seconds; got {lengths!r}.")
+    out = []
+    for value in lengths:
+        seconds = value.total_seconds() if isinstance(value, pd.Timedelta) else value
+        if isinstance(seconds, (bool, np.bool_)) or not isinstance(seconds, numbers.Real):
+            raise TypeError(f"median_filter_lengths must hold seconds; got {value!r}.")
+        if not math.isfinite(seconds) or seconds < 0:
+            raise ValueError(f"median_filter_lengths must hold finite seconds >= 0; got {value!r}.")
+        out.append(float(seconds))
+    if not out:
+        raise ValueError("median_filter_lengths is empty: pass at least one length.")
+    if len(set(out)) != len(out):
+        raise ValueError(f"median_filter_lengths holds a length twice: {out}.")
+    return tuple(out)
 
 
 SCORE = Declaration(
@@ -47,6 +75,10 @@ SCORE = Declaration(
         Option(
             "segment_length", "segment length in seconds (segment)",
             default=1.0, kind="seconds", open_low=True, none=True, table=True,
+        ),
+        Option(
+            "median_filter_lengths", "median filter lengths in seconds (piPSDS); "
+            "``None``: the scores as they are", table=True,
         ),
         Option("files_duration", "duration per file (else the latest end of its frames and truth)"),
         Option(

@@ -34,6 +34,7 @@ from audeval._score_based.inputs import ScoreInputs, check_scores
 from audeval._score_based.collar import collar_deltas
 from audeval._score_based.intersection import intersection_deltas
 from audeval._score_based.items import clip_items, item_deltas, segment_items
+from audeval._score_based.medfilt import filter_variants, frame_hops
 from audeval._score_based.options import COMPAT, CRITERIA, SCORE
 from audeval._score_based.operating import (
     operating_point_counts,
@@ -68,6 +69,7 @@ def score_statistics(
     offset_tolerance: float | pd.Timedelta = 0.2,
     duration_tolerance: float = 0.2,
     segment_length: float | pd.Timedelta = 1.0,
+    median_filter_lengths: Sequence[float] | None = None,
     files_duration: Mapping | pd.Series | None = None,
     compat: str | None = None,
 ) -> pd.DataFrame:
@@ -121,6 +123,12 @@ def score_statistics(
         duration_tolerance: offset collar as a share of the truth event's length
             (``criterion="collar"``)
         segment_length: segment length in seconds (``criterion="segment"``)
+        median_filter_lengths: median filter lengths in seconds
+            (``criterion="intersection"``, for :func:`audeval.pipsds`):
+            the statistics of the scores filtered with each length
+            (:func:`audeval.median_filter`), columns ``tp@<j>``, ``fp@<j>``
+            (and ``ct_<label>@<j>``) for the ``j``-th length, on the union of their thresholds;
+            ``None``: the scores as they are
         files_duration: duration per file (else the end of its last frame)
         compat: ``"sed_scores_eval"`` compares intersections
             in seconds rounded to 6 decimals, as sed_scores_eval does;
@@ -176,12 +184,16 @@ def compute_statistics(
     if isinstance(scores, pd.Series) and len(scores) == 0:  # no scores at all (no files)
         scores = pd.DataFrame(index=scores.index, columns=list(labels or []), dtype=np.float64)
     if not isinstance(scores, pd.DataFrame) and isinstance(scores, Mapping):
+        if options.get("median_filter_lengths") is not None:
+            raise ValueError("median_filter_lengths applies to score tables, not to operating points.")
         table = _operating_points(truth, scores, labels, files_duration, options)
         return stamp(table, "score", {**_recorded(options), "labels": _given(labels)})
     if options["compat"] == "psds_eval":
         raise ValueError("compat='psds_eval' applies to operating points, not to score tables.")
     inputs = check_scores(truth, scores, labels, files_duration=files_duration)
-    if options["criterion"] == "intersection":
+    if options.get("median_filter_lengths") is not None:
+        table = filtered_statistics(inputs, scores, options, max_efpr)
+    elif options["criterion"] == "intersection":
         decimals = 6 if options["compat"] == "sed_scores_eval" else None
         group, rank, levels, columns = intersection_deltas(
             inputs, dtc=options["dtc_threshold"], gtc=options["gtc_threshold"],
@@ -249,6 +261,54 @@ def _recorded(options: dict) -> dict:
     return out
 
 
+def filtered_statistics(inputs: ScoreInputs, scores: pd.DataFrame, options: dict, max_efpr) -> pd.DataFrame:
+    """The intersection statistics of the scores median filtered with each length, one table.
+
+    Each length's deltas keep their own columns (``tp@<j>``, ``fp@<j>``, ``ct_<label>@<j>``);
+    rows are the union of the lengths' ``(file, label, threshold)`` change points
+    (0 where a length has no change there), so the table adds up over files as any score table.
+    """
+    if options["criterion"] != "intersection":
+        raise ValueError(
+            "median_filter_lengths applies to criterion='intersection' (piPSDS); "
+            f"got criterion={options['criterion']!r}."
+        )
+    hop = frame_hops(
+        inputs.frame_file, inputs.frame_start, inputs.frame_end, inputs.files,
+        lambda bad: f"{int(bad.sum())} frame(s) differ from the first of their file",
+    )
+    decimals = 6 if options["compat"] == "sed_scores_eval" else None
+    parts = []
+    variants = [
+        np.full(inputs.n_labels, int(round(seconds * 1e9)), dtype=np.int64)
+        for seconds in options["median_filter_lengths"]
+    ]
+    filtered_scores = filter_variants(inputs.scores, inputs.frame_file, hop, variants, compat=options["compat"])
+    shared: dict = {}  # the frames and truth are the same for every length
+    for j, values in enumerate(filtered_scores):
+        filtered = dataclasses.replace(inputs, scores=values)
+        filtered_scores[j] = None  # freed once counted
+        group, rank, levels, columns = intersection_deltas(
+            filtered, dtc=options["dtc_threshold"], gtc=options["gtc_threshold"],
+            cttc=options["cttc_threshold"], decimals=decimals, max_efpr=max_efpr, shared=shared,
+        )
+        named = {
+            (name if isinstance(name, str) else f"ct_{inputs.labels[name[1]]}") + f"@{j}": values
+            for name, values in columns.items()
+        }
+        parts.append((group, levels[rank] if len(rank) else np.zeros(0), named))
+    levels, rank = np.unique(np.concatenate([p[1] for p in parts]), return_inverse=True)
+    group = np.concatenate([p[0] for p in parts]).astype(np.int64)
+    out_group, out_rank, inverse = _deltas.level_keys(group, rank.ravel(), len(levels))
+    bounds = np.cumsum([0] + [len(p[0]) for p in parts])
+    columns = {}
+    for j, (_, _, named) in enumerate(parts):
+        rows = inverse[bounds[j] : bounds[j + 1]]
+        for name in sorted(named, key=lambda n: (not n.startswith("tp@"), not n.startswith("fp@"), n)):
+            columns[name] = _deltas.sum_into(rows, named[name], len(out_group))
+    return _frame(inputs, out_group, out_rank, levels, columns, _totals(inputs))
+
+
 def _totals(inputs: ScoreInputs) -> dict[str, np.ndarray]:
     n_groups = inputs.n_labels * inputs.n_files
     group = inputs.truth_label * inputs.n_files + inputs.truth_file
@@ -266,7 +326,10 @@ def _frame(inputs: ScoreInputs, group, rank, levels, columns: dict, totals: dict
     plus one ``+inf`` row per group with the totals, ordered by file, label, threshold descending
     (placed by counting, no sort)."""
     n_groups = inputs.n_labels * inputs.n_files
-    names = ["tp", "fp"] + [k for k in columns if isinstance(k, tuple)]
+    if "tp" in columns:
+        names = ["tp", "fp"] + [k for k in columns if isinstance(k, tuple)]
+    else:  # median filtered: every length's columns, named
+        names = list(columns)
     changed = np.zeros(len(group), dtype=bool)
     for name in names:
         changed |= columns[name] != 0

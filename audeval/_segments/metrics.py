@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from audeval._protocol import table_options
+
 from audeval._report import label_report
 from audeval._validation import NS_PER_SECOND
 from audeval._segments.reductions import _overall, _per_class, _scores
@@ -45,8 +47,11 @@ def _fscore(counts, options) -> float:
 
 
 def _accuracy_counts(metric, truth, prediction, labels, options):
-    """The gate of :func:`segment_accuracy`: with ``gap_label``, counts with the gap class."""
+    """The gate of :func:`segment_accuracy`: with ``gap_label``, counts with the gap class
+    (from Series, or from a table of :func:`segment_statistics` made with that ``gap_label``)."""
     if options.gap_label is not None:
+        if prediction is None and isinstance(truth, pd.DataFrame) and table_options(truth).get("gap_label") is not None:
+            return _counts(metric, truth, prediction, labels, options)
         return gap_counts(truth, prediction, labels, options)
     return _counts(metric, truth, prediction, labels, options)
 
@@ -441,6 +446,7 @@ def segment_report(
     zero_division: float = 0.0,
     propagate_nans: bool = False,
     per_file: bool = False,
+    gap_label: object | None = None,
 ) -> pd.DataFrame:
     r"""All segment-based metrics: one row per label, plus ``micro`` and ``macro``.
 
@@ -476,6 +482,10 @@ def segment_report(
         propagate_nans: NaN F-score where precision or recall is NaN
         per_file: one block of rows per file and a last block ``TOTAL``
             (the report over all files), indexed by ``(file, label)``
+        gap_label: a class for the unannotated time with its own row
+            (MIREX2018_eval's final code, ``"-"``; :func:`segment_statistics`),
+            counted in ``micro`` and ``macro`` as every label;
+            ``None``: no such class
 
     Returns:
         report with index ``label`` (labels, ``"micro"``, ``"macro"``),
@@ -498,6 +508,17 @@ def segment_report(
         b          2.0  1.0    0.50         1.0       0.6
         micro      4.0  1.0    0.25         1.0       0.4
         macro      NaN  NaN    0.25         1.5       0.4
+        >>> music = pd.Series(
+        ...     ["music", "speech"], index=audformat.segmented_index(["f", "f"], [0, 4], [4, 6])
+        ... )
+        >>> guess = pd.Series(
+        ...     ["music", "speech"], index=audformat.segmented_index(["f", "f"], [0, 4], [4, 9])
+        ... )
+        >>> report = segment_report(
+        ...     music, guess, time_resolution=0.01, files_duration={"f": 10}, gap_label="-"
+        ... )
+        >>> report.loc["-", ["precision", "recall", "fscore"]].round(3).tolist()
+        [1.0, 0.25, 0.4]
 
     """
 

@@ -58,12 +58,16 @@ SEGMENT = Declaration(
         Option("average", "``\"micro\"`` or ``\"macro\"``", default="micro", kind="choice", choices=AVERAGES),
         Option("propagate_nans", "NaN F-score where precision or recall is NaN", default=False, kind="bool"),
         Option("per_file", "one block of rows per file and a last block ``TOTAL``", default=False, kind="bool"),
-        Option("gap_label", "a class for unannotated time (MIREX2018_eval's final code)"),
+        Option(
+            "gap_label", "a class for unannotated time (MIREX2018_eval's final code); ``None``: none",
+            table=True,
+        ),
     ),
     columns=COLUMNS,
     check=lambda values, given: _check_exact(values["time_resolution"], values["compat"]),
     record=lambda options: {
         "compat": options.compat, "time_resolution": as_timedelta(options.time_resolution),
+        "gap_label": options.gap_label,
     },
 )
 """The segment family's options, declared once."""

@@ -19,6 +19,7 @@ from audeval._warnings import warn
 from audeval._validation import NAT, Inputs
 from audeval._validation import check_inputs
 from audeval._segments.engine import _Counts, _counts_from_inputs
+from audeval._segments.gaps import fill_gaps
 from audeval._segments.options import COLUMNS, SEGMENT, resolution
 
 
@@ -139,6 +140,7 @@ def segment_statistics(
     time_resolution: float | pd.Timedelta | None = 1.0,
     files_duration: Mapping | pd.Series | None = None,
     compat: str | None = None,
+    gap_label: object | None = None,
 ) -> pd.DataFrame:
     r"""Additive segment statistics per file and label.
 
@@ -214,6 +216,11 @@ def segment_statistics(
             so ``0.3 / 0.1`` falls into segment 2, not 3,
             and a zero-length event off the grid activates one segment.
             ``None`` (default): exact integer binning
+        gap_label: a class for the unannotated time, MIREX2018_eval's final code
+            (``"-"``): in truth and in prediction the time of a file
+            (:math:`[0, d_f)`) that no event covers gets this label,
+            a row of its own per file (it must not be a label of the inputs);
+            ``None``: no such class
 
     Returns:
         DataFrame indexed by ``(file, label)`` with int64 columns
@@ -255,6 +262,10 @@ def _direct_counts(truth, prediction, labels, options) -> tuple[_Counts, Inputs]
     )
     if options.files_duration is not None:
         _warn_unknown_durations(inputs)
+    if options.gap_label is not None:
+        inputs = fill_gaps(inputs, options.gap_label)
+        if inputs.occurs is not None:  # the gap class occurs wherever a file has unannotated time
+            inputs = dataclasses.replace(inputs, occurs=np.append(inputs.occurs, True))
     return _counts_from_inputs(inputs, *resolution(options), options.compat), inputs
 
 
