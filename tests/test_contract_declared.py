@@ -40,6 +40,7 @@ SAMPLES = {
     "positive_labels": ["a", "c"],
     "window": 1.0,
     "windows": [1.0, 2.0],
+    "median_filter_lengths": (0.0, 0.3),
 }
 """Non-default values of the options whose constraint is ``"any"``."""
 

@@ -92,7 +92,13 @@ def add_parser(commands) -> None:
         help="a system's prediction as PATH or NAME=PATH (psds: a folder of score files "
         "or operating points)",
     )
-    group = p.add_argument_group("metric")
+    _add_metric(p.add_argument_group("metric"), INPUT_FORMATS)
+    _add_comparison(p.add_argument_group("comparison"))
+    _add_output(p, per_file=False)
+    p.set_defaults(match_files="exact")
+
+
+def _add_metric(group, input_formats) -> None:
     group.add_argument(
         "--metric",
         required=True,
@@ -123,9 +129,11 @@ def add_parser(commands) -> None:
         help="CSV/TSV with file and duration (seconds) of every audio file",
     )
     group.add_argument(
-        "--input-format", choices=INPUT_FORMATS, default="auto", help="format of the annotation files"
+        "--input-format", choices=input_formats, default="auto", help="format of the annotation files"
     )
-    test = p.add_argument_group("comparison")
+
+
+def _add_comparison(test) -> None:
     test.add_argument("--baseline", metavar="NAME", help="the system to compare with (default: the first)")
     test.add_argument(
         "--method",
@@ -157,8 +165,6 @@ def add_parser(commands) -> None:
         help="CSV/TSV of file and stratum (e.g. domain): the bootstrap resamples within strata",
     )
     test.add_argument("--seed", type=_non_negative_int, default=0, help="random seed (default: 0)")
-    _add_output(p, per_file=False)
-    p.set_defaults(match_files="exact")
 
 
 def _metric(name: str):

@@ -38,7 +38,13 @@ def _gate(metric, truth, scores, labels, options) -> Accumulated:
     """The gate of the error rates: intersection or collar statistics."""
     if options.criterion not in CRITERIA:
         raise ValueError(f"criterion must be 'intersection' or 'collar'; got {options.criterion!r}.")
-    return accumulated(metric, truth, scores, labels, options)
+    acc = accumulated(metric, truth, scores, labels, options)
+    if "n_items" in acc.totals:  # a table of segment or clip statistics
+        raise ValueError(
+            "error rates need event statistics: "
+            "pass criterion='intersection' or 'collar' to score_statistics."
+        )
+    return acc
 
 
 def _rates(acc: Accumulated) -> dict[str, np.ndarray]:

@@ -47,17 +47,20 @@ def _fscore(counts, options) -> float:
 
 
 def _accuracy_counts(metric, truth, prediction, labels, options):
-    """The gate of :func:`segment_accuracy`: with ``gap_label``, counts with the gap class
-    (from Series, or from a table of :func:`segment_statistics` made with that ``gap_label``)."""
-    if options.gap_label is not None:
-        if prediction is None and isinstance(truth, pd.DataFrame) and table_options(truth).get("gap_label") is not None:
-            return _counts(metric, truth, prediction, labels, options)
-        return gap_counts(truth, prediction, labels, options)
-    return _counts(metric, truth, prediction, labels, options)
+    """The gate of :func:`segment_accuracy`: the counts, and whether they hold the gap class
+    (``gap_label`` given, or recorded by a table of :func:`segment_statistics` made with it,
+    as ``Accumulator`` and ``bootstrap`` pass it)."""
+    recorded = table_options(truth).get("gap_label") if isinstance(truth, pd.DataFrame) else None
+    if options.gap_label is None and recorded is None:
+        return _counts(metric, truth, prediction, labels, options), False
+    if prediction is None and recorded is not None:
+        return _counts(metric, truth, prediction, labels, options), True
+    return gap_counts(truth, prediction, labels, options), True
 
 
-def _accuracy(counts, options) -> float:
-    if options.gap_label is not None:
+def _accuracy(counts_and_gap, options) -> float:
+    counts, gap = counts_and_gap
+    if gap:
         return gap_accuracy(counts, options.zero_division)
     return _micro(counts, options, "accuracy")
 
