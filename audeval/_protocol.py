@@ -42,7 +42,6 @@ __all__ = [
     "frame_of_parts",
     "check_table",
     "is_table",
-    "resolve",
     "stamp",
     "table_family",
     "table_options",
@@ -430,63 +429,3 @@ def table_labels(table: pd.DataFrame) -> list:
     return list(pd.unique(level))
 
 
-def resolve(
-    family: Family,
-    truth: object,
-    prediction: object,
-    labels: Sequence[object] | None,
-    options: Mapping[str, object],
-    *,
-    metric: Callable | None = None,
-    select: Callable[[pd.DataFrame, Sequence[object]], pd.DataFrame] | None = None,
-) -> pd.DataFrame:
-    """The statistics table of a metric call: computed from Series, or given.
-
-    Args:
-        family: the metric's family
-        truth: truth Series, or a statistics table
-        prediction: prediction Series, ``None`` with a table
-        labels: the call's ``labels``
-        options: the call's statistics options (:class:`audeval._options.Default`
-            where the caller did not give them)
-        metric: the public metric (to know whether it counts across labels)
-        select: selects label rows of a table (needed if the family has labels)
-
-    """
-    required = family.required_options(metric)
-    if not (prediction is None and isinstance(truth, pd.DataFrame)):
-        if prediction is None and not family.single_input:
-            raise TypeError(
-                "prediction is None: pass a prediction Series, "
-                f"or a table from {family.statistics.__name__} in place of truth."
-            )
-        return family.compute(truth, prediction, labels, with_required(options, required))
-    if options.get("files_duration") is not None:
-        raise ValueError(
-            "files_duration cannot be applied to a statistics table: "
-            f"pass it to {family.statistics.__name__} and compute the metric from that table."
-        )
-    explicit = {k: v for k, v in options.items() if given(v) and k != "files_duration"}
-    explicit = family.normalised(explicit)
-    recorded = check_table(truth, prediction, family=family, given=explicit)
-    for key, value in required.items():
-        if given(value) and key in recorded and not _equal(recorded[key], value):
-            raise ValueError(
-                f"{metric.__name__} needs a table made with {key}={value!r}: "
-                f"pass {key}={value!r} to {family.statistics.__name__}."
-            )
-    table = truth
-    if labels is None or "label" not in (table.index.names or []):
-        return table
-    labels = list(labels)
-    if labels != table_labels(table):
-        if metric is not None and metric in family.cross_label:
-            raise ValueError(
-                f"{metric.__name__} counts across labels, so labels={labels} cannot select rows "
-                f"of a statistics table: pass labels to {family.statistics.__name__} "
-                "and compute the metric from that table."
-            )
-        if select is None:
-            raise ValueError(f"labels cannot select rows of a {family.name} statistics table.")
-        table = select(table, labels)
-    return table

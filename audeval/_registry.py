@@ -30,7 +30,7 @@ from audeval._file_levels import warn_files_without_rows
 from audeval._intervals import expand_ranges
 from audeval._labels import empty_labels_allowed
 from audeval._options import value_of
-from audeval._protocol import ATTRS, Family, Parts, resolve, table_family, table_labels, with_required
+from audeval._protocol import ATTRS, Family, Parts, table_family, table_labels, with_required
 from audeval._tables import select_labels
 from audeval._warnings import warn
 
@@ -162,11 +162,22 @@ def statistics_of(
     statistics_options: Mapping[str, object],
     metric: Callable | None = None,
 ) -> pd.DataFrame:
-    """The family's statistics of Series, or a given table checked by the family gate."""
+    """The family's statistics of Series, or a given table checked by the family's one table gate
+    (:meth:`audeval._declare.Declaration.table` of the statistics function's declaration)."""
+    if not (prediction is None and isinstance(truth, pd.DataFrame)):
+        if prediction is None and not family.single_input:
+            raise TypeError(
+                "prediction is None: pass a prediction Series, "
+                f"or a table from {family.statistics.__name__} in place of truth."
+            )
+        options = with_required(statistics_options, family.required_options(metric))
+        return family.compute(truth, prediction, labels, options)
+    declared = family.statistics.declared
+    given = {k: v for k, v in statistics_options.items() if k in declared.family.fields}
+    options = declared.family.build(given, declared.defaults)
+    caller = metric if hasattr(metric, "declared") else family.statistics
     select = select_labels if "label" in family.index else None
-    return resolve(
-        family, truth, prediction, labels, statistics_options, metric=metric, select=select
-    )
+    return declared.family.table(caller, truth, prediction, labels, options, select=select)
 
 
 def reduce(

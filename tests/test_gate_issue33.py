@@ -261,7 +261,7 @@ def _arguments(name: str, function) -> tuple:
     first = list(inspect.signature(function).parameters)[:2]
     if first == ["truth", "scores"]:
         return T, FRAMES
-    if first == ["scores", "threshold"] or name == "scores_to_events":
+    if first in (["scores", "threshold"], ["scores", "length"]) or name == "scores_to_events":
         return (FRAMES,)
     if name.startswith("hierarchy"):
         return {"l0": S([("f.wav", 0, 4, "x")]), "l1": T}, {"l0": S([("f.wav", 0, 4, "x")]), "l1": P}

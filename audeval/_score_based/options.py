@@ -107,6 +107,7 @@ SCORE = Declaration(
         Option("alpha_st", "weight of the standard deviation over classes", default=1.0, kind="real", low=0.0),
         Option("max_efpr", "largest eFPR per hour", default=100.0, kind="real", low=0.0, open_low=True),
         Option("per_class", "the staircase of every label instead", default=False, kind="bool"),
+        Option("ax", "matplotlib axes to draw on; ``None``: a new figure (plots)"),
     ),
     columns=("tp", "fp", "n_truth"),
     check=_check,

@@ -8,14 +8,27 @@ import numpy as np
 import pandas as pd
 
 import audeval
-from audeval._options import Default, value_of
 from audeval._protocol import table_options
+from audeval._score_based.options import SCORE
 from audeval._score_based.psd import staircase_area
 from audeval.plot._common import new_axes, pyplot
 
 PSD_ROC_COLUMNS = ("efpr", "etpr")
 CLASS_ROC_COLUMNS = ("label", "efpr", "tpr", "threshold")
 PR_COLUMNS = ("precision", "recall")
+PSD_OPTIONS = (
+    "dtc_threshold", "gtc_threshold", "cttc_threshold", "alpha_ct", "alpha_st", "max_efpr", "files_duration", "compat",
+)
+PR_OPTIONS = (
+    "criterion", "dtc_threshold", "gtc_threshold", "onset_tolerance", "offset_tolerance", "duration_tolerance",
+    "segment_length", "files_duration", "compat", "beta",
+)
+
+
+def _given(options, names: Sequence[str]) -> dict:
+    """The options among ``names`` that the caller gave, as given (the metric's own defaults hold
+    for the rest, and a statistics table is checked only against what was given)."""
+    return {name: options.raw[name] for name in names if name in options.given}
 
 
 def _is_curve(data: object, columns: Sequence[str]) -> bool:
@@ -45,14 +58,14 @@ def _number(value: object) -> str:
     return f"{float(value):g}"
 
 
-def _scenario(truth, scores, options: dict, alpha_ct: float, alpha_st: float, max_efpr: float) -> str:
+def _scenario(truth, scores, options, alpha_ct: float, alpha_st: float, max_efpr: float) -> str:
     """The PSD-ROC's scenario: DTC, GTC (CTTC, alpha_ct), alpha_st and max eFPR.
 
     From a statistics table its recorded criteria; from a curve only ``max_efpr``.
     """
     if scores is None and (_is_curve(truth, CLASS_ROC_COLUMNS) or _is_curve(truth, PSD_ROC_COLUMNS)):
         return f"max eFPR {_number(max_efpr)}/h"
-    given = {k: value_of(options[k]) for k in ("dtc_threshold", "gtc_threshold", "cttc_threshold")}
+    given = {k: getattr(options, k) for k in ("dtc_threshold", "gtc_threshold", "cttc_threshold")}
     if scores is None and isinstance(truth, pd.DataFrame):  # a table: the criteria it was made with
         recorded = table_options(truth)
         given.update({k: recorded[k] for k in given if recorded.get(k) is not None})
@@ -84,14 +97,14 @@ def psd_roc(
     scores: pd.DataFrame | Mapping | None = None,
     labels: Sequence[object] | None = None,
     *,
-    dtc_threshold: float = Default(0.7),
-    gtc_threshold: float = Default(0.7),
-    cttc_threshold: float | None = Default(0.3),
+    dtc_threshold: float = 0.7,
+    gtc_threshold: float = 0.7,
+    cttc_threshold: float | None = 0.3,
     alpha_ct: float = 0.0,
     alpha_st: float = 1.0,
     max_efpr: float = 100.0,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
     per_class: bool = True,
     ax=None,
 ):
@@ -148,12 +161,14 @@ def psd_roc(
         'PSD-ROC (PSDS 0.820)'
 
     """
+
+
+
+def _psd_roc(truth, scores, labels, options):
+    """The body of :func:`psd_roc` (``options``: the checked options object)."""
     pyplot()
-    options = dict(dtc_threshold=dtc_threshold, gtc_threshold=gtc_threshold,
-                   cttc_threshold=cttc_threshold, alpha_ct=alpha_ct, alpha_st=alpha_st,
-                   max_efpr=max_efpr, files_duration=files_duration, compat=compat)
-    roc, classes = _psd_curves(truth, scores, labels, options)
-    max_efpr = float(value_of(max_efpr))
+    roc, classes = _psd_curves(truth, scores, labels, _given(options, PSD_OPTIONS))
+    per_class, ax, max_efpr = options.per_class, options.ax, options.max_efpr
     if roc is not None and len(roc):
         max_efpr = float(roc["efpr"].iloc[-1])
     ax = new_axes(ax, 8.0, 4.2)
@@ -176,8 +191,7 @@ def psd_roc(
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("eFPR (false positives per hour)")
     ax.set_ylabel("eTPR" if roc is not None else "TPR")
-    scenario = _scenario(truth, scores, options, float(value_of(alpha_ct)),
-                         float(value_of(alpha_st)), max_efpr)
+    scenario = _scenario(truth, scores, options, options.alpha_ct, options.alpha_st, max_efpr)
     ax.set_title(f"PSD-ROC: {scenario}", fontsize=9)
     handles, texts = ax.get_legend_handles_labels()
     if handles:  # the PSD-ROC first
@@ -203,15 +217,15 @@ def precision_recall(
     scores: pd.DataFrame | Mapping | None = None,
     labels: Sequence[object] | None = None,
     *,
-    criterion: str = Default("intersection"),
-    dtc_threshold: float = Default(0.7),
-    gtc_threshold: float = Default(0.7),
-    onset_tolerance: float | pd.Timedelta = Default(0.2),
-    offset_tolerance: float | pd.Timedelta = Default(0.2),
-    duration_tolerance: float = Default(0.2),
-    segment_length: float | pd.Timedelta = Default(1.0),
+    criterion: str = "intersection",
+    dtc_threshold: float = 0.7,
+    gtc_threshold: float = 0.7,
+    onset_tolerance: float | pd.Timedelta = 0.2,
+    offset_tolerance: float | pd.Timedelta = 0.2,
+    duration_tolerance: float = 0.2,
+    segment_length: float | pd.Timedelta = 1.0,
     files_duration: Mapping | pd.Series | None = None,
-    compat: str | None = Default(None),
+    compat: str | None = None,
     beta: float = 1.0,
     ax=None,
 ):
@@ -266,17 +280,17 @@ def precision_recall(
         'a (AP 1.000, best F 1.000)'
 
     """
+
+
+
+def _precision_recall(truth, scores, labels, options):
+    """The body of :func:`precision_recall` (``options``: the checked options object)."""
     pyplot()
+    beta, ax = options.beta, options.ax
     if scores is None and _is_curve(truth, PR_COLUMNS):
         curve, draw = truth, labels
     else:
-        curve = audeval.precision_recall_curve(
-            truth, scores, labels, criterion=criterion, dtc_threshold=dtc_threshold,
-            gtc_threshold=gtc_threshold, onset_tolerance=onset_tolerance,
-            offset_tolerance=offset_tolerance, duration_tolerance=duration_tolerance,
-            segment_length=segment_length, files_duration=files_duration, compat=compat,
-            beta=beta,
-        )
+        curve = audeval.precision_recall_curve(truth, scores, labels, **_given(options, PR_OPTIONS))
         draw = None
     names = list(dict.fromkeys(curve.index.get_level_values("label")))
     ax = new_axes(ax, 7.4, 4.6)
@@ -295,18 +309,17 @@ def precision_recall(
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("recall")
     ax.set_ylabel("precision")
-    ax.set_title(f"precision-recall{_criterion(truth, scores, criterion, dtc_threshold, gtc_threshold)}"
-                 " (dot: best F)", fontsize=9)
+    ax.set_title(f"precision-recall{_criterion(truth, scores, options)} (dot: best F)", fontsize=9)
     if names:
         _outside_legend(ax, *ax.get_legend_handles_labels())
     return ax
 
 
-def _criterion(truth, scores, criterion, dtc, gtc) -> str:
+def _criterion(truth, scores, options) -> str:
     """``": intersection (DTC 0.7, GTC 0.7)"`` and the like; empty for a curve."""
     if scores is None and _is_curve(truth, PR_COLUMNS):
         return ""
-    given = {"criterion": value_of(criterion), "dtc_threshold": value_of(dtc), "gtc_threshold": value_of(gtc)}
+    given = {name: getattr(options, name) for name in ("criterion", "dtc_threshold", "gtc_threshold")}
     if scores is None and isinstance(truth, pd.DataFrame):
         recorded = table_options(truth)
         given.update({k: recorded[k] for k in given if recorded.get(k) is not None})
@@ -314,3 +327,9 @@ def _criterion(truth, scores, criterion, dtc, gtc) -> str:
         return (f": intersection (DTC {_number(given['dtc_threshold'])}, "
                 f"GTC {_number(given['gtc_threshold'])})")
     return f": {given['criterion']}"
+
+
+# declared on the score family: each option checked once, given options passed on as given
+psd_roc = SCORE.statistics(_psd_roc)(psd_roc)
+precision_recall = SCORE.statistics(_precision_recall)(precision_recall)
+
