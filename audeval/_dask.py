@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from audeval._registry import Batches, family_of, split_options
-from audeval._sum import sum_statistics
+from audeval._sum import Rows, concatenate_rows, rows_of, sum_statistics, table_of_rows
 from audeval._validation import NAT, seconds_to_ns
 
 
@@ -64,11 +64,38 @@ def _times(values, name: str, what: str) -> pd.TimedeltaIndex:
     )
 
 
-def _files(values) -> pd.Index:
-    """File names; dask's pyarrow strings become pandas' default strings, as in pandas input."""
-    if pd.api.types.is_string_dtype(values.dtype):
-        values = np.asarray(values, dtype=object)
-    return pd.Index(values, name="file")
+def _file_level(values) -> tuple[np.ndarray, pd.Index]:
+    """Codes (-1: missing) and the distinct file names, in the order first seen.
+
+    dask's pyarrow strings become pandas' default strings (as in pandas input)
+    without a round trip through Python objects: arrow factorises them.
+    """
+    array = values.array if hasattr(values, "array") else pd.array(values)
+    if isinstance(array.dtype, pd.StringDtype):
+        array = array.astype("str")
+    elif pd.api.types.is_string_dtype(array.dtype):  # (objects: pandas infers their type)
+        array = pd.Index(np.asarray(array, dtype=object)).array
+    codes, uniques = pd.factorize(array, use_na_sentinel=True)
+    if isinstance(uniques.dtype, pd.CategoricalDtype):  # the names, as a level of pandas input
+        uniques = uniques.categories.take(uniques.codes)
+    return np.asarray(codes, dtype=np.int64), pd.Index(uniques, name="file")
+
+
+def _coded_times(values: pd.TimedeltaIndex) -> tuple[np.ndarray, pd.TimedeltaIndex]:
+    """Codes (-1: NaT) and distinct values of a time level, factorised by arrow
+    (pyarrow comes with dask's dataframes; several times faster than a pandas factorisation here)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    unit = np.datetime_data(values.dtype)[0]
+    ticks = np.asarray(values.asi8, dtype=np.int64)
+    missing = ticks == NAT
+    encoded = pc.dictionary_encode(pa.array(ticks, mask=missing if missing.any() else None))
+    codes = encoded.indices.to_numpy(zero_copy_only=False)
+    if missing.any():
+        codes = np.where(missing, -1, np.nan_to_num(codes, nan=-1))
+    uniques = encoded.dictionary.to_numpy().view(f"m8[{unit}]")
+    return np.asarray(codes, dtype=np.int64), pd.TimedeltaIndex(uniques)
 
 
 def _value_column(columns: Sequence[object], name: str, column: object | None) -> object:
@@ -95,7 +122,8 @@ def to_series(part: pd.DataFrame | pd.Series, name: str, column: object | None =
     """
     if isinstance(part, pd.Series):
         if list(part.index.names) == ["file"]:  # filewise
-            return pd.Series(part.array, index=_files(part.index), name=part.name)
+            codes, level = _file_level(part.index)
+            return pd.Series(part.array, index=level.take(codes, allow_fill=True), name=part.name)
         part = part.to_frame()
     if not isinstance(part, pd.DataFrame):
         raise TypeError(f"{name} partitions must be pandas objects; got {type(part).__name__}.")
@@ -111,14 +139,26 @@ def to_series(part: pd.DataFrame | pd.Series, name: str, column: object | None =
         raise ValueError(f"{name} has only one of the columns 'start' and 'end'.")
     value = _value_column(columns, name, column)
     values = part[value].array
-    files = _files(part["file"])
     if not has_start:
-        return pd.Series(values, index=files, name=value)
-    index = pd.MultiIndex.from_arrays(
-        [files, _times(part["start"], name, "start"), _times(part["end"], name, "end")],
+        codes, level = _file_level(part["file"])
+        return pd.Series(values, index=level.take(codes, allow_fill=True), name=value)
+    return pd.Series(values, index=_segmented_index(part, name), name=value)
+
+
+def _segmented_index(part: pd.DataFrame, name: str) -> pd.MultiIndex:
+    """The audformat segmented index of a partition's columns ``file``, ``start``, ``end``,
+    built from the codes of each (no sort of the levels, no Python objects)."""
+    coded = [
+        _file_level(part["file"]),
+        _coded_times(_times(part["start"], name, "start")),
+        _coded_times(_times(part["end"], name, "end")),
+    ]
+    return pd.MultiIndex(
+        levels=[level for _, level in coded],
+        codes=[codes for codes, _ in coded],
         names=list(LEVELS),
+        verify_integrity=False,
     )
-    return pd.Series(values, index=index, name=value)
 
 
 def to_frame(part: pd.DataFrame | pd.Series, name: str) -> pd.DataFrame:
@@ -137,10 +177,7 @@ def to_frame(part: pd.DataFrame | pd.Series, name: str) -> pd.DataFrame:
             f"{name} must have the columns (or index levels) {list(LEVELS)}; "
             f"it lacks {missing}: its columns are {columns}."
         )
-    index = pd.MultiIndex.from_arrays(
-        [_files(part["file"]), _times(part["start"], name, "start"), _times(part["end"], name, "end")],
-        names=list(LEVELS),
-    )
+    index = _segmented_index(part, name)
     values = part[[c for c in columns if c not in LEVELS]]
     return pd.DataFrame(values.to_numpy(), index=index, columns=values.columns).infer_objects()
 
@@ -154,7 +191,10 @@ def _partition_statistics(batches: Batches, truth, prediction, column) -> tuple:
     else:
         prediction = to_series(prediction, "prediction", column)
     batches = batches.copy()  # (a worker may run several partitions)
-    return batches.statistics(truth, prediction), batches.found, batches.pending
+    table = batches.statistics(truth, prediction)
+    # the counts travel as arrays (a table only where it is not a (file, label) table of counts)
+    rows = rows_of(table)
+    return (table if rows is None else rows), batches.found, batches.pending
 
 
 # -------------------------------------------------------------------------
@@ -368,10 +408,14 @@ def dask_statistics(
     for _, found, pending in results:
         batches.merge(found, pending)
     batches.check()  # (labels that must occur: over all partitions)
-    tables = [table for table, _, _ in results]
-    _check_split(tables)
+    parts = [part for part, _, _ in results]
+    # partitions by file in file order (the usual case): the tables one after the other
+    summed = concatenate_rows(parts) if all(isinstance(p, Rows) for p in parts) else None
+    if summed is None:
+        tables = [table_of_rows(p) if isinstance(p, Rows) else p for p in parts]
+        _check_split(tables)
+        summed = sum_statistics(tables)
     # files of files_duration (or uem) in no partition: evaluated as in a direct call
-    summed = sum_statistics(tables)
     unseen = batches.unseen(summed)
     total = summed if unseen is None else sum_statistics([summed, unseen])
     batches.warn(total)  # (once for all partitions, as the direct call)
