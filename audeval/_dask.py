@@ -1,8 +1,9 @@
 """Statistics on dask collections partitioned by file (SPEC section 8, optional ``dask`` extra).
 
-Each pair of partitions (truth, prediction) is evaluated
+Each pair of partitions (truth, prediction) is evaluated where it is,
 by the family's own statistics function on pandas objects,
-and the tables of the partitions are summed (SPEC section 2).
+and the counts of the partitions travel back as arrays (:class:`audeval._rows.Rows`)
+to be put one after the other, or summed (SPEC section 2).
 That is exact as long as no file is split across partitions,
 which is checked: a split file raises ``ValueError`` naming it.
 """
@@ -16,7 +17,8 @@ import numpy as np
 import pandas as pd
 
 from audeval._registry import Batches, family_of, split_options
-from audeval._sum import Rows, concatenate_rows, rows_of, sum_statistics, table_of_rows
+from audeval._rows import Rows, concatenate_rows, rows_of, table_of_rows
+from audeval._sum import sum_statistics
 from audeval._validation import NAT, seconds_to_ns
 
 
@@ -359,8 +361,12 @@ def dask_statistics(
 
     ``statistics`` (e.g. :func:`audeval.event_statistics`)
     is called on every pair of truth and prediction partitions
-    as pandas Series,
-    and the tables are summed with :func:`audeval.sum_statistics`.
+    as pandas Series, where the partitions are
+    (their columns coded straight into a segmented index),
+    and the counts travel back as arrays:
+    partitions that follow each other in file order
+    are put one after the other,
+    others are summed with :func:`audeval.sum_statistics`.
     The result is identical to the statistics of the whole pandas Series,
     and every metric of the family accepts it in place of ``truth``.
     The work runs on dask's current scheduler

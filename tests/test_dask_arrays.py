@@ -14,7 +14,7 @@ import pytest
 from conftest import MAY_WARN_DUPLICATES
 
 import audeval
-from audeval import _sum
+from audeval import _rows
 from audeval._dask import _file_level, _time_level, to_series
 
 
@@ -55,7 +55,7 @@ def common(truth: pd.DataFrame, prediction: pd.DataFrame, n: int):
 def concatenated(monkeypatch):
     """Counts how often partitions were concatenated, and how often summed in general."""
     seen = {"concatenated": 0, "general": 0}
-    original = _sum.concatenate_rows
+    original = _rows.concatenate_rows
 
     def spy(parts):
         out = original(parts)
@@ -183,15 +183,15 @@ def test_sum_statistics_concatenates_disjoint_tables_in_order():
         audeval.event_statistics(truth[files >= "f006"], prediction[pfiles >= "f006"], **options),
     ]
     expected = audeval.event_statistics(truth, prediction, **options)
-    in_order = _sum.concatenate_rows([_sum.rows_of(t) for t in halves])
+    in_order = _rows.concatenate_rows([_rows.rows_of(t) for t in halves])
     assert in_order is not None
     pd.testing.assert_frame_equal(in_order, expected)
-    assert _sum.concatenate_rows([_sum.rows_of(t) for t in halves[::-1]]) is None
+    assert _rows.concatenate_rows([_rows.rows_of(t) for t in halves[::-1]]) is None
     for tables in (halves, halves[::-1]):
         pd.testing.assert_frame_equal(audeval.sum_statistics(tables), expected)
     # a table of arrays and back
     pd.testing.assert_frame_equal(
-        audeval.sum_statistics([_sum.table_of_rows(_sum.rows_of(t)) for t in halves]), expected
+        audeval.sum_statistics([_rows.table_of_rows(_rows.rows_of(t)) for t in halves]), expected
     )
     with pytest.raises(ValueError, match="in more than one table"):
         audeval.sum_statistics([halves[0], halves[0]])
