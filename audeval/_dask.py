@@ -1,8 +1,9 @@
 """Statistics on dask collections partitioned by file (SPEC section 8, optional ``dask`` extra).
 
-Each pair of partitions (truth, prediction) is evaluated
+Each pair of partitions (truth, prediction) is evaluated where it is,
 by the family's own statistics function on pandas objects,
-and the tables of the partitions are summed (SPEC section 2).
+and the counts of the partitions travel back as arrays (:class:`audeval._rows.Rows`)
+to be put one after the other, or summed (SPEC section 2).
 That is exact as long as no file is split across partitions,
 which is checked: a split file raises ``ValueError`` naming it.
 """
@@ -16,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from audeval._registry import Batches, family_of, split_options
+from audeval._rows import Rows, concatenate_rows, rows_of, table_of_rows
 from audeval._sum import sum_statistics
 from audeval._validation import NAT, seconds_to_ns
 
@@ -64,11 +66,67 @@ def _times(values, name: str, what: str) -> pd.TimedeltaIndex:
     )
 
 
-def _files(values) -> pd.Index:
-    """File names; dask's pyarrow strings become pandas' default strings, as in pandas input."""
-    if pd.api.types.is_string_dtype(values.dtype):
-        values = np.asarray(values, dtype=object)
-    return pd.Index(values, name="file")
+def _file_level(values) -> tuple[np.ndarray, pd.Index]:
+    """Codes (-1: missing) and the distinct file names, in the order first seen.
+
+    dask's pyarrow strings become pandas' default strings (as in pandas input)
+    without a round trip through Python objects: arrow factorises them.
+    """
+    array = values.array if hasattr(values, "array") else pd.array(values)
+    if isinstance(array.dtype, pd.StringDtype):
+        array = array.astype("str")
+        runs = _sorted_runs(array)
+        if runs is not None:
+            return runs
+    elif pd.api.types.is_string_dtype(array.dtype):  # (objects: pandas infers their type)
+        array = pd.Index(np.asarray(array, dtype=object)).array
+    codes, uniques = pd.factorize(array, use_na_sentinel=True)
+    if isinstance(uniques.dtype, pd.CategoricalDtype):  # the names, as a level of pandas input
+        uniques = uniques.categories.take(uniques.codes)
+    return np.asarray(codes, dtype=np.int64), pd.Index(uniques, name="file")
+
+
+def _sorted_runs(array) -> tuple[np.ndarray, pd.Index] | None:
+    """Codes and file names of sorted arrow strings (a partition indexed by file) from their runs;
+    ``None`` where they are not sorted or not arrow strings."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    try:
+        values = pa.array(array)
+    except (TypeError, ValueError, pa.ArrowException):
+        return None
+    if isinstance(values, pa.ChunkedArray):
+        values = values.combine_chunks()
+    n = len(values)
+    if n < 2 or values.null_count or not pa.types.is_string(values.type) and not pa.types.is_large_string(values.type):
+        return None
+    before, after = values.slice(0, n - 1), values.slice(1)
+    if pc.any(pc.less(after, before)).as_py():
+        return None
+    first = np.empty(n, dtype=bool)
+    first[0] = True
+    first[1:] = pc.not_equal(after, before).to_numpy(zero_copy_only=False)
+    codes = np.cumsum(first, dtype=np.int64) - 1
+    return codes, pd.Index(array.take(np.flatnonzero(first)), name="file")
+
+
+def _time_level(values: pd.TimedeltaIndex) -> tuple[np.ndarray, pd.TimedeltaIndex]:
+    """Codes (-1: NaT) and level of a time level: every row its own code.
+
+    The validation reads a segmented index by its levels and codes only
+    (:func:`audeval._validation.check_inputs`; repeated rows are found on the values),
+    so the times need no factorisation (a hash of every row, a fifth of a partition's cost);
+    NaT rows point nowhere, as in a factorised level.
+    """
+    ticks = np.asarray(values.asi8, dtype=np.int64)
+    missing = ticks == NAT
+    codes = np.arange(len(ticks), dtype=np.int64)
+    if missing.any():
+        codes[missing] = -1
+        ticks = np.where(missing, 0, ticks)
+    unit = np.datetime_data(values.dtype)[0]
+    return codes, pd.TimedeltaIndex(ticks.view(f"m8[{unit}]"))
 
 
 def _value_column(columns: Sequence[object], name: str, column: object | None) -> object:
@@ -95,13 +153,13 @@ def to_series(part: pd.DataFrame | pd.Series, name: str, column: object | None =
     """
     if isinstance(part, pd.Series):
         if list(part.index.names) == ["file"]:  # filewise
-            return pd.Series(part.array, index=_files(part.index), name=part.name)
+            codes, level = _file_level(part.index)
+            return pd.Series(part.array, index=level.take(codes, allow_fill=True), name=part.name)
         part = part.to_frame()
     if not isinstance(part, pd.DataFrame):
         raise TypeError(f"{name} partitions must be pandas objects; got {type(part).__name__}.")
-    if any(n in LEVELS for n in part.index.names if n is not None):
-        part = part.reset_index()
-    columns = list(part.columns)
+    part = _columns(part)
+    columns = list(part)
     if "file" not in columns:
         raise ValueError(
             f"{name} must have 'file' as its index or as a column; got columns {columns}."
@@ -111,14 +169,41 @@ def to_series(part: pd.DataFrame | pd.Series, name: str, column: object | None =
         raise ValueError(f"{name} has only one of the columns 'start' and 'end'.")
     value = _value_column(columns, name, column)
     values = part[value].array
-    files = _files(part["file"])
     if not has_start:
-        return pd.Series(values, index=files, name=value)
-    index = pd.MultiIndex.from_arrays(
-        [files, _times(part["start"], name, "start"), _times(part["end"], name, "end")],
+        codes, level = _file_level(part["file"])
+        return pd.Series(values, index=level.take(codes, allow_fill=True), name=value)
+    return pd.Series(values, index=_segmented_index(part, name), name=value)
+
+
+def _columns(part: pd.DataFrame) -> dict:
+    """The index levels (as ``reset_index`` would make them columns) and the columns
+    of a partition, by name, without copying the partition."""
+    out = {}
+    if any(n in LEVELS for n in part.index.names if n is not None):
+        index = part.index
+        for k, level in enumerate(index.names):
+            out[level if level is not None else "index"] = (
+                index.get_level_values(k) if isinstance(index, pd.MultiIndex) else index
+            )
+    for column in part.columns:
+        out[column] = part[column]
+    return out
+
+
+def _segmented_index(part: pd.DataFrame, name: str) -> pd.MultiIndex:
+    """The audformat segmented index of a partition's columns ``file``, ``start``, ``end``,
+    built from the codes of each (no sort of the levels, no Python objects)."""
+    coded = [
+        _file_level(part["file"]),
+        _time_level(_times(part["start"], name, "start")),
+        _time_level(_times(part["end"], name, "end")),
+    ]
+    return pd.MultiIndex(
+        levels=[level for _, level in coded],
+        codes=[codes for codes, _ in coded],
         names=list(LEVELS),
+        verify_integrity=False,
     )
-    return pd.Series(values, index=index, name=value)
 
 
 def to_frame(part: pd.DataFrame | pd.Series, name: str) -> pd.DataFrame:
@@ -137,10 +222,7 @@ def to_frame(part: pd.DataFrame | pd.Series, name: str) -> pd.DataFrame:
             f"{name} must have the columns (or index levels) {list(LEVELS)}; "
             f"it lacks {missing}: its columns are {columns}."
         )
-    index = pd.MultiIndex.from_arrays(
-        [_files(part["file"]), _times(part["start"], name, "start"), _times(part["end"], name, "end")],
-        names=list(LEVELS),
-    )
+    index = _segmented_index(part, name)
     values = part[[c for c in columns if c not in LEVELS]]
     return pd.DataFrame(values.to_numpy(), index=index, columns=values.columns).infer_objects()
 
@@ -154,7 +236,10 @@ def _partition_statistics(batches: Batches, truth, prediction, column) -> tuple:
     else:
         prediction = to_series(prediction, "prediction", column)
     batches = batches.copy()  # (a worker may run several partitions)
-    return batches.statistics(truth, prediction), batches.found, batches.pending
+    table = batches.statistics(truth, prediction)
+    # the counts travel as arrays (a table only where it is not a (file, label) table of counts)
+    rows = rows_of(table)
+    return (table if rows is None else rows), batches.found, batches.pending
 
 
 # -------------------------------------------------------------------------
@@ -276,8 +361,12 @@ def dask_statistics(
 
     ``statistics`` (e.g. :func:`audeval.event_statistics`)
     is called on every pair of truth and prediction partitions
-    as pandas Series,
-    and the tables are summed with :func:`audeval.sum_statistics`.
+    as pandas Series, where the partitions are
+    (their columns coded straight into a segmented index),
+    and the counts travel back as arrays:
+    partitions that follow each other in file order
+    are put one after the other,
+    others are summed with :func:`audeval.sum_statistics`.
     The result is identical to the statistics of the whole pandas Series,
     and every metric of the family accepts it in place of ``truth``.
     The work runs on dask's current scheduler
@@ -368,10 +457,14 @@ def dask_statistics(
     for _, found, pending in results:
         batches.merge(found, pending)
     batches.check()  # (labels that must occur: over all partitions)
-    tables = [table for table, _, _ in results]
-    _check_split(tables)
+    parts = [part for part, _, _ in results]
+    # partitions by file in file order (the usual case): the tables one after the other
+    summed = concatenate_rows(parts) if all(isinstance(p, Rows) for p in parts) else None
+    if summed is None:
+        tables = [table_of_rows(p) if isinstance(p, Rows) else p for p in parts]
+        _check_split(tables)
+        summed = sum_statistics(tables)
     # files of files_duration (or uem) in no partition: evaluated as in a direct call
-    summed = sum_statistics(tables)
     unseen = batches.unseen(summed)
     total = summed if unseen is None else sum_statistics([summed, unseen])
     batches.warn(total)  # (once for all partitions, as the direct call)

@@ -15,52 +15,12 @@ import pandas as pd
 
 from audeval._protocol import stamp, table_family, table_options
 from audeval._registry import family_named
+from audeval._rows import _is_sorted, _order_columns, _same, _sortable_union, concatenate_rows, rows_of
 from audeval._tables import label_index, sorted_unique, sparse_columns
 
 
 DESCENDING = ("threshold",)
 """Index levels whose rows run from the highest value down (score tables: ``+inf`` first)."""
-
-
-def _sortable_union(lists: list[list], *, sort: bool) -> list:
-    """Union in first-seen order, sorted if ``sort`` and the values can be ordered."""
-    seen: dict = {}
-    for values in lists:
-        for value in values:
-            seen.setdefault(value, None)
-    union = list(seen)
-    if sort:
-        try:
-            union = sorted(union)
-        except TypeError:
-            pass
-    return union
-
-
-def _is_sorted(values: list) -> bool:
-    try:
-        return all(a <= b for a, b in zip(values, values[1:]))
-    except TypeError:
-        return False
-
-
-def _order_columns(columns: list[str], labels: list, family) -> list[str]:
-    """The family's declared label blocks (``f"{prefix}{label}"``) follow the label order."""
-    if family is None or not family.label_blocks:
-        return columns
-    blocks = family.block_columns(labels)
-    member = {name: prefix for prefix, names in blocks.items() for name in names}
-    out: list[str] = []
-    done: set[str] = set()
-    for column in columns:
-        prefix = member.get(column) if isinstance(column, str) else None
-        if prefix is None:
-            out.append(column)
-        elif prefix not in done:
-            done.add(prefix)
-            present = set(columns)
-            out.extend(name for name in blocks[prefix] if name in present)
-    return out
 
 
 def sum_statistics(tables: Iterable[pd.DataFrame]) -> pd.DataFrame:
@@ -143,7 +103,13 @@ def sum_statistics(tables: Iterable[pd.DataFrame]) -> pd.DataFrame:
         0.5
 
     """
-    tables, names, family, options = _check_tables(tables)
+    tables, names, family, options = _check_tables(tables, disjoint=False)
+    concatenated = None
+    if family is not None and names == ["file", "label"] and len(tables) > 1:
+        concatenated = concatenate_rows([rows_of(table) for table in tables])
+    if concatenated is not None:  # (disjoint files in file order: the sum is the concatenation)
+        return concatenated
+    _check_disjoint(tables)
     levels, categorical = _union_levels(tables, names)
     columns = _sortable_union([list(t.columns) for t in tables], sort=False)
     if "label" in levels:
@@ -180,8 +146,9 @@ def sum_statistics(tables: Iterable[pd.DataFrame]) -> pd.DataFrame:
     return out
 
 
-def _check_tables(tables) -> tuple[list[pd.DataFrame], list, object, dict]:
-    """The tables as a list, their index levels, their family and options."""
+def _check_tables(tables, *, disjoint: bool = True) -> tuple[list[pd.DataFrame], list, object, dict]:
+    """The tables as a list, their index levels, their family and options
+    (``disjoint``: raise if a file is in two tables)."""
     if isinstance(tables, pd.DataFrame):
         tables = [tables]
     tables = list(tables)
@@ -224,7 +191,8 @@ def _check_tables(tables) -> tuple[list[pd.DataFrame], list, object, dict]:
         options = recorded
     if family is not None and labels_given:
         options["labels_given"] = True
-    _check_disjoint(tables)
+    if disjoint:
+        _check_disjoint(tables)
     return tables, names, family, options
 
 
@@ -253,12 +221,6 @@ def _check_disjoint(tables: list[pd.DataFrame]) -> None:
             "every file must be in one table only "
             "(the statistics of a split file do not add up to those of the whole file)."
         )
-
-
-def _same(a: dict, b: dict) -> bool:
-    if a.keys() != b.keys():
-        return False
-    return all((a[k] is None and b[k] is None) or (a[k] is not None and a[k] == b[k]) for k in a)
 
 
 def _union_levels(tables: list[pd.DataFrame], names: list) -> tuple[dict, dict]:

@@ -8,6 +8,7 @@ import numpy as np
 
 from audeval._intervals import expand_ranges, window_join
 
+from ._dense import DENSE_PAIRS, dense_files, dense_matching
 from ._graph import sort_pairs
 from ._greedy import greedy_sorted
 from ._lexicographic import lexicographic_sorted
@@ -49,8 +50,30 @@ def match_segments(truth, prediction, n_files: int, tol, matching: str) -> tuple
     p_end, p_label = prediction.end[p_order], prediction.label[p_order]
     t_side = _Side(t_sorted, t_end, truth, t_order)
     p_side = _Side(p_sorted, p_end, prediction, p_order)
-    t_first = _identical_runs(t_sorted, t_end, t_label)
-    p_first = _identical_runs(p_sorted, p_end, p_label)
+    dense = None
+    if matching == "optimal" and join.onset is not None and n_truth * n_pred > DENSE_PAIRS:
+        # (a dense file has many events on both sides: most files are skipped by their counts)
+        most_t = np.bincount(truth.file, minlength=n_files).max()
+        if most_t * np.bincount(prediction.file, minlength=n_files).max() > DENSE_PAIRS:
+            dense = dense_files(t_sorted, p_sorted, t_side.file, n_files, join.onset)
+    if dense is not None and dense.any() and not _few_identical_pairs(n_files, tol, join, t_side, p_side, t_label, p_label):
+        m, s = _with_dense(dense, n_files, tol, join, t_side, p_side, t_label, p_label)
+    else:
+        m, s = _solve(n_files, tol, join, t_side, p_side, t_label, p_label, matching)
+    found = m >= 0
+    match[t_order[found]] = p_order[m[found]]
+    found = s >= 0
+    substitution[t_order[found]] = p_order[s[found]]
+    return match, substitution
+
+
+def _solve(n_files: int, tol, join, t_side: _Side, p_side: _Side, t_label, p_label, matching: str):
+    """Matches and substitutions of events in canonical order (indices in that order)."""
+    n_truth, n_pred = len(t_side.key), len(p_side.key)
+    if n_truth == 0 or n_pred == 0:
+        return np.full(n_truth, -1, dtype=np.int64), np.full(n_truth, -1, dtype=np.int64)
+    t_first = _identical_runs(t_side.key, t_side.end, t_label)
+    p_first = _identical_runs(p_side.key, p_side.end, p_label)
     if t_first is None and p_first is None:
         i, j = _candidates(n_files, tol, join, t_side, p_side)
     else:  # identical events: pairs of one event of each run, then of all (see expand_identical)
@@ -61,18 +84,70 @@ def match_segments(truth, prediction, n_files: int, tol, matching: str) -> tuple
     same = t_label[i] == p_label[j]
     if matching == "optimal":
         kind = np.where(same, np.int8(2), np.int8(1))
-        m, s = lexicographic_sorted(n_truth, n_pred, i, j, kind)
-    else:
-        m = greedy_sorted(n_truth, n_pred, i[same], j[same])
-        used = np.zeros(n_pred, dtype=bool)
-        used[m[m >= 0]] = True
-        left = ~same & (m[i] < 0) & ~used[j]
-        s = greedy_sorted(n_truth, n_pred, i[left], j[left])
-    found = m >= 0
-    match[t_order[found]] = p_order[m[found]]
-    found = s >= 0
-    substitution[t_order[found]] = p_order[s[found]]
-    return match, substitution
+        return lexicographic_sorted(n_truth, n_pred, i, j, kind)
+    m = greedy_sorted(n_truth, n_pred, i[same], j[same])
+    used = np.zeros(n_pred, dtype=bool)
+    used[m[m >= 0]] = True
+    left = ~same & (m[i] < 0) & ~used[j]
+    return m, greedy_sorted(n_truth, n_pred, i[left], j[left])
+
+
+def _few_identical_pairs(n_files: int, tol, join, t_side: _Side, p_side: _Side, t_label, p_label) -> bool:
+    """Whether runs of identical events make the pairs few (:func:`expand_identical`):
+    then the usual path is cheaper than the band."""
+    t_first = _identical_runs(t_side.key, t_side.end, t_label)
+    p_first = _identical_runs(p_side.key, p_side.end, p_label)
+    if t_first is None and p_first is None:
+        return False
+    n_truth, n_pred = len(t_side.key), len(p_side.key)
+    t_first = np.arange(n_truth) if t_first is None else t_first
+    p_first = np.arange(n_pred) if p_first is None else p_first
+    gi, gj = _candidates(n_files, tol, join, t_side.take(t_first), p_side.take(p_first))
+    size_t = np.diff(np.append(t_first, n_truth))
+    size_p = np.diff(np.append(p_first, n_pred))
+    alone = (np.bincount(gi, minlength=len(t_first))[gi] == 1) & (
+        np.bincount(gj, minlength=len(p_first))[gj] == 1
+    )
+    pairs = np.minimum(size_t[gi], size_p[gj])[alone].sum() + (size_t[gi] * size_p[gj])[~alone].sum()
+    return pairs <= DENSE_PAIRS
+
+
+def _with_dense(dense, n_files: int, tol, join, t_side: _Side, p_side: _Side, t_label, p_label):
+    """Dense files on a band of their pairs (:mod:`._dense`), the others as usual;
+    all as usual where the band gives no proven optimum."""
+    t_in = np.flatnonzero(dense[t_side.file])
+    p_in = np.flatnonzero(dense[p_side.file])
+    t_dense, p_dense = t_side.take(t_in), p_side.take(p_in)
+    allowance = join.offset_allowance(t_dense.start, t_dense.end) if join.offset_evaluated else None
+
+    def admit(i, j):
+        ok = np.ones(len(i), dtype=bool)
+        if allowance is not None:
+            ok &= np.abs(t_dense.end[i] - p_dense.end[j]) <= allowance[i]
+        if join is not tol:
+            ok &= tol.admits(t_dense.start[i], t_dense.end[i], p_dense.start[j], p_dense.end[j])
+        return ok
+
+    n_labels = int(max(t_label.max(initial=-1), p_label.max(initial=-1))) + 1
+    found = dense_matching(
+        t_dense, p_dense, t_label[t_in], p_label[p_in], n_files, n_labels, join.onset, admit
+    )
+    if found is None:
+        return _solve(n_files, tol, join, t_side, p_side, t_label, p_label, "optimal")
+    t_out = np.flatnonzero(~dense[t_side.file])
+    p_out = np.flatnonzero(~dense[p_side.file])
+    rest = _solve(
+        n_files, tol, join, t_side.take(t_out), p_side.take(p_out), t_label[t_out], p_label[p_out], "optimal"
+    )
+    out = []
+    for (dense_part, rest_part) in zip(found, rest):
+        whole = np.full(len(t_side.key), -1, dtype=np.int64)
+        hit = dense_part >= 0
+        whole[t_in[hit]] = p_in[dense_part[hit]]
+        hit = rest_part >= 0
+        whole[t_out[hit]] = p_out[rest_part[hit]]
+        out.append(whole)
+    return out[0], out[1]
 
 
 class _Side:

@@ -1,0 +1,222 @@
+"""dask_statistics: partitions coded as arrays, counts concatenated in file order (issue 32, item 3).
+
+Every path gives the direct call's table: the concatenation of partitions in file order,
+the general sum where partitions are not in order or differ in labels,
+the synchronous scheduler, file names in a column or the index, sorted or not,
+open ends resolved by ``files_duration``.
+"""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import MAY_WARN_DUPLICATES
+
+import audeval
+from audeval import _rows
+from audeval._dask import _file_level, _time_level, to_series
+
+
+dask = pytest.importorskip("dask")
+dd = pytest.importorskip("dask.dataframe")
+
+
+def frame(seed: int, n_files: int = 12, labels=("a", "b", "c"), rows: int | None = None) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    n = rows or int(rng.integers(3 * n_files, 6 * n_files))
+    start = rng.integers(0, 40, n) / 4
+    return pd.DataFrame(
+        {
+            "file": [f"f{k:03d}" for k in rng.integers(0, n_files, n)],
+            "start": pd.to_timedelta(start, unit="s"),
+            "end": pd.to_timedelta(start + rng.integers(1, 8, n) / 4, unit="s"),
+            "label": rng.choice(list(labels), n),
+        }
+    )
+
+
+def as_series(table: pd.DataFrame) -> pd.Series:
+    index = pd.MultiIndex.from_frame(table[["file", "start", "end"]])
+    return pd.Series(table["label"].array, index=index, name="label")
+
+
+def common(truth: pd.DataFrame, prediction: pd.DataFrame, n: int):
+    """Both sides indexed by file with the same divisions."""
+    files = np.unique(np.concatenate([truth["file"].to_numpy(), prediction["file"].to_numpy()]))
+    cuts = tuple(files[np.unique(np.linspace(0, len(files) - 1, n + 1).round().astype(int))])
+    return [
+        dd.from_pandas(side.set_index("file"), npartitions=1, sort=True).repartition(divisions=cuts)
+        for side in (truth, prediction)
+    ]
+
+
+@pytest.fixture
+def concatenated(monkeypatch):
+    """Counts how often partitions were concatenated, and how often summed in general."""
+    seen = {"concatenated": 0, "general": 0}
+    original = _rows.concatenate_rows
+
+    def spy(parts):
+        out = original(parts)
+        seen["general" if out is None else "concatenated"] += 1
+        return out
+
+    from audeval import _dask
+
+    monkeypatch.setattr(_dask, "concatenate_rows", spy)
+    return seen
+
+
+@MAY_WARN_DUPLICATES
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"onset_tolerance": 0.5, "offset_tolerance": 0.25, "confusion": True},
+        {"onset_tolerance": 0.5, "offset_tolerance": None, "matching": "greedy"},
+    ],
+)
+def test_sync_scheduler_concatenates_in_file_order(concatenated, seed, options):
+    truth, prediction = frame(seed), frame(seed + 50)
+    t, p = common(truth, prediction, 4)
+    with dask.config.set(scheduler="sync"):
+        stats = audeval.dask_statistics(audeval.event_statistics, t, p, **options)
+    expected = audeval.event_statistics(as_series(truth), as_series(prediction), **options)
+    pd.testing.assert_frame_equal(stats, expected)
+    assert concatenated == {"concatenated": 1, "general": 0}
+
+
+@MAY_WARN_DUPLICATES
+@pytest.mark.parametrize("seed", range(3))
+def test_labels_differ_between_partitions(concatenated, seed):
+    # many labels, few per file: each partition has its own labels (the union is taken),
+    # and confusion columns of labels a partition lacks are filled
+    labels = [f"l{k:02d}" for k in range(30)]
+    truth, prediction = frame(seed, 20, labels), frame(seed + 7, 20, labels)
+    t, p = common(truth, prediction, 5)
+    options = {"onset_tolerance": 1.0, "offset_tolerance": None, "confusion": True}
+    with dask.config.set(scheduler="sync"):
+        stats = audeval.dask_statistics(audeval.event_statistics, t, p, **options)
+    expected = audeval.event_statistics(as_series(truth), as_series(prediction), **options)
+    pd.testing.assert_frame_equal(stats, expected)
+    assert concatenated["concatenated"] == 1
+    assert audeval.event_error_rate(stats, None) == audeval.event_error_rate(
+        as_series(truth), as_series(prediction), onset_tolerance=1.0, offset_tolerance=None
+    )
+
+
+@pytest.mark.parametrize("time_resolution", [1.0, None])
+def test_dense_family_with_other_labels_per_partition_takes_the_general_sum(concatenated, time_resolution):
+    # segment tables hold every (file, label) row: partitions with other labels are summed
+    # by the general rule (true negatives of the labels a partition lacks)
+    truth = frame(3, labels=("a", "b"))
+    prediction = frame(4, labels=("a", "b"))
+    truth.loc[truth["file"] < "f006", "label"] = "a"
+    prediction.loc[prediction["file"] < "f006", "label"] = "a"
+    t, p = common(truth, prediction, 3)
+    options = {"time_resolution": time_resolution}
+    with dask.config.set(scheduler="sync"):
+        stats = audeval.dask_statistics(audeval.segment_statistics, t, p, **options)
+    expected = audeval.segment_statistics(as_series(truth), as_series(prediction), **options)
+    pd.testing.assert_frame_equal(stats, expected)
+    assert concatenated == {"concatenated": 0, "general": 1}
+    # partitions that all hold both labels: concatenated
+    truth, prediction = frame(3, labels=("a", "b")), frame(4, labels=("a", "b"))
+    t, p = common(truth, prediction, 3)
+    with dask.config.set(scheduler="sync"):
+        stats = audeval.dask_statistics(audeval.segment_statistics, t, p, **options)
+    pd.testing.assert_frame_equal(
+        stats, audeval.segment_statistics(as_series(truth), as_series(prediction), **options)
+    )
+    assert concatenated == {"concatenated": 1, "general": 1}
+
+
+@MAY_WARN_DUPLICATES
+def test_partitions_out_of_file_order_take_the_general_sum(concatenated):
+    truth, prediction = frame(8), frame(9)
+    truth = truth.sort_values("file").reset_index(drop=True)
+    prediction = prediction.sort_values("file").reset_index(drop=True)
+    groups = [["f08", "f09", "f10", "f11"], ["f00", "f01", "f02", "f03"], ["f04", "f05", "f06", "f07"]]
+    groups = [[f"f0{g[1:]}" for g in group] for group in groups]
+
+    def parts(side):  # file as a column, rows shuffled within a partition
+        return dd.from_delayed(
+            [
+                dask.delayed(side[side["file"].isin(g)].sample(frac=1, random_state=0).reset_index(drop=True))
+                for g in groups
+            ],
+            meta=side.iloc[:0],
+        )
+
+    with dask.config.set(scheduler="sync"):
+        stats = audeval.dask_statistics(audeval.event_statistics, parts(truth), parts(prediction), onset_tolerance=0.5)
+    expected = audeval.event_statistics(as_series(truth), as_series(prediction), onset_tolerance=0.5)
+    pd.testing.assert_frame_equal(stats, expected)
+    assert concatenated == {"concatenated": 0, "general": 1}
+
+
+def test_open_ends_and_files_duration():
+    truth, prediction = frame(10), frame(11)
+    truth.loc[::5, "end"] = pd.NaT  # until the end of the file
+    durations = {f"f{k:03d}": 20.0 for k in range(14)}  # (two files in no partition)
+    t, p = common(truth, prediction, 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", audeval.FilesWithoutRowsWarning)
+        with dask.config.set(scheduler="sync"):
+            stats = audeval.dask_statistics(
+                audeval.event_statistics, t, p, onset_tolerance=0.5, files_duration=durations
+            )
+        expected = audeval.event_statistics(
+            as_series(truth), as_series(prediction), onset_tolerance=0.5, files_duration=durations
+        )
+    pd.testing.assert_frame_equal(stats, expected)
+
+
+def test_sum_statistics_concatenates_disjoint_tables_in_order():
+    truth, prediction = as_series(frame(12)), as_series(frame(13))
+    options = {"onset_tolerance": 0.5, "confusion": True}
+    files = truth.index.get_level_values("file")
+    pfiles = prediction.index.get_level_values("file")
+    halves = [
+        audeval.event_statistics(truth[files < "f006"], prediction[pfiles < "f006"], **options),
+        audeval.event_statistics(truth[files >= "f006"], prediction[pfiles >= "f006"], **options),
+    ]
+    expected = audeval.event_statistics(truth, prediction, **options)
+    in_order = _rows.concatenate_rows([_rows.rows_of(t) for t in halves])
+    assert in_order is not None
+    pd.testing.assert_frame_equal(in_order, expected)
+    assert _rows.concatenate_rows([_rows.rows_of(t) for t in halves[::-1]]) is None
+    for tables in (halves, halves[::-1]):
+        pd.testing.assert_frame_equal(audeval.sum_statistics(tables), expected)
+    # a table of arrays and back
+    pd.testing.assert_frame_equal(
+        audeval.sum_statistics([_rows.table_of_rows(_rows.rows_of(t)) for t in halves]), expected
+    )
+    with pytest.raises(ValueError, match="in more than one table"):
+        audeval.sum_statistics([halves[0], halves[0]])
+
+
+def test_partition_levels():
+    codes, level = _file_level(pd.Series(["b", "b", "c", None, "a"], dtype="string"))
+    assert codes.tolist() == [0, 0, 1, -1, 2]
+    assert level.tolist() == ["b", "c", "a"]
+    codes, level = _file_level(pd.Series(["a", "a", "b", "c", "c"], dtype="string"))  # sorted: runs
+    assert codes.tolist() == [0, 0, 1, 2, 2]
+    assert level.tolist() == ["a", "b", "c"]
+    assert level.dtype == pd.Index(["a"]).dtype  # pandas' default strings, as in pandas input
+    codes, level = _file_level(pd.Series(pd.Categorical(["x", "y", "x"], categories=["y", "x", "z"])))
+    assert codes.tolist() == [0, 1, 0]
+    assert level.tolist() == ["x", "y"]
+    codes, level = _time_level(pd.to_timedelta([1.0, None, 1.0], unit="s"))
+    assert codes.tolist() == [0, -1, 2]
+    assert level[[0, 2]].total_seconds().tolist() == [1.0, 1.0]
+    part = pd.DataFrame(
+        {"start": pd.to_timedelta([0.0, 1.0], unit="s"), "end": [2.0, None], "label": ["a", "b"]},
+        index=pd.Index(["f2", "f1"], name="file"),
+    )
+    series = to_series(part, "truth")
+    assert series.index.get_level_values("file").tolist() == ["f2", "f1"]
+    assert series.index.get_level_values("end")[0] == pd.Timedelta(2, unit="s")
+    assert pd.isna(series.index.get_level_values("end")[1])
+    assert series.tolist() == ["a", "b"]
