@@ -17,7 +17,7 @@ from audeval._cli.argtypes import _number, _positive_seconds_or_none, _seconds, 
 
 def plain(doc: str) -> str:
     """A field's doc text without reStructuredText markup (for ``--help``)."""
-    doc = re.sub(r"\s*\(or ``pd.Timedelta``\)| or as timedelta", "", doc)
+    doc = re.sub(r"\s*\(or ``pd.Timedelta``\)| or as timedelta| \(seconds or timedelta\)", "", doc)
     doc = doc.replace("``None``", "'none'")
     doc = re.sub(r":math:`\\?(\w+)`", r"\1", doc)
     doc = re.sub(r"``([^`]*)``", r"\1", doc)

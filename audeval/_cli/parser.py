@@ -19,9 +19,11 @@ from audeval._cli.compare import add_parser as _compare
 from audeval._cli.messages import PROG, UsageError
 from audeval._cli.render import FORMATS
 from audeval._cli.report import add_report
+from audeval._diarization._options import DETECTION, DIARIZATION
 from audeval._events.options import EVENT
 from audeval._score_based.options import SCORE
 from audeval._segments.options import SEGMENT
+from audeval._structure._options import STRUCTURE
 
 
 INPUT_FORMATS = ("auto", "tsv", "lab", "rttm", "csv", "db")
@@ -159,28 +161,18 @@ def _add_zero_division(group, default: float | None, help: str) -> None:
     )
 
 
-def _add_collar(group, what: str) -> None:
-    _add_seconds(
-        group,
-        "--collar",
-        0.0,
-        "unscored collar around truth boundaries (default: 0), "
-        "its total width or the width on each side (--collar-convention)",
-    )
-    group.add_argument(
-        "--collar-convention",
-        choices=("total", "per_side"),
-        default="total",
-        help="--collar is the total width (pyannote.metrics, default) "
-        "or the width on each side of a boundary (NIST md-eval, dscore, spy-der)",
-    )
+def _add_collar(group, declaration) -> None:
+    """The scored-region flags of the diarization and detection subcommands."""
+    fields = declaration.fields
+    add_option(group, fields["collar"])
+    add_option(group, fields["collar_convention"])
     group.add_argument(
         "--uem",
         metavar="PATH",
         help="NIST UEM file of the scored regions (file channel start end); "
         "files without a region: [0, duration]",
     )
-    group.add_argument("--skip-overlap", action="store_true", help=f"do not score {what}")
+    add_option(group, fields["skip_overlap"])
 
 
 # -------------------------------------------------------------------------
@@ -269,16 +261,11 @@ def _structure(commands) -> None:
         metavar="S1,S2",
         help="boundary hit windows in seconds (default: 0.5,3.0)",
     )
-    _add_seconds(
-        g,
-        "--frame-size",
-        0.1,
-        "frame hop of the clustering metrics (default: 0.1; 'exact' for frameless)",
-        type=_positive_seconds_or_none,
-    )
-    g.add_argument("--beta", type=_seconds, default=1.0, help="F-measure beta (default: 1)")
-    g.add_argument("--trim", action="store_true", help="leave out the first and last boundary")
-    g.add_argument("--compat", choices=("mir_eval",), help="reproduce mir_eval 0.8.2")
+    fields = STRUCTURE.fields
+    add_option(g, fields["frame_size"], hint="of the clustering metrics; 'exact' is 'none'")
+    add_option(g, fields["beta"])
+    add_option(g, fields["trim"])
+    add_option(g, fields["compat"])
     _add_output(p)
 
 
@@ -292,31 +279,15 @@ def _diarization(commands) -> None:
         example=False,
         labels=False,
     )
-    _add_collar(g, "overlapped speech")
-    g.add_argument(
-        "--mapping",
-        choices=("optimal", "greedy", "identity"),
-        default="optimal",
-        help="label mapping (default: optimal; identity: identification error rate)",
-    )
+    _add_collar(g, DIARIZATION)
+    add_option(g, DIARIZATION.fields["mapping"], hint="identity gives the identification error rate")
     g.add_argument(
         "--global-mapping",
         action="store_true",
         help="one label mapping over all files instead of one per file",
     )
-    g.add_argument(
-        "--regions",
-        choices=("all", "single", "overlap", "nonoverlap"),
-        default="all",
-        help="score all of the scored region (default), or only where one, several "
-        "or at most one speaker talks in the truth (spy-der's regions)",
-    )
-    g.add_argument(
-        "--compat",
-        choices=("pyannote",),
-        default=None,
-        help="pyannote: count a speaker's self-overlapping turns twice as pyannote.metrics",
-    )
+    add_option(g, DIARIZATION.fields["regions"], hint="spy-der's regions")
+    add_option(g, DIARIZATION.fields["compat"])
     _add_output(p)
 
 
@@ -336,11 +307,10 @@ def _detection(commands) -> None:
         metavar="A,B,...",
         help="labels that count as activity (default: every row)",
     )
-    _add_collar(g, "overlapped regions")
-    g.add_argument("--beta", type=_seconds, default=1.0, help="F-score beta (default: 1)")
-    _add_zero_division(
-        g, None, "value of 0 / 0 (default: the function's, 1 as pyannote.metrics)"
-    )
+    _add_collar(g, DETECTION)
+    add_option(g, DETECTION.fields["beta"])
+    add_option(g, DETECTION.fields["zero_division"], default=None,
+               hint="default: the function's, 1 as pyannote.metrics")
     _add_output(p)
 
 
@@ -494,7 +464,15 @@ def _scores(commands) -> None:
     _add_output(p, per_file=False)
 
 
-DECLARED = {"agreement": AGREEMENT, "events": EVENT, "segments": SEGMENT, "scores": SCORE}
+DECLARED = {
+    "agreement": AGREEMENT,
+    "detection": DETECTION,
+    "diarization": DIARIZATION,
+    "events": EVENT,
+    "scores": SCORE,
+    "segments": SEGMENT,
+    "structure": STRUCTURE,
+}
 """Subcommands whose metric flags come from a family's declared options (:mod:`audeval._cli.declared`)."""
 
 SUBCOMMANDS = (
