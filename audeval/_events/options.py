@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import fractions
 import functools
+from typing import TypeAlias
 
 import numpy as np
 import pandas as pd
@@ -26,7 +27,7 @@ sed_eval's float64 decisions differ from the exact ones only within a few ulps
 COLUMNS = ["n_truth", "n_prediction", "tp", "fp", "fn", "substituted", "substituting"]
 CONFUSION_PREFIX = "substituted_by_"
 
-Tolerance = float | pd.Timedelta | None
+Tolerance: TypeAlias = float | pd.Timedelta | None
 
 
 # -------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 import dataclasses
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -222,7 +223,7 @@ def masked_macro(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
     return _scores.macro(np.where(keep, values, np.nan), axis=-1)
 
 
-def reduce(counts, options: Mapping[str, object]) -> np.ndarray:
+def reduce(counts, options: Mapping[str, Any]) -> np.ndarray:
     """The event metrics from summed counts (:class:`audeval._protocol.Counts`).
 
     ``counts[name]`` has shape ``(..., n_labels)``; the confusion block

@@ -3,6 +3,7 @@ r"""Public hierarchy metrics: T-measure, L-measure, their report, statistics and
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TypeAlias
 
 import numpy as np
 import pandas as pd
@@ -16,7 +17,7 @@ from audeval._hierarchy._options import settings
 from audeval._protocol import Family
 from audeval._protocol import stamp
 
-Hierarchy = pd.DataFrame | Mapping | pd.Series
+Hierarchy: TypeAlias = pd.DataFrame | Mapping | pd.Series
 
 #: mir_eval.hierarchy.evaluate keys and the column names of hierarchy_report
 MIR_EVAL_COLUMNS = {
