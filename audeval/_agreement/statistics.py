@@ -59,7 +59,7 @@ def set_names(members: list[tuple], labels: list) -> list:
     ]
     if len(set(names)) != len(names):
         seen: set = set()
-        clash = [n for n in names if n in seen or seen.add(n)]
+        clash = [n for n in names if n in seen or seen.add(n)]  # type: ignore[func-returns-value]  # add() is None: keeps the first
         raise ValueError(
             f"the label sets {clash} have names that clash with labels; "
             f"rename labels containing ' + ' or equal to {NO_LABEL!r}."

@@ -145,7 +145,7 @@ class _Fraction(Option):
     :func:`audeval._validation.check_fraction` (``ValueError`` for NaN)."""
 
     def _real(self, value: object) -> float:
-        return check_fraction(value, self.name)
+        return check_fraction(value, self.name)  # type: ignore[arg-type, return-value]  # None is passed on before _real (none=True); check_fraction checks the type
 
 
 def _check(values: dict, given: frozenset) -> None:

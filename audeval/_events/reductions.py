@@ -138,7 +138,7 @@ def overall(
     counts: pd.DataFrame | pd.Series,
     zero_division: float,
     propagate_nans: bool = False,
-) -> dict[str, float]:
+) -> dict[str, Any]:
     """Micro (pooled) metrics from summed counts of one or several files."""
     n = counts["n_truth"]
     n_pred = counts["n_prediction"]

@@ -67,7 +67,7 @@ def _measure(measure: str | None = None):
 
     def reduce(table, options) -> tuple[float, float, float]:
         name = measure or ("t_full" if options.transitive else "t_reduced")
-        return tuple(_statistics.mean(v) for v in _statistics.values(table, name, options.beta))
+        return tuple(_statistics.mean(v) for v in _statistics.values(table, name, options.beta))  # type: ignore[return-value]  # values() yields precision, recall, F
 
     return reduce
 

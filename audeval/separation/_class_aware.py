@@ -50,7 +50,7 @@ def _signals(x: object, name: str, labels: object, label_name: str):
         )
     try:
         seen = set()
-        duplicated = [x for x in labels if x in seen or seen.add(x)]
+        duplicated = [x for x in labels if x in seen or seen.add(x)]  # type: ignore[func-returns-value]  # add() is None: keeps the first
     except TypeError as error:
         raise TypeError(f"{label_name} must hold hashable labels; got {labels!r}.") from error
     if duplicated:
