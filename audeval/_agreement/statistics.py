@@ -186,7 +186,7 @@ def compute_statistics(annotations, prediction, labels, options) -> pd.DataFrame
         if options.per_label:
             categories = list(ratings.labels)
         else:
-            categories = set_names(seg.members, ratings.labels)
+            categories = set_names(seg.members, ratings.labels)  # type: ignore[arg-type]  # label-set segments have members
         columns = aggregate(seg, ratings.n_files, len(categories))
         out = table(ratings.files, categories, columns)
     recorded = {**AGREEMENT.record(options), "raters": [str(r) for r in ratings.raters]}

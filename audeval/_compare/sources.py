@@ -51,7 +51,7 @@ def _pick(value: Any, component: Any) -> tuple[Any, int | None]:
         raise ValueError(f"component cannot select one number of {_short(value)}.")
     if isinstance(component, bool) or not isinstance(component, numbers.Integral):
         raise TypeError(f"component must be an int position for a tuple value; got {component!r}.")
-    if not -len(array) <= component < len(array):
+    if not -len(array) <= component < len(array):  # type: ignore[operator]  # a numbers.Integral (typeshed declares no comparison)
         raise ValueError(f"component must be a position in 0..{len(array) - 1}; got {component!r}.")
     return value[component], int(component) % len(array)
 

@@ -39,7 +39,7 @@ def statistics_of_match(em: EventMatch, *, confusion: bool = False, dense: bool 
     return statistics_frame(em.inputs, columns, keys)
 
 
-def _count_arrays(em: EventMatch, confusion: bool, dense: bool = True) -> tuple[dict, object]:
+def _count_arrays(em: EventMatch, confusion: bool, dense: bool = True) -> tuple[dict, np.ndarray | None]:
     """The columns of :func:`statistics_of_match` and their row keys
     (``None``: the grid ``file * n_labels + label``)."""
     inputs = em.inputs

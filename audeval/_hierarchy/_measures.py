@@ -351,7 +351,7 @@ def hierarchy_report(
 
 
 for _function in (hierarchy_statistics, hierarchy_tmeasure, hierarchy_lmeasure, hierarchy_report):
-    _function.__doc__ = _function.__doc__.replace("{example}", _EXAMPLE)
+    _function.__doc__ = _function.__doc__.replace("{example}", _EXAMPLE)  # type: ignore[union-attr]  # every public function has a docstring
 del _function
 
 

@@ -204,6 +204,8 @@ def _fp_bounds(fp, file_code, label, inverse, offsets, n_files, per_label: int =
     Returns the grid cells, their labels and the ``(files, grid)`` bounds.
     """
     n_labels = len(offsets) - 1
+    grid_cell: list | np.ndarray
+    grid_label: list | np.ndarray
     grid_cell, grid_label = [], []
     for k in range(n_labels):
         s, e = int(offsets[k]), int(offsets[k + 1])
