@@ -184,10 +184,10 @@ def _terms(n_levels: int, mode: str) -> list[list[tuple[int, tuple[int, ...]]]]:
 class _Agreement:
     """Measure of the atoms of a file that agree with each atom on a set of levels (cached)."""
 
-    def __init__(self, file, weight, columns):
+    def __init__(self, file, weight, columns) -> None:
         self.weight = weight
         self.columns = columns  # (atoms, levels of both sides), -1 uncovered
-        self.keys = {(): np.asarray(file, dtype=np.int64)}
+        self.keys: dict[tuple[int, ...], np.ndarray] = {(): np.asarray(file, dtype=np.int64)}
         self.counts: dict = {}
 
     def key(self, levels: tuple[int, ...]) -> np.ndarray:
