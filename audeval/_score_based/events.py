@@ -38,7 +38,7 @@ def _window(median_filter, start, end, file) -> int:
     if len(length) and (length != length[0]).any():
         raise ValueError("median_filter needs frames of one length; the score table mixes lengths.")
     hop = int(length[0]) if len(length) else 1
-    frames = max(1, int(round(ns / hop)))  # type: ignore[operator]  # median_filter is not None here (checked by the caller)
+    frames = max(1, int(round(ns / hop)))  # type: ignore[operator]  # called with a median_filter only (the caller checks None)
     return frames if frames % 2 else frames + 1
 
 
