@@ -205,7 +205,7 @@ class Accumulator:
         if arrays:
             files = set(batch.files)
         else:
-            files = set(pd.unique(batch.index.get_level_values("file")))
+            files = set(pd.unique(batch.index.get_level_values("file")))  # type: ignore[union-attr]  # arrays is False: batch is a DataFrame
         repeated = self._files & files
         if repeated:
             shown = _sortable_union([list(repeated)], sort=True)

@@ -285,7 +285,7 @@ def _check(n_boot, confidence) -> tuple[int, float]:
         raise ValueError(f"n_boot must be a positive integer; got {n_boot!r}.")
     if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real):
         raise TypeError(f"confidence must be a float in (0, 1); got {confidence!r}.")
-    if not 0 < confidence < 1:
+    if not 0 < confidence < 1:  # type: ignore[operator]  # a numbers.Real (typeshed declares no comparison)
         raise ValueError(f"confidence must be in (0, 1); got {confidence!r}.")
     return int(n_boot), float(confidence)
 
@@ -294,7 +294,7 @@ def _generator(seed) -> np.random.Generator:
     if isinstance(seed, np.random.Generator):
         return seed
     if seed is None or (isinstance(seed, numbers.Integral) and not isinstance(seed, bool)):
-        return np.random.default_rng(seed)
+        return np.random.default_rng(seed)  # type: ignore[arg-type]  # an Integral or None (numpy's stubs do not know numbers.Integral)
     raise TypeError(f"seed must be an int, a numpy Generator or None; got {seed!r}.")
 
 

@@ -25,6 +25,7 @@ import functools
 import inspect
 import math
 import numbers
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -177,7 +178,7 @@ class Declaration:
         *,
         columns: Sequence[str] = (),
         check: Callable[[dict, frozenset], None] | None = None,
-        record: Callable[[object], dict] | None = None,
+        record: Callable[[Any], dict] | None = None,
     ):
         self.family = family
         self.fields = {field.name: field for field in fields}
@@ -289,7 +290,7 @@ class Declaration:
             inputs = tuple(bound.arguments[name] for name in declared.arguments[:n_arguments])
             return run(call, inputs, options)
 
-        call.declared = declared
+        call.declared = declared  # type: ignore[attr-defined]  # a declared function carries its declaration
         return call
 
     # ------------------------------------------------------------------
@@ -299,7 +300,7 @@ class Declaration:
     def table(
         self,
         metric: Callable,
-        truth: object,
+        truth: Any,
         prediction: object,
         labels: Sequence[object] | None,
         options,
@@ -333,12 +334,12 @@ class Declaration:
         labels = list(labels)
         if labels == table_labels(truth):
             return truth
-        if metric.declared.cross_label:
+        if metric.declared.cross_label:  # type: ignore[attr-defined]  # metric is a declared function (above)
             raise ValueError(
                 f"{metric.__name__} counts across labels, so labels={labels} cannot select rows "
                 f"of a statistics table: pass labels to {name} and compute the metric from that table."
             )
-        return select(truth, labels)
+        return select(truth, labels)  # type: ignore[misc]  # families whose metrics select labels pass select
 
 
 def declared_defaults(metrics: Sequence[Callable], names: Sequence[str], statistics: Callable) -> tuple:

@@ -126,7 +126,7 @@ def outcomes_of(truth, prediction, labels, options) -> tuple[pd.DataFrame, Input
         _side_frame("truth", t, p, truth_outcome, truth_partner),
         _side_frame("prediction", p, t, prediction_outcome, prediction_partner),
     ]
-    return _frame(*sides, inputs.files, inputs.labels), inputs
+    return _frame(*sides, inputs.files, inputs.labels), inputs  # type: ignore[call-arg, arg-type]  # sides: the truth and the prediction frame
 
 
 def _outcome_table(truth, prediction, labels, options) -> pd.DataFrame:

@@ -223,7 +223,7 @@ class Family:
         """
         options = {k: value_of(v) for k, v in options.items()}
         labels = self.labels_of(labels, options)
-        options.pop(self.labels_option, None)
+        options.pop(self.labels_option, None)  # type: ignore[arg-type]  # dict.pop(None, None) is a no-op
         if self.takes_labels:
             return self.statistics(truth, prediction, labels, **options)
         if labels is not None:
@@ -340,7 +340,7 @@ def _equal(a: object, b: object) -> bool:
     try:
         equal = a == b
         if isinstance(equal, (np.ndarray, pd.Series, pd.DataFrame)):
-            return bool(np.all(equal)) and np.shape(a) == np.shape(b)
+            return bool(np.all(equal)) and np.shape(a) == np.shape(b)  # type: ignore[call-overload]  # np.shape takes any object at run time
         return bool(equal)
     except (TypeError, ValueError):
         return False

@@ -82,7 +82,7 @@ class _Rows:
             self._chunks = [
                 (union_categoricals(files, sort_categories=True), *(np.concatenate(parts) for parts in rest))
             ]
-        return self._chunks[0]
+        return self._chunks[0]  # type: ignore[return-value]  # the four columns file, start, end, label
 
     def series(self, name: str = "label") -> pd.Series:
         import audformat  # deferred: heavy, loaded on first use
@@ -94,7 +94,7 @@ class _Rows:
         return series
 
 
-def _seconds_to_timedelta(seconds: Sequence[float]) -> pd.TimedeltaIndex:
+def _seconds_to_timedelta(seconds: Sequence[float] | np.ndarray) -> pd.TimedeltaIndex:
     """Seconds (NaN for NaT) rounded to integer nanoseconds."""
     values = np.asarray(seconds, dtype=float)
     return pd.to_timedelta(np.round(values * 1e9), unit="ns").as_unit("ns")

@@ -143,7 +143,7 @@ def _header(fields: list[str]) -> dict[str, int] | None:
         label = rest[0] if rest else None
     if label is not None:
         columns["label"] = label
-    return columns
+    return columns  # type: ignore[return-value]  # a header names onset and offset (_is_header)
 
 
 def _fields(line: str, delimiter: str | None) -> tuple[list[str], bool]:
@@ -211,7 +211,7 @@ def _parse_lines(
         if label == "":
             raise ValueError(f"{_where(path, number)}: the label is empty: {line.strip()!r}.")
         rows.add(file, start, end, label)
-    return mode
+    return mode  # type: ignore[return-value]  # lines is not empty (the caller returns early for an empty file): set
 
 
 def _is_frequency_line(line: str) -> bool:

@@ -76,7 +76,7 @@ def read_table(
         any(byte in other for byte in _CONTROL) or any(seq in data for seq in _BREAKS)
     ):
         return None
-    return _parse(data, delimiter, layout)
+    return _parse(data, delimiter, layout)  # type: ignore[arg-type]  # a None delimiter has no layout (returned above)
 
 
 def _layout(

@@ -128,7 +128,7 @@ def split_options(
             f"unknown options {sorted(rest)} for {family.statistics.__name__}; "
             "give a metric to use them."
         )
-    unknown = sorted(set(rest) - _keywords(metric)) if rest else []
+    unknown = sorted(set(rest) - _keywords(metric)) if rest else []  # type: ignore[arg-type]  # rest is only non-empty with a metric (raised above)
     if unknown:
         name = getattr(metric, "__name__", repr(metric))
         raise TypeError(f"unknown options {unknown} for {name} and {family.statistics.__name__}.")
@@ -172,7 +172,7 @@ def statistics_of(
             )
         options = with_required(statistics_options, family.required_options(metric))
         return family.compute(truth, prediction, labels, options)
-    declared = family.statistics.declared
+    declared = family.statistics.declared  # type: ignore[attr-defined]  # a declared function carries its declaration
     given = {k: v for k, v in statistics_options.items() if k in declared.family.fields}
     options = declared.family.build(given, declared.defaults)
     caller = metric if hasattr(metric, "declared") else family.statistics
@@ -360,7 +360,7 @@ class Batches:
         self.options = dict(statistics_options)
         self.labels = family.labels_of(None if labels is None else list(labels), self.options)
         if family.labels_option != "labels":
-            self.options.pop(family.labels_option, None)
+            self.options.pop(family.labels_option, None)  # type: ignore[arg-type]  # dict.pop(None, None) is a no-op
         self.file_options = {}
         for name in family.file_options:
             value = self.options.get(name)
@@ -445,7 +445,7 @@ class Batches:
         if parts and self.family.parts is not None and isinstance(truth, pd.Series) and prediction is not None:
             options = with_required(options, self.family.required_options(metric))
             options = {k: value_of(v) for k, v in options.items()}
-            return self._warning_once(lambda: self.family.parts(truth, prediction, labels, **options))
+            return self._warning_once(lambda: self.family.parts(truth, prediction, labels, **options))  # type: ignore[misc]  # parts is not None (checked above)
         with empty_labels_allowed() if self.deferred and not labels else contextlib.nullcontext():
             table = self._warning_once(
                 lambda: statistics_of(self.family, truth, prediction, labels, options, metric)

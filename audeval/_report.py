@@ -57,7 +57,7 @@ def _block(
 ) -> np.ndarray:
     """Array ``(n_blocks, n_labels + 2, n_columns)`` of one or several blocks."""
     first = next(iter(micro.values()))
-    n_blocks = int(np.size(first)) if np.ndim(first) else 1
+    n_blocks = int(np.size(first)) if np.ndim(first) else 1  # type: ignore[arg-type]  # np.size/np.ndim take any object at run time
     out = np.full((n_blocks, n_labels + 2, len(columns)), np.nan)
     for j, name in enumerate(columns):
         if name in classwise:

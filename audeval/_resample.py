@@ -126,7 +126,7 @@ def _table_counts(family: Family, stats: pd.DataFrame, files: pd.Index):
         labels, label_codes = None, np.zeros(len(stats), dtype=np.int64)
     n_files, n_labels = len(files), (1 if labels is None else len(labels))
     cell = np.asarray(file_codes, dtype=np.int64) * n_labels + label_codes
-    out = {}
+    out: dict[object, np.ndarray] = {}
     for column in family.additive_columns(list(stats.columns), labels):
         if column not in stats.columns:
             continue
@@ -266,7 +266,7 @@ def _metric_options(metric: Callable, given: Mapping[str, object]) -> dict:
     try:
         parameters = inspect.signature(metric).parameters.values()
     except (TypeError, ValueError):
-        parameters = []
+        parameters = []  # type: ignore[assignment]  # nothing to iterate
     for p in parameters:
         if p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is not inspect.Parameter.empty:
             out[p.name] = value_of(p.default)

@@ -204,7 +204,7 @@ def _plan(parts: list[Rows]) -> tuple | None:
     families = {table_family_of_attrs(part.attrs) for part in parts}
     if len(families) != 1 or None in families:
         return None
-    family = family_named(families.pop())
+    family = family_named(families.pop())  # type: ignore[arg-type]  # None is not among them (checked above)
     if list(family.index) != ["file", "label"] or not (family.dense or family.sparse):
         return None
     options = _options_of(parts)

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
-from audeval._protocol import stamp, table_family, table_options
+from audeval._protocol import Family, stamp, table_family, table_options
 from audeval._registry import family_named
 from audeval._rows import _is_sorted, _order_columns, _same, _sortable_union, concatenate_rows, rows_of
 from audeval._tables import label_index, sorted_unique, sparse_columns
@@ -106,7 +106,7 @@ def sum_statistics(tables: Iterable[pd.DataFrame]) -> pd.DataFrame:
     tables, names, family, options = _check_tables(tables, disjoint=False)
     concatenated = None
     if family is not None and names == ["file", "label"] and len(tables) > 1:
-        concatenated = concatenate_rows([rows_of(table) for table in tables])
+        concatenated = concatenate_rows([rows_of(table) for table in tables])  # type: ignore[misc]  # concatenate_rows returns None if a table has no rows
     if concatenated is not None:  # (disjoint files in file order: the sum is the concatenation)
         return concatenated
     _check_disjoint(tables)
@@ -117,7 +117,7 @@ def sum_statistics(tables: Iterable[pd.DataFrame]) -> pd.DataFrame:
     # the declared schema says whether every (file, label) row is held (dense)
     # or only the rows that occur (sparse); a table that records no family is summed row by row
     grid = family is not None and (family.dense or family.sparse) and names == list(family.index)
-    sparse = grid and family.sparse
+    sparse = grid and family.sparse  # type: ignore[union-attr]  # grid implies a family
     dense = grid and not sparse
     shift = 0 if grid else 1
     shape = [len(levels[name]) + shift for name in names]
@@ -146,7 +146,7 @@ def sum_statistics(tables: Iterable[pd.DataFrame]) -> pd.DataFrame:
     return out
 
 
-def _check_tables(tables, *, disjoint: bool = True) -> tuple[list[pd.DataFrame], list, object, dict]:
+def _check_tables(tables, *, disjoint: bool = True) -> tuple[list[pd.DataFrame], list, Family | None, dict]:
     """The tables as a list, their index levels, their family and options
     (``disjoint``: raise if a file is in two tables)."""
     if isinstance(tables, pd.DataFrame):
@@ -168,13 +168,13 @@ def _check_tables(tables, *, disjoint: bool = True) -> tuple[list[pd.DataFrame],
             )
     if "file" not in names:
         raise ValueError(f"statistics tables must have an index level 'file'; got {names}.")
-    families = sorted({table_family(t) for t in tables} - {None})
+    families = sorted({table_family(t) for t in tables} - {None})  # type: ignore[type-var]  # None removed
     if len(families) > 1:
         raise ValueError(
             f"tables of different families cannot be summed: {families}; "
             "sum the tables of each family separately."
         )
-    family = family_named(families[0]) if families else None
+    family = family_named(families[0]) if families else None  # type: ignore[arg-type]  # None removed (above)
     options: dict = {}
     labels_given = False
     for table in tables:
@@ -285,6 +285,8 @@ def _sums(tables, keys, columns, inverse, n_out) -> tuple[dict, dict]:
 
 def _sparse_sum(tables, keys, column, inverse, n_out) -> tuple[pd.arrays.SparseArray, np.dtype]:
     """A sparse column summed per output row from the values each table stores."""
+    rows: list | np.ndarray
+    values: list | np.ndarray
     rows, values = [], []
     offset = 0
     for table, key in zip(tables, keys):

@@ -15,6 +15,7 @@ from collections.abc import Hashable, Mapping, Sequence
 import dataclasses
 import datetime
 import numbers
+from typing import TypeVar, overload
 
 import numpy as np
 import pandas as pd
@@ -34,6 +35,8 @@ from audeval._warnings import warn
 
 NS_PER_SECOND = 1_000_000_000
 NAT = np.iinfo(np.int64).min  # the int64 value of NaT
+_T = TypeVar("_T")
+
 MAX_SECONDS = 1e9  # largest duration accepted (~31.7 years), far from int64 ns overflow
 
 # -------------------------------------------------------------------------
@@ -41,7 +44,7 @@ MAX_SECONDS = 1e9  # largest duration accepted (~31.7 years), far from int64 ns 
 # -------------------------------------------------------------------------
 
 
-def check_option(value: object, name: str, allowed: Sequence[object]) -> object:
+def check_option(value: _T, name: str, allowed: Sequence[object]) -> _T:
     """Raise ``ValueError`` unless ``value`` is one of ``allowed``."""
     if isinstance(value, Hashable) and value in allowed:
         return value
@@ -49,6 +52,12 @@ def check_option(value: object, name: str, allowed: Sequence[object]) -> object:
     raise ValueError(f"{name} must be one of {choices}; got {value!r}.")
 
 
+@overload
+def to_ns(value: None, name: str, *, allow_none: bool = True) -> None: ...
+@overload
+def to_ns(
+    value: float | pd.Timedelta | datetime.timedelta | np.timedelta64, name: str, *, allow_none: bool = True
+) -> int: ...
 def to_ns(
     value: float | pd.Timedelta | datetime.timedelta | np.timedelta64 | None,
     name: str,
@@ -72,11 +81,12 @@ def to_ns(
             raise ValueError(f"{name} must not be NaT.")
         ns = int(td.value) if td.unit == "ns" else int(td.as_unit("ns").value)
     elif isinstance(value, numbers.Real) and not isinstance(value, bool):
-        if not np.isfinite(value):
+        # typeshed's numbers.Real declares no arithmetic numpy accepts; every Real converts
+        if not np.isfinite(value):  # type: ignore[call-overload]
             raise ValueError(f"{name} must be a finite number of seconds; got {value!r}.")
         if value < 0:
             raise ValueError(f"{name} must not be negative; got {value!r}.")
-        if value > MAX_SECONDS:  # before the product, which overflows beyond 1.8e299 s
+        if value > MAX_SECONDS:  # type: ignore[operator]  # (numbers.Real, as above) before the product, which overflows beyond 1.8e299 s
             raise ValueError(
                 f"{name} must be at most {MAX_SECONDS:.0e} seconds (~31.7 years); got {value!r}."
             )
@@ -330,8 +340,9 @@ def _duration_files(files_duration: Mapping | pd.Series | None) -> list[pd.Index
         files_duration = pd.Series(dict(files_duration), dtype=object)
     if len(files_duration) == 0:
         return []
-    known = ~np.asarray(pd.isna(files_duration.to_numpy()), dtype=bool)
-    index = files_duration.index  # a Series index: the object itself keeps pandas' caches
+    # files_duration is a Series here (a Mapping became one above): mypy keeps the declared union
+    known = ~np.asarray(pd.isna(files_duration.to_numpy()), dtype=bool)  # type: ignore[union-attr, type-var, misc]
+    index = files_duration.index  # type: ignore[union-attr]  # a Series index: the object itself keeps pandas' caches
     return [index if known.all() else index[known]]
 
 
@@ -357,7 +368,7 @@ def batch_durations(
     files = pd.Index(truth.index.get_level_values("file")).append(
         pd.Index(prediction.index.get_level_values("file"))
     )
-    return files_duration[pd.Index(files_duration.index).isin(files)]
+    return files_duration[pd.Index(files_duration.index).isin(files)]  # type: ignore[union-attr]  # a Series here
 
 
 def _label_map(codes: np.ndarray, uniques: list, label_list: list) -> np.ndarray:

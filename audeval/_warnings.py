@@ -73,7 +73,7 @@ def _inside_absolute(filename: str) -> bool:
     return os.path.abspath(filename).startswith(_PACKAGE + os.sep)
 
 
-def warn(message: str, category: type[Warning] = UserWarning) -> None:
+def warn(message: str | Warning, category: type[Warning] = UserWarning) -> None:
     """Warn at the first stack frame outside audeval (the caller's line)."""
     frame = inspect.currentframe()
     level = 1

@@ -60,7 +60,7 @@ class Segments:
 
     @property
     def n_categories(self) -> int:
-        return len(self.members)
+        return len(self.members)  # type: ignore[arg-type]  # asked of label-set segments only (spans), which have members
 
     def cumulative(self) -> np.ndarray:
         """Total piece length before every piece (``len(pieces) + 1`` entries, int64 ns)."""

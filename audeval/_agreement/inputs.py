@@ -274,4 +274,4 @@ def check_ratings(
     ordered = labels is not None or all(
         isinstance(series.dtype, pd.CategoricalDtype) and series.dtype.ordered for series in mapping.values()
     )
-    return Ratings(list(mapping), files, label_list, *arrays, extent, rated, categorical, ordered)
+    return Ratings(list(mapping), files, label_list, *arrays, extent, rated, categorical, ordered)  # type: ignore[call-arg, arg-type]  # arrays: the five columns rater, file, label, start, end

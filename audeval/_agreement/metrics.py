@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 import dataclasses
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -51,7 +53,7 @@ class Coincidences:
     groups: pd.Index
     categories: list
     columns: Mapping[str, np.ndarray]
-    recorded: Mapping[str, object]
+    recorded: Mapping[str, Any]
     matrix: np.ndarray | None = None
 
 

@@ -17,6 +17,7 @@ and reduces them in one call.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -181,7 +182,7 @@ def values_of(
 _NEEDS = ("total", "pairable", "values", "first", "coincide", "fleiss_agree", "fleiss_share")
 
 
-def reduce(counts, options: Mapping[str, object]) -> np.ndarray:
+def reduce(counts, options: Mapping[str, Any]) -> np.ndarray:
     """The family's ``reduce``: a metric from summed counts (:class:`audeval._protocol.Counts`).
 
     ``counts[name]`` has shape ``(..., n_categories)``;

@@ -106,7 +106,7 @@ def _disagreements(annotations, prediction, labels, options) -> pd.DataFrame:
     starts[rows] = 1
     span_of_piece = np.r_[np.int64(0), np.cumsum(starts[:-1])]
     matrix = rater_matrix(seg, rows, span_of_piece)
-    names = pd.Index(set_names(seg.members, ratings.labels), dtype=object)
+    names = pd.Index(set_names(seg.members, ratings.labels), dtype=object)  # type: ignore[arg-type]  # label-set segments have members
     columns = {
         rater: pd.Categorical.from_codes(matrix[r], categories=names)
         for r, rater in enumerate(ratings.raters)
@@ -193,7 +193,7 @@ def _weights(weights: Mapping | None, raters: list) -> np.ndarray:
     values = [weights[r] for r in raters]
     bad = [
         (r, w) for r, w in zip(raters, values)
-        if not isinstance(w, numbers.Real) or isinstance(w, bool) or not np.isfinite(w) or w < 0
+        if not isinstance(w, numbers.Real) or isinstance(w, bool) or not np.isfinite(w) or w < 0  # type: ignore[call-overload]  # a numbers.Real (typeshed declares no arithmetic)
     ]
     if bad:
         raise ValueError(f"weights must be finite non-negative numbers; got {bad}.")
@@ -237,9 +237,9 @@ def _consensus(annotations, prediction, labels, options) -> pd.Series:
         first, last = first[keep], last[keep]
         rows = win_piece[first]
         file, start, end = pieces.file[rows], pieces.start[rows], pieces.end[win_piece[last]]
-        names = np.array(set_names(members, ratings.labels), dtype=object)
+        names = np.array(set_names(members, ratings.labels), dtype=object)  # type: ignore[arg-type, type-var]  # label-set segments have members; numpy's stubs refuse dtype=object here
         values = names[win_set[first]]
-        categorical = ratings.categorical and all(len(members[s]) == 1 for s in set(win_set[first].tolist()))
+        categorical = ratings.categorical and all(len(members[s]) == 1 for s in set(win_set[first].tolist()))  # type: ignore[index]  # members set (above)
     out = pd.Series(values, index=_segmented(ratings.files, file, start, end), name="consensus", dtype=object)
     if categorical:
         out = out.astype(pd.CategoricalDtype(ratings.labels))

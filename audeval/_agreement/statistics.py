@@ -59,7 +59,7 @@ def set_names(members: list[tuple], labels: list) -> list:
     ]
     if len(set(names)) != len(names):
         seen: set = set()
-        clash = [n for n in names if n in seen or seen.add(n)]
+        clash = [n for n in names if n in seen or seen.add(n)]  # type: ignore[func-returns-value]  # add() is None: keeps the first
         raise ValueError(
             f"the label sets {clash} have names that clash with labels; "
             f"rename labels containing ' + ' or equal to {NO_LABEL!r}."
@@ -186,7 +186,7 @@ def compute_statistics(annotations, prediction, labels, options) -> pd.DataFrame
         if options.per_label:
             categories = list(ratings.labels)
         else:
-            categories = set_names(seg.members, ratings.labels)
+            categories = set_names(seg.members, ratings.labels)  # type: ignore[arg-type]  # label-set segments have members
         columns = aggregate(seg, ratings.n_files, len(categories))
         out = table(ratings.files, categories, columns)
     recorded = {**AGREEMENT.record(options), "raters": [str(r) for r in ratings.raters]}

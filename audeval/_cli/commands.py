@@ -395,7 +395,7 @@ def _raters(args: argparse.Namespace) -> dict:
         ]
         if len(names) != len(args.raters) or len(set(names)) != len(names):
             raise UsageError(f"--names must give {len(args.raters)} different names; got {names}")
-        raters = one_file_lists(
+        raters = one_file_lists(  # type: ignore[assignment]  # names are str
             {name: read_rater(path, args, name) for name, path in zip(names, args.raters)},
             list(args.raters),
         )

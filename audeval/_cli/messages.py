@@ -129,7 +129,7 @@ def collect_warnings():
     shown = set()
     for warning in caught:
         if issubclass(warning.category, UserWarning):  # not deprecations of dependencies
-            text = one_line(warning.message)  # type: ignore[arg-type]
+            text = one_line(warning.message)
             if text not in shown:
                 shown.add(text)
                 warn(text)

@@ -32,6 +32,8 @@ INPUT_FORMATS = ("auto", "tsv", "lab", "rttm", "csv", "db")
 class _Parser(argparse.ArgumentParser):
     """An argument parser that reports errors in one line instead of exiting."""
 
+    commands: dict[str, argparse.ArgumentParser]  # set by build_parser: name -> the subcommand's parser
+
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
@@ -482,7 +484,7 @@ SUBCOMMANDS = (
 """The parser of every subcommand, in the order of ``audeval --help``."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> _Parser:
     """The argument parser of ``audeval``; ``args.command`` names the subcommand."""
     from audeval import __version__
 

@@ -74,7 +74,7 @@ def _check_arguments(predictions, baseline, n_resamples, confidence) -> list:
         raise ValueError(f"baseline must be one of the systems {names}; got {baseline!r}.")
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, numbers.Integral) or n_resamples < 1:
         raise ValueError(f"n_resamples must be a positive integer; got {n_resamples!r}.")
-    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0 < confidence < 1:
+    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0 < confidence < 1:  # type: ignore[operator]  # a numbers.Real (typeshed declares no comparison)
         raise ValueError(f"confidence must be a float in (0, 1); got {confidence!r}.")
     return names
 
@@ -336,7 +336,7 @@ def _sources(metric, truth, predictions, labels, component, options) -> dict:
                     "(a table holds the truth already)."
                 )
             stats = statistics_of(family, prediction, None, labels, statistics_options, metric)
-            inputs = (prediction,)
+            inputs: tuple = (prediction,)
         else:
             if truth is None:
                 raise TypeError(f"truth is None, but predictions[{name!r}] is no statistics table.")

@@ -102,7 +102,7 @@ def _swap_statistic(first, second) -> tuple[Callable, int]:
     pair = first.paired(second, union)
     arrays = getattr(pair, "arrays", None)
     read = _read_keys(arrays) if isinstance(arrays, _Arrays) else None
-    if read is None or any(key not in arrays.values for key in read):
+    if read is None or any(key not in arrays.values for key in read):  # type: ignore[union-attr]  # read is not None: arrays are _Arrays
 
         def generic(swap):
             a = pair(np.concatenate([1.0 - swap, swap], axis=1))
@@ -111,9 +111,9 @@ def _swap_statistic(first, second) -> tuple[Callable, int]:
 
         return generic, n
 
-    delta = {key: v[n:] - v[:n] for key, v in arrays.values.items()}
-    total_first = {key: v[:n].sum(axis=0) for key, v in arrays.values.items()}
-    total_second = {key: v[n:].sum(axis=0) for key, v in arrays.values.items()}
+    delta = {key: v[n:] - v[:n] for key, v in arrays.values.items()}  # type: ignore[union-attr]  # read is not None: arrays are _Arrays
+    total_first = {key: v[:n].sum(axis=0) for key, v in arrays.values.items()}  # type: ignore[union-attr]  # read is not None: arrays are _Arrays
+    total_second = {key: v[n:].sum(axis=0) for key, v in arrays.values.items()}  # type: ignore[union-attr]  # read is not None: arrays are _Arrays
     slices, offset = {}, 0
     for key in read:
         slices[key] = slice(offset, offset + delta[key].shape[1])

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 import copy
 import numbers
+from typing import Any
 import warnings
 
 import numpy as np
@@ -24,7 +25,7 @@ from audeval._resample import _Arrays
 # -------------------------------------------------------------------------
 
 
-def _pick(value: object, component: object) -> tuple[float, int | None]:
+def _pick(value: Any, component: Any) -> tuple[Any, int | None]:
     """The number of a metric's value that is compared, and its position in the value's array."""
     array = _to_array(value)
     if array.ndim == 0 and component is None:
@@ -50,7 +51,7 @@ def _pick(value: object, component: object) -> tuple[float, int | None]:
         raise ValueError(f"component cannot select one number of {_short(value)}.")
     if isinstance(component, bool) or not isinstance(component, numbers.Integral):
         raise TypeError(f"component must be an int position for a tuple value; got {component!r}.")
-    if not -len(array) <= component < len(array):
+    if not -len(array) <= component < len(array):  # type: ignore[operator]  # a numbers.Integral (typeshed declares no comparison)
         raise ValueError(f"component must be a position in 0..{len(array) - 1}; got {component!r}.")
     return value[component], int(component) % len(array)
 

@@ -123,7 +123,7 @@ class _Bits:
         """Label codes of the bits ``bit`` of files ``file`` (order within a file kept)."""
         if self._first is None:
             return bit
-        return self._label[self._first[file] + bit]
+        return self._label[self._first[file] + bit]  # type: ignore[index]  # _label is set whenever _first is
 
 
 def _side_bits(n_files, n_truth_labels, n_prediction_labels, truth, prediction):

@@ -54,7 +54,7 @@ def _boundaries(n, file, start, end):
     return file[keep], end[keep], rank[keep]
 
 
-def _matches(n, truth, prediction, tolerance: int) -> np.ndarray:
+def _matches(n, truth, prediction, tolerance: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Greedy matches per file: closest pairs first."""
     t_file, t_time, t_rank = _boundaries(n, *truth)
     p_file, p_time, p_rank = _boundaries(n, *prediction)
@@ -91,16 +91,16 @@ def _filled(n, truth_labels, file, start, end, gap: int):
 
 
 def _purity_coverage(n, truth, truth_labels, prediction, gap: int):
-    filled = _filled(n, truth_labels, *truth, gap)
+    filled = _filled(n, truth_labels, *truth, gap)  # type: ignore[call-arg]  # truth: (file, start, end)
     coverage = merge(n, *filled)
     ref = _pieces(n, np.r_[filled[0], filled[0]], np.r_[filled[1], filled[2]])
-    i, _ = _join_disjoint(n, *ref, *coverage)
+    i, _ = _join_disjoint(n, *ref, *coverage)  # type: ignore[call-arg]  # two (file, start, end) triples
     inside = np.zeros(len(ref[0]), dtype=bool)
     inside[i] = True
     ref = tuple(a[inside] for a in ref)  # pieces inside the speech
     p_file, p_start, p_end = _distinct_segments(n, *prediction)
     hyp = _pieces(n, np.r_[p_file, p_file], np.r_[p_start, p_end])
-    i, j = _join_disjoint(n, *hyp, *coverage)
+    i, j = _join_disjoint(n, *hyp, *coverage)  # type: ignore[call-arg]  # two (file, start, end) triples
     hyp = (hyp[0][i], np.maximum(hyp[1][i], coverage[1][j]), np.minimum(hyp[2][i], coverage[2][j]))
     i, j = _join_disjoint(n, *hyp, *ref)  # i: predicted piece, j: truth piece
     k = np.minimum(hyp[2][i], ref[2][j]) - np.maximum(hyp[1][i], ref[1][j])

@@ -147,7 +147,7 @@ def _statistics(truth, prediction, options) -> pd.DataFrame:
     region = _scored_region(inputs, _merge_labels(inputs.truth, n, width), 0, False, uem=uem_arrays)
     truth_m = _crop(n, width, _merge_labels(inputs.truth, n, width), region)
     prediction_m = _crop(n, width, _merge_labels(inputs.prediction, n, width), region)
-    region = region.intervals
+    region = region.intervals  # type: ignore[assignment]  # the region's (file, start, end) from here on
     if options.frame_size is not None:
         step = options.frame_size / NS_PER_SECOND
         region, truth_m, prediction_m = _to_frames(n, region, truth_m, prediction_m, step)

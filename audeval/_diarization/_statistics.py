@@ -286,7 +286,7 @@ def _sweep(
     n_segments = len(length)
     n_truth = np.bincount(t_segment, minlength=n_segments)
     n_prediction = np.bincount(p_segment, minlength=n_segments)
-    overlap = n_truth >= 2
+    overlap = n_truth >= 2  # type: ignore[assignment]  # the overlap flag becomes the mask of overlap segments
     miss = np.maximum(n_truth - n_prediction, 0) * length
     false_alarm = np.maximum(n_prediction - n_truth, 0) * length
     total = n_truth * length
@@ -313,10 +313,10 @@ def _sweep(
     key = (segment_file[seg] * width + t_lab[a]) * width + p_lab[b]
     d = length[seg]
     weights = {"duration": d * t_count[a] * p_count[b]}
-    weights["duration_overlap"] = np.where(overlap[seg], weights["duration"], 0)
+    weights["duration_overlap"] = np.where(overlap[seg], weights["duration"], 0)  # type: ignore[index]  # the mask (above)
     if multiplicity:
         weights["matched"] = d * np.minimum(t_count[a], p_count[b])
-        weights["matched_overlap"] = np.where(overlap[seg], weights["matched"], 0)
+        weights["matched_overlap"] = np.where(overlap[seg], weights["matched"], 0)  # type: ignore[index]  # the mask (above)
     unique, inverse = np.unique(key, return_inverse=True)
     inverse = inverse.ravel()
     pair = {c: group_sum(inverse, w, len(unique)) for c, w in weights.items()}
@@ -378,7 +378,7 @@ def _diarization_arrays(
     )
 
 
-def _sweep_rows(sizes: tuple, truth, prediction, overlap: bool = True) -> tuple:
+def _sweep_rows(sizes: tuple[int, int, int], truth, prediction, overlap: bool = True) -> tuple:
     """Per-file components, co-occurrence, pair columns and speaking times of cropped rows."""
     n, n_truth_labels, n_prediction_labels = sizes
     n_labels = max(n_truth_labels, n_prediction_labels, 1)

@@ -13,6 +13,7 @@ A mapping over all files (``individual_file_mapping=False``) has no per-file cou
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -25,7 +26,7 @@ from audeval._scores import divide, fscore
 _ERROR_RATES = ("diarization_error_rate", "identification_error_rate")
 
 
-def file_counts(stats: pd.DataFrame, options: Mapping[str, object]):
+def file_counts(stats: pd.DataFrame, options: Mapping[str, Any]):
     """Per file: the additive components of the metric under each file's own mapping.
 
     Returns ``(files, {name: (files,) array})``, or ``None`` where the metric has none.
@@ -51,7 +52,7 @@ def file_counts(stats: pd.DataFrame, options: Mapping[str, object]):
     return table.files, {k: np.asarray(v, dtype=np.float64) for k, v in counts.items()}
 
 
-def reduce(counts, options: Mapping[str, object]) -> np.ndarray:
+def reduce(counts, options: Mapping[str, Any]) -> np.ndarray:
     """The metric from summed per-file components (:func:`file_counts`), ``(...)`` or ``(..., 3)``."""
     metric = options["metric"]
     if metric in _ERROR_RATES:
@@ -70,7 +71,7 @@ def reduce(counts, options: Mapping[str, object]) -> np.ndarray:
     raise NotImplementedError(metric)
 
 
-def detection_reduce(counts, options: Mapping[str, object]) -> np.ndarray:
+def detection_reduce(counts, options: Mapping[str, Any]) -> np.ndarray:
     """The detection error rate from the summed columns of a detection table."""
     if options["metric"] != "detection_error_rate":
         raise NotImplementedError(options["metric"])
@@ -84,7 +85,7 @@ def _ratio(numerator, denominator) -> np.ndarray:
         return np.where(denominator > 0, numerator / denominator, 1.0)
 
 
-def speaker_change_reduce(counts, options: Mapping[str, object]) -> np.ndarray:
+def speaker_change_reduce(counts, options: Mapping[str, Any]) -> np.ndarray:
     """``(..., 3)``: boundary precision, recall, F, or purity, coverage, F, from summed columns."""
     metric = options["metric"]
     if metric == "speaker_change_precision_recall":

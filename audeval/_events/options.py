@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import fractions
 import functools
+from typing import TypeAlias
 
 import numpy as np
 import pandas as pd
@@ -26,7 +27,7 @@ sed_eval's float64 decisions differ from the exact ones only within a few ulps
 COLUMNS = ["n_truth", "n_prediction", "tp", "fp", "fn", "substituted", "substituting"]
 CONFUSION_PREFIX = "substituted_by_"
 
-Tolerance = float | pd.Timedelta | None
+Tolerance: TypeAlias = float | pd.Timedelta | None
 
 
 # -------------------------------------------------------------------------
@@ -144,7 +145,7 @@ class _Fraction(Option):
     :func:`audeval._validation.check_fraction` (``ValueError`` for NaN)."""
 
     def _real(self, value: object) -> float:
-        return check_fraction(value, self.name)
+        return check_fraction(value, self.name)  # type: ignore[arg-type, return-value]  # None is passed on before _real (none=True); check_fraction checks the type
 
 
 def _check(values: dict, given: frozenset) -> None:

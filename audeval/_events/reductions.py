@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 import dataclasses
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -137,7 +138,7 @@ def overall(
     counts: pd.DataFrame | pd.Series,
     zero_division: float,
     propagate_nans: bool = False,
-) -> dict[str, float]:
+) -> dict[str, Any]:
     """Micro (pooled) metrics from summed counts of one or several files."""
     n = counts["n_truth"]
     n_pred = counts["n_prediction"]
@@ -222,7 +223,7 @@ def masked_macro(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
     return _scores.macro(np.where(keep, values, np.nan), axis=-1)
 
 
-def reduce(counts, options: Mapping[str, object]) -> np.ndarray:
+def reduce(counts, options: Mapping[str, Any]) -> np.ndarray:
     """The event metrics from summed counts (:class:`audeval._protocol.Counts`).
 
     ``counts[name]`` has shape ``(..., n_labels)``; the confusion block

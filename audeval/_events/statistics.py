@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 import dataclasses
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -38,7 +39,7 @@ def statistics_of_match(em: EventMatch, *, confusion: bool = False, dense: bool 
     return statistics_frame(em.inputs, columns, keys)
 
 
-def _count_arrays(em: EventMatch, confusion: bool, dense: bool = True) -> tuple[dict, object]:
+def _count_arrays(em: EventMatch, confusion: bool, dense: bool = True) -> tuple[dict, np.ndarray | None]:
     """The columns of :func:`statistics_of_match` and their row keys
     (``None``: the grid ``file * n_labels + label``)."""
     inputs = em.inputs
@@ -285,10 +286,11 @@ def event_statistics(
     """
 
 
-def _match(truth, prediction, labels, options, *, match: bool = True) -> tuple[EventMatch, dict]:
+def _match(truth, prediction, labels, options, *, match: bool = True) -> tuple[Any, dict]:
     """Inputs validated and matched with a checked options object; and what a table records.
 
-    ``match=False``: the validated inputs and tolerances in place of the matching.
+    ``match=False``: the validated inputs and tolerances in place of the matching
+    (the first item: an :class:`EventMatch`, or ``(Inputs, Tolerances)``).
     """
     inputs = check_inputs(
         truth,

@@ -163,7 +163,7 @@ def _nested(codes: np.ndarray, file: np.ndarray) -> bool:
 
 def _terms(n_levels: int, mode: str) -> list[list[tuple[int, tuple[int, ...]]]]:
     """Per threshold ``r``: ``(sign, levels)`` with ``|meet >= r| = sum sign * |agree on levels|``."""
-    out = [[(1, ())]]
+    out: list[list[tuple[int, tuple[int, ...]]]] = [[(1, ())]]
     for r in range(1, n_levels + 1):
         if mode == "monotonic":
             out.append([(1, tuple(range(r)))])
@@ -184,10 +184,10 @@ def _terms(n_levels: int, mode: str) -> list[list[tuple[int, tuple[int, ...]]]]:
 class _Agreement:
     """Measure of the atoms of a file that agree with each atom on a set of levels (cached)."""
 
-    def __init__(self, file, weight, columns):
+    def __init__(self, file, weight, columns) -> None:
         self.weight = weight
         self.columns = columns  # (atoms, levels of both sides), -1 uncovered
-        self.keys = {(): np.asarray(file, dtype=np.int64)}
+        self.keys: dict[tuple[int, ...], np.ndarray] = {(): np.asarray(file, dtype=np.int64)}
         self.counts: dict = {}
 
     def key(self, levels: tuple[int, ...]) -> np.ndarray:
@@ -345,7 +345,7 @@ def window_pieces(axis: Axis, n_files: int, window: int, monotonic: bool) -> Pie
     of the intervals ``[lo, hi)`` around ``q`` (constant on an atom) is linear on each piece."""
     file, pos, length = atoms(axis, n_files)
     n = axis.n[file]
-    bounds = []
+    bounds: list = []
     for side in (axis.truth, axis.prediction):
         index = _containing(side, n_files, file, pos)
         bounds.extend(_intervals(side, index, n, monotonic))

@@ -181,7 +181,7 @@ def check_levels(side: Side, files: pd.Index, extent: np.ndarray, name: str) -> 
     n_files, n_levels = len(files), side.n_levels
     key = side.level * n_files + side.file
     present = (np.bincount(key, minlength=n_levels * n_files) > 0).reshape(n_levels, n_files)
-    last = np.zeros(n_levels * n_files, dtype=np.int64)
+    last: np.ndarray = np.zeros(n_levels * n_files, dtype=np.int64)
     np.maximum.at(last, key, side.end)
     last = last.reshape(n_levels, n_files)
     big = np.iinfo(np.int64).max
@@ -272,7 +272,7 @@ def _fill(side: Side, extent: np.ndarray, n_files: int, gap: np.ndarray) -> Side
     ]
     out = [np.concatenate([c[i] for c in columns]).astype(np.int64) for i in range(5)]
     order = np.lexsort((out[2], out[1], out[0]))
-    return Side(*(c[order] for c in out), side.n_levels, side.pads)
+    return Side(*(c[order] for c in out), side.n_levels, side.pads)  # type: ignore[call-arg, arg-type]  # out: the five columns of a Side
 
 
 def _pad(side: Side, extent: np.ndarray, n_files: int, crop: bool) -> Side:
@@ -308,7 +308,7 @@ def _pad(side: Side, extent: np.ndarray, n_files: int, crop: bool) -> Side:
         )
     out = [np.concatenate([c[i] for c in parts]).astype(np.int64) for i in range(5)]
     order = np.lexsort((out[2], out[1], out[0]))
-    return Side(*(c[order] for c in out), side.n_levels, side.pads)
+    return Side(*(c[order] for c in out), side.n_levels, side.pads)  # type: ignore[call-arg, arg-type]  # out: the five columns of a Side
 
 
 # -------------------------------------------------------------------------
@@ -364,7 +364,7 @@ def prepare(
     if compat:
         truth = _pad(truth, extent, n_files, crop=False)
         prediction = _pad(prediction, extent, n_files, crop=True)
-        fs = float(frame_size)
+        fs = float(frame_size)  # type: ignore[arg-type]  # compat mode always has a frame size
 
         def to_unit(ns):
             return mir_eval_frame(ns / NS_PER_SECOND, fs)

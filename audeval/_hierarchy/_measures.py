@@ -3,6 +3,7 @@ r"""Public hierarchy metrics: T-measure, L-measure, their report, statistics and
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TypeAlias
 
 import numpy as np
 import pandas as pd
@@ -16,7 +17,7 @@ from audeval._hierarchy._options import settings
 from audeval._protocol import Family
 from audeval._protocol import stamp
 
-Hierarchy = pd.DataFrame | Mapping | pd.Series
+Hierarchy: TypeAlias = pd.DataFrame | Mapping | pd.Series
 
 #: mir_eval.hierarchy.evaluate keys and the column names of hierarchy_report
 MIR_EVAL_COLUMNS = {
@@ -66,7 +67,7 @@ def _measure(measure: str | None = None):
 
     def reduce(table, options) -> tuple[float, float, float]:
         name = measure or ("t_full" if options.transitive else "t_reduced")
-        return tuple(_statistics.mean(v) for v in _statistics.values(table, name, options.beta))
+        return tuple(_statistics.mean(v) for v in _statistics.values(table, name, options.beta))  # type: ignore[return-value]  # values() yields precision, recall, F
 
     return reduce
 
@@ -350,7 +351,7 @@ def hierarchy_report(
 
 
 for _function in (hierarchy_statistics, hierarchy_tmeasure, hierarchy_lmeasure, hierarchy_report):
-    _function.__doc__ = _function.__doc__.replace("{example}", _EXAMPLE)
+    _function.__doc__ = _function.__doc__.replace("{example}", _EXAMPLE)  # type: ignore[union-attr]  # every public function has a docstring
 del _function
 
 

@@ -85,10 +85,10 @@ class Settings:
         if self.window is None:
             return None
         if self.compat:
-            return int(mir_eval_frame(np.float64(self.window), float(self.frame_size)))
+            return int(mir_eval_frame(np.float64(self.window), float(self.frame_size)))  # type: ignore[arg-type]  # compat mode: float seconds, a frame size always
         if self.frame_size is None:
             return self.window_ns
-        return self.window_ns // self.frame_size_ns
+        return self.window_ns // self.frame_size_ns  # type: ignore[operator]  # both set when window and frame_size are
 
     def check_window(self) -> None:
         """The T-measure's window holds at least one frame (as mir_eval requires)."""

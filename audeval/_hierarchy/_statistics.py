@@ -41,7 +41,7 @@ def _frames(axis, n_files: int) -> tuple[np.ndarray, np.ndarray]:
 def _t_columns(axis, options: Settings, n_files: int) -> dict:
     options.check_window()
     if options.window is not None and not axis.frames:  # exact: an integral over the query point
-        sums = _counts.windowed_scores(axis, n_files, options.window_units, options.monotonic)
+        sums = _counts.windowed_scores(axis, n_files, options.window_units, options.monotonic)  # type: ignore[arg-type]  # window is not None here
     else:
         if options.window is not None:  # counts change within an atom: one query per frame
             file, pos = _frames(axis, n_files)

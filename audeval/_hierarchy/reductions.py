@@ -10,6 +10,7 @@ The T- and L-measures are means over files of per-file precision, recall and F
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -17,7 +18,7 @@ import pandas as pd
 from audeval._hierarchy import _statistics
 
 
-def file_counts(table: pd.DataFrame, options: Mapping[str, object]):
+def file_counts(table: pd.DataFrame, options: Mapping[str, Any]):
     """Per file: precision, recall, F (NaN as 0), one file, and which values are NaN."""
     metric = options["metric"]
     if metric == "hierarchy_tmeasure":
@@ -35,7 +36,7 @@ def file_counts(table: pd.DataFrame, options: Mapping[str, object]):
     }
 
 
-def reduce(counts, options: Mapping[str, object]) -> np.ndarray:
+def reduce(counts, options: Mapping[str, Any]) -> np.ndarray:
     """``(..., 3)``: the means over the files of each resample (NaN if a drawn file is NaN)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         mean = counts["value"] / counts["files"][..., None]

@@ -117,8 +117,8 @@ def interval(
             )
         value, low, high = result.value, result.low, result.high
         if part is not None:
-            value, low, high = value[part], np.asarray(low)[part], np.asarray(high)[part]
-        return Headline(key, name, float(value), float(low), float(high), help)
+            value, low, high = value[part], np.asarray(low)[part], np.asarray(high)[part]  # type: ignore[index]  # a part is asked of array values only
+        return Headline(key, name, float(value), float(low), float(high), help)  # type: ignore[arg-type]  # one number here
     value = metric(stats, boot.get("prediction"), **options)
     return Headline(key, name, float(value if part is None else value[part]), help=help)
 
@@ -146,13 +146,13 @@ def worst_files(evaluation: Evaluation) -> list:
 
 def per_class_section(evaluation: Evaluation) -> str:
     table = evaluation.per_class
-    what = table.index.name or "label"
+    what = table.index.name or "label"  # type: ignore[union-attr]  # the section is built only when there is a per-class table
     columns = [Column("label", what, "text", filter="text")]
     columns += [
-        Column(str(c), str(c), digits=0 if str(c) in COUNTS else 3) for c in table.columns
+        Column(str(c), str(c), digits=0 if str(c) in COUNTS else 3) for c in table.columns  # type: ignore[union-attr]  # the section is built only when there is a per-class table
     ]
-    values = {"label": [str(i) for i in table.index]}
-    values.update({str(c): table[c].to_numpy(dtype=float) for c in table.columns})
+    values = {"label": [str(i) for i in table.index]}  # type: ignore[union-attr]  # the section is built only when there is a per-class table
+    values.update({str(c): table[c].to_numpy(dtype=float) for c in table.columns})  # type: ignore[union-attr, index]  # the section is built only when there is a per-class table
     body = data_table(
         "per-class",
         columns,

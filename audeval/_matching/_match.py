@@ -244,4 +244,4 @@ def expand_identical(
     h = gj[pair]
     item, pred = expand_ranges(p_first[h], p_first[h] + size_p[h])
     truth = (t_first[runs[run]] + copy)[copy_pairs[item]]
-    return sort_pairs(np.concatenate([diagonal_t, truth]), np.concatenate([diagonal_p, pred]))
+    return sort_pairs(np.concatenate([diagonal_t, truth]), np.concatenate([diagonal_p, pred]))  # type: ignore[return-value]  # sort_pairs gives the two arrays

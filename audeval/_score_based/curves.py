@@ -124,7 +124,7 @@ def precision_recall_curve(
 
 def _summary(acc: Accumulated, picks: list[int], beta: float, thresholds) -> pd.DataFrame:
     """Rows per label at the picked curve rows, then the ``macro`` and ``micro`` rows."""
-    rows = {"fscore": [], "precision": [], "recall": [], "threshold": []}
+    rows: dict[str, list] = {"fscore": [], "precision": [], "recall": [], "threshold": []}
     tp_sum = fp_sum = 0.0
     for i, pick in enumerate(picks):
         p, r, f, _, tp, fp = _rates(acc, i, beta)
@@ -289,7 +289,7 @@ def fscore_at(
 
 
 def _check_threshold(value) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or np.isnan(value):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or np.isnan(value):  # type: ignore[call-overload]  # a numbers.Real (numpy's stubs do not know it)
         raise TypeError(f"threshold must be a float or a mapping of floats; got {value!r}.")
     return float(value)
 

@@ -215,7 +215,7 @@ def block_run_changes(
         return parts[0]
     if not parts:
         return np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0, dtype=np.int64)
-    return tuple(np.concatenate(p) for p in zip(*parts))
+    return tuple(np.concatenate(p) for p in zip(*parts))  # type: ignore[return-value]  # three columns per part
 
 
 def run_changes(

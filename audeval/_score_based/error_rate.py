@@ -195,5 +195,5 @@ def best_error_rate(
 
 
 for _function in (error_rate_curve, best_error_rate):
-    _function.__doc__ = _function.__doc__.replace("{args}", _ARGS)
+    _function.__doc__ = _function.__doc__.replace("{args}", _ARGS)  # type: ignore[union-attr]  # every public function has a docstring
 del _function

@@ -26,7 +26,7 @@ def _thresholds(threshold, classes: list) -> np.ndarray:
     else:
         values = [threshold] * len(classes)
     for value in values:
-        if isinstance(value, bool) or not isinstance(value, numbers.Real) or np.isnan(value):
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or np.isnan(value):  # type: ignore[call-overload]  # a numbers.Real (numpy's stubs do not know it)
             raise TypeError(f"threshold must be a float or a mapping class -> float; got {value!r}.")
     return np.asarray(values, dtype=np.float64)
 
@@ -38,7 +38,7 @@ def _window(median_filter, start, end, file) -> int:
     if len(length) and (length != length[0]).any():
         raise ValueError("median_filter needs frames of one length; the score table mixes lengths.")
     hop = int(length[0]) if len(length) else 1
-    frames = max(1, int(round(ns / hop)))
+    frames = max(1, int(round(ns / hop)))  # type: ignore[operator]  # called with a median_filter only (the caller checks None)
     return frames if frames % 2 else frames + 1
 
 

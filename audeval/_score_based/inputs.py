@@ -107,7 +107,7 @@ def _frame_times(scores: object, name: str) -> tuple[np.ndarray, np.ndarray]:
     bad = (start == NAT) | (end == NAT)
     if bad.any():
         raise ValueError(f"{name} has frames with NaT start or end: {_show_rows(scores, bad)}")
-    bad = (start < 0) | (end <= start)
+    bad = (start < 0) | (end <= start)  # type: ignore[assignment]  # the name is reused for a row mask
     if bad.any():
         raise ValueError(
             f"{name} has frames of non-positive length or negative start: {_show_rows(scores, bad)}"
@@ -118,9 +118,9 @@ def _frame_times(scores: object, name: str) -> tuple[np.ndarray, np.ndarray]:
 def _frames(scores: object, name: str) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, np.ndarray]:
     """The score table sorted by (file, start), its file codes, start and end (ns)."""
     start, end = _frame_times(scores, name)
-    codes, _ = pd.factorize(scores.index.get_level_values("file"))
+    codes, _ = pd.factorize(scores.index.get_level_values("file"))  # type: ignore[attr-defined]  # scores is a DataFrame (checked by _frame_times)
     order = np.lexsort((start, codes))
-    return scores.iloc[order], codes[order], start[order], end[order]
+    return scores.iloc[order], codes[order], start[order], end[order]  # type: ignore[attr-defined]  # scores is a DataFrame (above)
 
 
 def _file_codes(index: pd.MultiIndex) -> tuple[pd.Index, np.ndarray]:

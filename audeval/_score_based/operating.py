@@ -33,7 +33,7 @@ def check_operating_points(operating_points: Mapping) -> tuple[list[float], list
     if not operating_points:
         raise ValueError("operating_points is empty: pass at least one threshold -> detections.")
     bad = [k for k in operating_points if isinstance(k, bool) or not isinstance(k, numbers.Real)
-           or not np.isfinite(k)]
+           or not np.isfinite(k)]  # type: ignore[call-overload]  # a numbers.Real (numpy's stubs do not know it)
     if bad:
         raise TypeError(f"operating_points keys must be finite float thresholds; got {bad[:5]}.")
     thresholds = sorted((float(k) for k in operating_points), reverse=True)
@@ -157,7 +157,7 @@ def operating_point_inputs(truth, operating_points, labels, files_duration, *, f
 def operating_point_counts(
     inputs: ScoreInputs, detections, n_ops: int, *, dtc: float, gtc: float, cttc: float | None,
     float_ratios: bool = False,
-) -> dict[str, np.ndarray]:
+) -> dict[str | tuple[str, int], np.ndarray]:
     r"""``(n_ops, n_groups)`` counts ``tp``, ``fp`` (and ``("ct", label)``).
 
     ``float_ratios``: compare sums of float ratios in seconds, as psds_eval does
@@ -188,7 +188,7 @@ def operating_point_counts(
         inter = truth.covered(group, end) - truth.covered(group, start)
         relevant = meets(inter, dtc, length, None)
     false = ~relevant & inside
-    counts = {"fp": _count(op[false], group[false], n_ops, n_groups)}
+    counts: dict[str | tuple[str, int], np.ndarray] = {"fp": _count(op[false], group[false], n_ops, n_groups)}
     # GTC: coverage of each truth event per operating point
     k = np.flatnonzero(relevant)
     query, item = truth.overlapping(group[k], start[k], end[k])

@@ -16,6 +16,7 @@ which changes neither the staircase's values nor the area.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -33,7 +34,7 @@ CHUNK_BYTES = 2**27
 class PsdsResamples:
     """PSDS of resamples (rows of a ``(resamples, files)`` count matrix) of a score table."""
 
-    def __init__(self, table: pd.DataFrame, files: pd.Index, options: Mapping[str, object]):
+    def __init__(self, table: pd.DataFrame, files: pd.Index, options: Mapping[str, Any]):
         self.alpha_ct = float(options.get("alpha_ct", 0.0))
         self.alpha_st = float(options.get("alpha_st", 1.0))
         self.max_efpr = float(options.get("max_efpr", 100.0))
@@ -203,6 +204,8 @@ def _fp_bounds(fp, file_code, label, inverse, offsets, n_files, per_label: int =
     Returns the grid cells, their labels and the ``(files, grid)`` bounds.
     """
     n_labels = len(offsets) - 1
+    grid_cell: list | np.ndarray
+    grid_label: list | np.ndarray
     grid_cell, grid_label = [], []
     for k in range(n_labels):
         s, e = int(offsets[k]), int(offsets[k + 1])
@@ -242,7 +245,7 @@ def _fp_bounds(fp, file_code, label, inverse, offsets, n_files, per_label: int =
     return grid_cell, grid_label, bound.astype(np.float64)
 
 
-def resample(table: pd.DataFrame, files: pd.Index, options: Mapping[str, object]):
+def resample(table: pd.DataFrame, files: pd.Index, options: Mapping[str, Any]):
     """The resampled values of a metric of a score table (``None``: no array path for it)."""
     if options["metric"] != "psds":
         return None

@@ -216,5 +216,5 @@ def _linear_area(tpr, fpr, max_fpr, mcclish) -> float:
 
 
 for _function in (roc_curve, auroc):
-    _function.__doc__ = _function.__doc__.replace("{args}", _ARGS)
+    _function.__doc__ = _function.__doc__.replace("{args}", _ARGS)  # type: ignore[union-attr]  # every public function has a docstring
 del _function

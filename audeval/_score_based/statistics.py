@@ -287,7 +287,7 @@ def filtered_statistics(inputs: ScoreInputs, scores: pd.DataFrame, options: dict
     shared: dict = {}  # the frames and truth are the same for every length
     for j, values in enumerate(filtered_scores):
         filtered = dataclasses.replace(inputs, scores=values)
-        filtered_scores[j] = None  # freed once counted
+        filtered_scores[j] = None  # type: ignore[call-overload]  # freed once counted; freed once counted
         group, rank, levels, columns = intersection_deltas(
             filtered, dtc=options["dtc_threshold"], gtc=options["gtc_threshold"],
             cttc=options["cttc_threshold"], decimals=decimals, max_efpr=max_efpr, shared=shared,

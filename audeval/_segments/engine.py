@@ -53,8 +53,8 @@ def _to_units(
     if compat == "sed_eval":
         # sed_eval: floor(onset / r) and ceil(offset / r) on float64 seconds;
         # a zero-length event off the grid activates one segment there
-        a = np.floor((start / NS_PER_SECOND) / r_seconds).astype(np.int64)
-        b = np.ceil((end / NS_PER_SECOND) / r_seconds).astype(np.int64)
+        a = np.floor((start / NS_PER_SECOND) / r_seconds).astype(np.int64)  # type: ignore[operator]  # r_seconds is set when r_ns is
+        b = np.ceil((end / NS_PER_SECOND) / r_seconds).astype(np.int64)  # type: ignore[operator]  # r_seconds is set when r_ns is
         return a, b
     a = start // r_ns
     b = np.where(end > start, _ceil_div(end, r_ns), a)  # zero length: no segment
@@ -71,7 +71,7 @@ def _n_units(
     if r_ns is None:
         return extent
     if compat == "sed_eval":
-        return np.ceil((extent / NS_PER_SECOND) / r_seconds).astype(np.int64)
+        return np.ceil((extent / NS_PER_SECOND) / r_seconds).astype(np.int64)  # type: ignore[operator]  # r_seconds is set when r_ns is
     return _ceil_div(extent, r_ns)
 
 

@@ -531,7 +531,7 @@ def _scaled(values: tuple[dict, dict, dict], scale: float) -> tuple[dict, dict, 
     """Count columns in seconds (exact mode: ``scale`` = 1e-9), rates as they are."""
     if scale == 1.0:
         return values
-    return tuple(
+    return tuple(  # type: ignore[return-value]  # three dicts in, three out
         {k: v * scale if k in ("n_truth", "n_prediction", "tp", "fp", "fn", "tn") else v for k, v in d.items()}
         for d in values
     )

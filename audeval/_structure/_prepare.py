@@ -300,7 +300,7 @@ def prepare(
     for k, rows in enumerate((t_rows, p_rows)):
         cluster = label_code[rows.label]
         if compat:
-            rows, cluster = _with_pad(rows, cluster, pads[k], t_min, n_files)
+            rows, cluster = _with_pad(rows, cluster, pads[k], t_min, n_files)  # type: ignore[index]  # pads are set when compat is
         sides.append(
             make_pieces(
                 rows,

@@ -10,6 +10,7 @@ vectorised over leading axes (resamples).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -64,7 +65,7 @@ def metric_values(
     return None
 
 
-def per_file_values(table: pd.DataFrame, options: Mapping[str, object]) -> np.ndarray | None:
+def per_file_values(table: pd.DataFrame, options: Mapping[str, Any]) -> np.ndarray | None:
     """``(files, values)``: the metric's values of each file (``None``: no per-file values)."""
     # a window the caller did not give: the table's own (as the metric does)
     window = options.get("window") if "window" in options.get("given", ()) else None
@@ -80,7 +81,7 @@ def per_file_values(table: pd.DataFrame, options: Mapping[str, object]) -> np.nd
     return np.column_stack([np.asarray(v, dtype=np.float64) for v in values])
 
 
-def file_counts(table: pd.DataFrame, options: Mapping[str, object]):
+def file_counts(table: pd.DataFrame, options: Mapping[str, Any]):
     """Per file: the values (NaN as 0) and whether each is defined."""
     values = per_file_values(table, options)
     if values is None:
@@ -92,7 +93,7 @@ def file_counts(table: pd.DataFrame, options: Mapping[str, object]):
     }
 
 
-def reduce(counts, options: Mapping[str, object]) -> np.ndarray:
+def reduce(counts, options: Mapping[str, Any]) -> np.ndarray:
     """Means over the files of each resample, NaN files left out; a tuple metric ``(..., k)``."""
     with np.errstate(divide="ignore", invalid="ignore"):
         mean = np.where(counts["defined"] > 0, counts["value"] / counts["defined"], np.nan)

@@ -65,7 +65,7 @@ def new_axes(ax, width: float, height: float):
 
 def outcome_colors(colors: Mapping[str, object] | None) -> dict[str, object]:
     """The default colours, updated by the user's ``colors`` (outcome -> colour)."""
-    out = dict(OUTCOME_COLORS)
+    out: dict[str, object] = dict(OUTCOME_COLORS)
     if colors is not None:
         if not isinstance(colors, Mapping):
             raise TypeError(f"colors must be a mapping from outcome to colour; got {colors!r}.")
@@ -330,7 +330,7 @@ def band(ax, start_ns: float, width_ns: float, top: float, height: float, gid: s
     )
 
 
-def link(ax, x: list[float], y: list[float], color, gid: str, zorder: float = 4) -> None:
+def link(ax, x: list[float] | np.ndarray, y: list[float] | np.ndarray, color, gid: str, zorder: float = 4) -> None:
     """A dashed line joining two paired things (seconds, data units)."""
     from matplotlib.lines import Line2D
 

@@ -55,7 +55,7 @@ def _class_staircase(curve: pd.DataFrame, max_efpr: float) -> tuple[np.ndarray, 
 
 
 def _number(value: object) -> str:
-    return f"{float(value):g}"
+    return f"{float(value):g}"  # type: ignore[arg-type]  # a number
 
 
 def _scenario(truth, scores, options, alpha_ct: float, alpha_st: float, max_efpr: float) -> str:

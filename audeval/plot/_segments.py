@@ -132,11 +132,11 @@ def _draw_grid(ax, grid: _Grid, lo: int, hi: int, height: float) -> None:
     if grid.compat is None:
         first, last = lo // r_ns, -(-hi // r_ns)
     else:
-        first = int(np.floor(lo / NS_PER_SECOND / r_seconds))
-        last = int(np.ceil(hi / NS_PER_SECOND / r_seconds))
+        first = int(np.floor(lo / NS_PER_SECOND / r_seconds))  # type: ignore[operator]  # a time resolution is set here
+        last = int(np.ceil(hi / NS_PER_SECOND / r_seconds))  # type: ignore[operator]  # a time resolution is set here
     if last - first <= 400:
         ax.vlines(
-            np.arange(first, last + 1) * to_seconds,
+            np.arange(first, last + 1) * to_seconds,  # type: ignore[operator]  # a time resolution is set here
             -BLOCK_GAP / 2,
             height + BLOCK_GAP / 2,
             color="#CCCCCC",

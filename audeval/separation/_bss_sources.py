@@ -73,7 +73,7 @@ class _Channel:
             self.c_own[j] = own.solve(self.rhs[j * n_taps : (j + 1) * n_taps])
         self.kinds = [self.solver.kind] + [own.kind for own in self.own_solvers]
         self.x_energy = np.einsum("en,en->e", est, est)
-        self._energy = None
+        self._energy: dict[str, np.ndarray] | None = None
 
     def _factorise(self, r_ref: np.ndarray, ref: np.ndarray) -> None:
         """Gram matrix of the references and its factorisations (full and own blocks)."""
@@ -298,7 +298,7 @@ def bss_eval_sources(
     if squeeze != squeeze_p:
         raise ValueError(
             "truth and prediction must both have a channel axis or both not; "
-            f"got shapes {np.shape(truth)} and {np.shape(prediction)}."
+            f"got shapes {np.shape(truth)} and {np.shape(prediction)}."  # type: ignore[call-overload]  # np.shape takes any object at run time
         )
     check_pair(ref, est, same_count=not permutation)
     channels = pairwise_sources(ref, est, n_taps)

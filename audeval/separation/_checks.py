@@ -90,7 +90,7 @@ def as_mixture(mixture: object, truth: np.ndarray) -> np.ndarray:
     if arr.ndim != 2 or arr.shape != truth.shape[1:]:
         raise ValueError(
             "mixture must have shape (samples[, channels]) matching truth "
-            f"{truth.shape[1:]}; got {np.shape(mixture)}."
+            f"{truth.shape[1:]}; got {np.shape(mixture)}."  # type: ignore[call-overload]  # np.shape takes any object at run time
         )
     if not np.all(np.isfinite(arr)):
         raise ValueError("mixture must not contain NaN or infinite samples.")
@@ -116,7 +116,7 @@ def check_seconds(value: object, name: str, *, allow_none: bool) -> float | None
         raise TypeError(f"{name} must be a duration in seconds, not None.")
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a duration in seconds (float); got {value!r}.")
-    if not np.isfinite(value) or value <= 0:
+    if not np.isfinite(value) or value <= 0:  # type: ignore[call-overload]  # a numbers.Real (numpy's stubs do not know it)
         raise ValueError(f"{name} must be a positive finite number of seconds; got {value!r}.")
     return float(value)
 
@@ -124,6 +124,6 @@ def check_seconds(value: object, name: str, *, allow_none: bool) -> float | None
 def check_sampling_rate(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"sampling_rate must be a number in Hz; got {value!r}.")
-    if not np.isfinite(value) or value <= 0:
+    if not np.isfinite(value) or value <= 0:  # type: ignore[call-overload]  # a numbers.Real (numpy's stubs do not know it)
         raise ValueError(f"sampling_rate must be positive and finite; got {value!r}.")
     return float(value)

@@ -19,13 +19,15 @@ with :math:`\text{SDR}(\hat s, s) = 10 \log_{10} \|s\|^2 / \|s - \hat s\|^2`.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from audeval.separation._checks import as_mixture
 from audeval.separation._global import ratio_db
 
 
-def _signals(x: object, name: str, labels: object, label_name: str):
+def _signals(x: object, name: str, labels: Any, label_name: str):
     """Array (sources, samples, channels) and its list of unique labels."""
     if isinstance(x, (str, bytes)) or x is None:
         raise TypeError(f"{name} must be an array of shape (sources, samples[, channels]).")
@@ -50,7 +52,7 @@ def _signals(x: object, name: str, labels: object, label_name: str):
         )
     try:
         seen = set()
-        duplicated = [x for x in labels if x in seen or seen.add(x)]
+        duplicated = [x for x in labels if x in seen or seen.add(x)]  # type: ignore[func-returns-value]  # add() is None: keeps the first
     except TypeError as error:
         raise TypeError(f"{label_name} must hold hashable labels; got {labels!r}.") from error
     if duplicated:
@@ -142,7 +144,7 @@ def ca_sdri(
     if squeeze != squeeze_p or ref.shape[1:] != est.shape[1:]:
         raise ValueError(
             "truth and prediction must have the same samples (and channels); "
-            f"got shapes {np.shape(truth)} and {np.shape(prediction)}."
+            f"got shapes {np.shape(truth)} and {np.shape(prediction)}."  # type: ignore[call-overload]  # np.shape takes any object at run time
         )
     mix = as_mixture(mixture, ref)
     labels = t_labels + [x for x in p_labels if x not in set(t_labels)]

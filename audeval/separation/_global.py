@@ -32,7 +32,7 @@ from audeval.separation._permutation import assign
 def check_delta(delta: object) -> float:
     if isinstance(delta, bool) or not isinstance(delta, numbers.Real):
         raise TypeError(f"delta must be a non-negative number; got {delta!r}.")
-    if not np.isfinite(delta) or delta < 0:
+    if not np.isfinite(delta) or delta < 0:  # type: ignore[call-overload]  # a numbers.Real (numpy's stubs do not know it)
         raise ValueError(f"delta must be a non-negative finite number; got {delta!r}.")
     return float(delta)
 
@@ -246,7 +246,7 @@ def chunked_sdr(
 
     """
     rate = check_sampling_rate(sampling_rate)
-    chunk = check_seconds(chunk, "chunk", allow_none=False)
+    chunk = check_seconds(chunk, "chunk", allow_none=False)  # type: ignore[assignment]  # allow_none=False: a float
     delta = check_delta(delta)
     ref, est, _ = _prepare(truth, prediction, same_count=True)
     n_samples = ref.shape[1]

@@ -432,7 +432,7 @@ def scale_invariant(
     if permutation:
         assignment = assign(pairs["si_sdr"])
     else:
-        assignment = np.arange(truth.shape[0])
+        assignment = np.arange(truth.shape[0])  # type: ignore[attr-defined]  # truth is an array after the checks above
     out = {key: take_assignment(value, assignment) for key, value in pairs.items()}
     if squeeze:
         out = {key: value[..., 0] for key, value in out.items()}
