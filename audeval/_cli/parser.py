@@ -19,11 +19,11 @@ from audeval._cli.compare import add_parser as _compare
 from audeval._cli.messages import PROG, UsageError
 from audeval._cli.render import FORMATS
 from audeval._cli.report import add_report
-from audeval._diarization._options import DETECTION, DIARIZATION
+from audeval._diarization import DETECTION, DIARIZATION
 from audeval._events.options import EVENT
 from audeval._score_based.options import SCORE
 from audeval._segments.options import SEGMENT
-from audeval._structure._options import STRUCTURE
+from audeval._structure import STRUCTURE
 
 
 INPUT_FORMATS = ("auto", "tsv", "lab", "rttm", "csv", "db")

@@ -43,6 +43,7 @@ from __future__ import annotations
 from audeval._protocol import Family
 
 from audeval._diarization import _options as _opt
+from audeval._diarization._options import DETECTION, DIARIZATION
 from audeval._diarization import _segmentation
 from audeval._diarization import _sets
 from audeval._diarization._cluster import diarization_homogeneity_completeness

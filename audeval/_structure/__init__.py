@@ -97,6 +97,7 @@ from audeval._structure._metrics import boundary_deviation
 from audeval._structure._options import _window_name
 from audeval._structure._options import COMPAT
 from audeval._structure._options import STRUCTURE
+from audeval._structure._options import STRUCTURE
 from audeval._structure._report import CLUSTERING_COLUMNS
 from audeval._structure._report import FAMILY
 from audeval._structure._report import MIR_EVAL_COLUMNS
