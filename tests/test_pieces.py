@@ -1,0 +1,218 @@
+"""Differential tests of the elementary-piece engine (``audeval._pieces``).
+
+The engine against the sweeps it replaces, kept as references
+(``audeval._sweep``, the diarization sweep with multiplicity,
+structure's contingency as it was before it used the engine:
+``tests/_reference_sweeps.py``), with exact int64 equality,
+on polyphonic, zero-length, NaT-end and empty-file inputs.
+"""
+
+from __future__ import annotations
+
+import types
+
+import hypothesis
+import hypothesis.strategies as st
+import numpy as np
+import pytest
+
+from audeval import _pieces
+from audeval import _sweep
+from audeval._diarization._statistics import _sweep as diarization_sweep
+from audeval._pieces import NAT
+
+
+# -------------------------------------------------------------------------
+# Inputs: intervals of a few files, polyphonic, zero length, open ends, empty files
+# -------------------------------------------------------------------------
+
+
+@st.composite
+def intervals(draw, n_files: int, n_labels: int, max_rows: int = 12):
+    """(file, label, start, end) with some NaT ends; files may have no interval."""
+    n = draw(st.integers(0, max_rows))
+    file = np.array(draw(st.lists(st.integers(0, n_files - 1), min_size=n, max_size=n)), np.int64)
+    label = np.array(draw(st.lists(st.integers(0, n_labels - 1), min_size=n, max_size=n)), np.int64)
+    start = np.array(draw(st.lists(st.integers(0, 40), min_size=n, max_size=n)), np.int64)
+    length = np.array(draw(st.lists(st.integers(0, 15), min_size=n, max_size=n)), np.int64)
+    open_end = np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)), bool)
+    end = np.where(open_end, NAT, start + length)
+    return file, label, start, end
+
+
+@st.composite
+def case(draw, sides: int = 1):
+    n_files = draw(st.integers(1, 4))
+    n_labels = draw(st.integers(1, 4))
+    durations = np.array(draw(st.lists(st.integers(55, 70), min_size=n_files, max_size=n_files)), np.int64)
+    rows = [draw(intervals(n_files, n_labels)) for _ in range(sides)]
+    resolved = []
+    for file, label, start, end in rows:
+        end = _pieces.resolve_ends(file, end, durations)
+        resolved.append((file, label, start, end))
+    return n_files, n_labels, durations, resolved
+
+
+def _rows(*arrays) -> list:
+    return sorted(zip(*(a.tolist() for a in arrays)))
+
+
+# -------------------------------------------------------------------------
+# Engine against audeval._sweep
+# -------------------------------------------------------------------------
+
+
+@hypothesis.given(case(), st.booleans())
+def test_cut_matches_sweep(data, with_extent):
+    n_files, _, durations, [(file, _, start, end)] = data
+    extent = durations if with_extent else None
+    new = _pieces.cut(n_files, file, start, end, extent=extent)
+    old = _sweep.elementary_segments(n_files, file, start, end, extent=extent)
+    for name in ("file", "start", "end", "first", "stop"):
+        np.testing.assert_array_equal(getattr(new, name), getattr(old, name), err_msg=name)
+        assert getattr(new, name).dtype == np.int64
+    if with_extent:  # the pieces tile every file, empty ones included
+        total = np.bincount(new.file, weights=new.duration, minlength=n_files)
+        np.testing.assert_array_equal(total, durations)
+
+
+@hypothesis.given(case())
+def test_activity_and_coverage_match_sweep(data):
+    n_files, n_labels, _, [(file, label, start, end)] = data
+    p = _pieces.cut(n_files, file, start, end)
+    piece, chan, count = _pieces.activity(len(p), p.first, p.stop, label, n_labels)
+    old_piece, old_chan = _sweep.activity(_sweep.elementary_segments(n_files, file, start, end), label, n_labels)
+    np.testing.assert_array_equal(piece, old_piece)
+    np.testing.assert_array_equal(chan, old_chan)
+    all_piece, _ = _sweep.activity(p, label, n_labels, distinct=False)
+    np.testing.assert_array_equal(
+        np.bincount(piece, weights=count, minlength=len(p)), np.bincount(all_piece, minlength=len(p))
+    )
+    np.testing.assert_array_equal(
+        _pieces.coverage(len(p), p.first, p.stop), np.bincount(all_piece, minlength=len(p))
+    )
+
+
+@hypothesis.given(case())
+def test_cooccurrence_matches_sweep(data):
+    n_files, n_labels, _, [(file, label, start, end)] = data
+    p = _pieces.cut(n_files, file, start, end)
+    act = _pieces.activity(len(p), p.first, p.stop, label, n_labels)
+    f, a, b, d = _pieces.cooccurrence(p, act, act, n_labels, n_labels, per_file=False, weight="once")
+    assert not f.any() and d.dtype == np.int64
+    old = _sweep.cooccurrence(p, *_sweep.activity(p, label, n_labels), n_labels)
+    assert _rows(a, b, d) == _rows(*old)
+
+
+# -------------------------------------------------------------------------
+# Two sides against the diarization sweep (intervals counted with multiplicity)
+# -------------------------------------------------------------------------
+
+
+def _two_sides(n_files, n_labels, truth, prediction):
+    """Per-file components and co-occurrence (file, t, p, duration, matched) by the engine."""
+    n_t = len(truth[0])
+    p = _pieces.cut(
+        n_files, np.r_[truth[0], prediction[0]], np.r_[truth[2], prediction[2]], np.r_[truth[3], prediction[3]]
+    )
+    t_first, p_first = p.first[:n_t], p.first[n_t:]
+    t_stop, p_stop = p.stop[:n_t], p.stop[n_t:]
+    n_truth = _pieces.coverage(len(p), t_first, t_stop)
+    n_prediction = _pieces.coverage(len(p), p_first, p_stop)
+    d = p.duration
+
+    def per_file(values, where=True):
+        return np.bincount(p.file, weights=np.where(where, values, 0) * d, minlength=n_files).astype(np.int64)
+
+    miss = np.maximum(n_truth - n_prediction, 0)
+    false_alarm = np.maximum(n_prediction - n_truth, 0)
+    components = {
+        "total": per_file(n_truth),
+        "miss": per_file(miss),
+        "false_alarm": per_file(false_alarm),
+        "total_overlap": per_file(n_truth, n_truth >= 2),
+        "miss_overlap": per_file(miss, n_truth >= 2),
+        "false_alarm_overlap": per_file(false_alarm, n_truth >= 2),
+        "false_alarm_silence": per_file(false_alarm, n_truth == 0),
+    }
+    t_act = _pieces.activity(len(p), t_first, t_stop, truth[1], n_labels)
+    p_act = _pieces.activity(len(p), p_first, p_stop, prediction[1], n_labels)
+    f, a, b, duration = _pieces.cooccurrence(p, t_act, p_act, n_labels, n_labels)
+    f2, a2, b2, matched = _pieces.cooccurrence(p, t_act, p_act, n_labels, n_labels, weight="min")
+    assert _rows(f, a, b) == _rows(f2, a2, b2)
+    return components, (f, a, b, duration, matched)
+
+
+@hypothesis.given(case(sides=2))
+def test_two_sides_match_diarization_sweep(data):
+    n_files, n_labels, _, (truth, prediction) = data
+
+    def sorted_side(side):  # the diarization sweep takes rows sorted by (file, label)
+        order = np.lexsort((side[2], side[1], side[0]))
+        return tuple(x[order] for x in side)
+
+    truth, prediction = sorted_side(truth), sorted_side(prediction)
+    components, cooc = _two_sides(n_files, n_labels, truth, prediction)
+    old_components, old_cooc, old_pair = diarization_sweep(
+        n_files, n_labels, truth, prediction, multiplicity=True
+    )
+    for name, values in old_components.items():
+        np.testing.assert_array_equal(components[name], values, err_msg=name)
+    assert _rows(*cooc) == _rows(*old_cooc, old_pair["matched"])
+
+
+# -------------------------------------------------------------------------
+# Hand-computed
+# -------------------------------------------------------------------------
+
+
+def test_hand_computed_contingency():
+    # file 0: truth a [0, 4), b [2, 6); prediction x [1, 5); file 1 empty; file 2: truth a [0, NaT)
+    durations = np.array([6, 3, 5])
+    t_file, t_label = np.array([0, 0, 2]), np.array([0, 1, 0])
+    t_start = np.array([0, 2, 0])
+    t_end = _pieces.resolve_ends(t_file, np.array([4, 6, NAT]), durations)
+    assert t_end.tolist() == [4, 6, 5]
+    p_file, p_label, p_start, p_end = np.array([0, 2]), np.array([0, 0]), np.array([1, 0]), np.array([5, 0])
+    p = _pieces.cut(3, np.r_[t_file, p_file], np.r_[t_start, p_start], np.r_[t_end, p_end], extent=durations)
+    assert list(zip(p.file.tolist(), p.start.tolist(), p.end.tolist())) == [
+        (0, 0, 1), (0, 1, 2), (0, 2, 4), (0, 4, 5), (0, 5, 6), (1, 0, 3), (2, 0, 5)
+    ]
+    t = _pieces.activity(len(p), p.first[:3], p.stop[:3], t_label, 2)
+    s = _pieces.activity(len(p), p.first[3:], p.stop[3:], p_label, 1)
+    assert _rows(*_pieces.cooccurrence(p, t, s, 2, 1)) == [(0, 0, 0, 3), (0, 1, 0, 3)]
+    assert _rows(*_pieces.cooccurrence(p, t, t, 2, 2)) == [
+        (0, 0, 0, 4), (0, 0, 1, 2), (0, 1, 0, 2), (0, 1, 1, 4), (2, 0, 0, 5)
+    ]
+
+
+def test_resolve_ends_unknown_duration():
+    with pytest.raises(ValueError, match="files_duration"):
+        _pieces.resolve_ends(np.array([1]), np.array([NAT]), np.array([3, NAT]))
+
+
+def test_empty():
+    p = _pieces.cut(2, np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64))
+    assert len(p) == 0
+    act = _pieces.activity(0, p.first, p.stop, np.zeros(0, np.int64), 3)
+    assert all(len(x) == 0 for x in _pieces.cooccurrence(p, act, act, 3, 3))
+
+
+def test_unpacked_path_matches_packed():
+    # times spread over the int64 range: (file, time) keys do not fit, the lexsort path runs
+    big = np.int64(2**61)
+    file = np.array([0, 1, 1, 0])
+    start = np.array([0, -big, 5, 3])
+    end = np.array([big, 7, big, 3])
+    p = _pieces.cut(2, file, start, end)
+    old = _sweep.elementary_segments(2, file, start, end)
+    for name in ("file", "start", "end", "first", "stop"):
+        np.testing.assert_array_equal(getattr(p, name), getattr(old, name))
+    labels = np.array([0, 1, 2, 0])
+    act = _pieces.activity(len(p), p.first, p.stop, labels, 2**62)  # (piece, label) keys do not fit
+    expected = [(0, 0, 1), (1, 0, 1), (2, 1, 1), (3, 1, 1), (3, 2, 1), (4, 2, 1)]
+    assert _rows(*act) == expected
+    assert _rows(*_pieces.activity(len(p), p.first, p.stop, labels, 3)) == expected
+    f, a, b, d = _pieces.cooccurrence(p, act, act, 2**62, 2**62)  # (file, a, b) keys do not fit
+    assert _rows(f, a, b) == [(0, 0, 0), (1, 1, 1), (1, 1, 2), (1, 2, 1), (1, 2, 2)]
+    assert d[(a == 1) & (b == 2)].tolist() == [2]
