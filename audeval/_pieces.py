@@ -22,7 +22,11 @@ Everything is a sum over pieces:
 * :func:`cooccurrence`: summed duration of every pair
   (channel ``a`` of one activity list, channel ``b`` of another, or the same),
   per file (a contingency table) or over all files,
-  :math:`\\sum_p d_p\\, w_a(p)\\, w_b(p)`.
+  :math:`\\sum_p d_p\\, w_a(p)\\, w_b(p)`,
+* :func:`join_runs`: consecutive touching pieces with equal codes joined,
+* :func:`snap_to_frames`: intervals widened to a frame grid
+  (frame-based tools reproduced by the same engine),
+* :func:`sort_keys`: the packed ``(group, value)`` int64 keys behind the fast paths.
 
 Cost: one sort of the ``2 n`` boundaries, then linear in pieces plus activity
 (plus one sort of the co-occurring pairs);
@@ -39,6 +43,7 @@ import dataclasses
 import numpy as np
 
 from audeval._intervals import expand_ranges
+from audeval._intervals import group_keys
 
 
 __all__ = [
@@ -48,7 +53,10 @@ __all__ = [
     "cooccurrence",
     "coverage",
     "cut",
+    "join_runs",
     "resolve_ends",
+    "snap_to_frames",
+    "sort_keys",
 ]
 
 NAT = np.iinfo(np.int64).min  # the int64 value of NaT
@@ -328,3 +336,72 @@ def cooccurrence(
     total = np.add.reduceat(d[order], start)
     keep = order[start]
     return file[keep], a[keep], b[keep], total.astype(np.int64)
+
+
+def join_runs(
+    file: np.ndarray,
+    start: np.ndarray,
+    end: np.ndarray,
+    code: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Join consecutive touching segments of one file with equal codes.
+
+    The input must be sorted by ``(file, start)`` and disjoint within a file
+    (e.g. pieces or a subset of them).
+
+    Returns:
+        index of the first and of the last segment of every run
+
+    Examples:
+        >>> f = np.array([0, 0, 0, 1])
+        >>> first, last = join_runs(f, np.array([0, 1, 3, 0]), np.array([1, 2, 4, 1]), np.array([7, 7, 7, 7]))
+        >>> first.tolist(), last.tolist()
+        ([0, 2, 3], [1, 2, 3])
+
+    """
+    n = len(file)
+    if n == 0:
+        return _EMPTY, _EMPTY.copy()
+    new = np.ones(n, dtype=bool)
+    new[1:] = (file[1:] != file[:-1]) | (start[1:] != end[:-1]) | (code[1:] != code[:-1])
+    first = np.flatnonzero(new).astype(np.int64)
+    return first, np.r_[first[1:] - 1, n - 1].astype(np.int64)
+
+
+def snap_to_frames(start: np.ndarray, end: np.ndarray, frame: int) -> tuple[np.ndarray, np.ndarray]:
+    """Widen intervals to the frame grid ``k * frame``.
+
+    A frame ``[k f, (k + 1) f)`` is covered by an interval if they overlap with positive length:
+    ``start`` is rounded down and ``end`` up to the grid; zero-length intervals become ``[0, 0)``.
+
+    Examples:
+        >>> s, e = snap_to_frames(np.array([5, 10, 7]), np.array([12, 20, 7]), 10)
+        >>> s.tolist(), e.tolist()
+        ([0, 10, 0], [20, 20, 0])
+
+    """
+    start = np.asarray(start, np.int64)
+    end = np.asarray(end, np.int64)
+    empty = end <= start
+    return np.where(empty, 0, start // frame * frame), np.where(empty, 0, -((-end) // frame) * frame)
+
+
+def sort_keys(n_groups: int, group: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """int64 keys that order ``(group, value)`` pairs lexicographically.
+
+    ``group * span + (value - min)`` where that fits into int64 (the packed fast path),
+    else :func:`audeval._intervals.group_keys` over the groups that occur.
+
+    Examples:
+        >>> sort_keys(2, np.array([1, 0, 1]), np.array([5, 7, 3])).tolist()
+        [7, 4, 5]
+
+    """
+    if len(value) == 0:
+        return np.zeros(0, np.int64)
+    low = int(value.min())
+    key = _pack(n_groups, np.asarray(group, np.int64), value - low, int(value.max()) - low + 1)
+    if key is not None:
+        return key
+    used, code = np.unique(group, return_inverse=True)
+    return group_keys(len(used), (code.astype(np.int64), value))[0]

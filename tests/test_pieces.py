@@ -1,15 +1,16 @@
 """Differential tests of the elementary-piece engine (``audeval._pieces``).
 
 The engine against the sweeps it replaces, kept as references
-(``audeval._sweep``, the diarization sweep with multiplicity,
-structure's contingency as it was before it used the engine:
-``tests/_reference_sweeps.py``), with exact int64 equality,
+(the former ``audeval._sweep`` in ``tests/assets/agreement/reference/sweep_old.py``,
+the diarization sweep with multiplicity), with exact int64 equality,
 on polyphonic, zero-length, NaT-end and empty-file inputs.
 """
 
 from __future__ import annotations
 
-import types
+import importlib.util
+import os
+import sys
 
 import hypothesis
 import hypothesis.strategies as st
@@ -17,9 +18,24 @@ import numpy as np
 import pytest
 
 from audeval import _pieces
-from audeval import _sweep
 from audeval._diarization._statistics import _sweep as diarization_sweep
 from audeval._pieces import NAT
+
+
+REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets", "agreement", "reference")
+
+
+def _load(name):
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, os.path.join(REFERENCE, f"{name}.py"))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+_sweep = _load("sweep_old")  # the former audeval._sweep
 
 
 # -------------------------------------------------------------------------
@@ -216,3 +232,19 @@ def test_unpacked_path_matches_packed():
     f, a, b, d = _pieces.cooccurrence(p, act, act, 2**62, 2**62)  # (file, a, b) keys do not fit
     assert _rows(f, a, b) == [(0, 0, 0), (1, 1, 1), (1, 1, 2), (1, 2, 1), (1, 2, 2)]
     assert d[(a == 1) & (b == 2)].tolist() == [2]
+
+
+@hypothesis.given(case())
+def test_runs_snap_and_keys_match_sweep(data):
+    n_files, n_labels, _, [(file, label, start, end)] = data
+    for frame in (1, 7):
+        new, old = _pieces.snap_to_frames(start, end, frame), _sweep.snap_to_frames(start, end, frame)
+        np.testing.assert_array_equal(new[0], old[0])
+        np.testing.assert_array_equal(new[1], old[1])
+    np.testing.assert_array_equal(_pieces.sort_keys(n_files, file, start), _sweep.sort_keys(n_files, file, start))
+    p = _pieces.cut(n_files, file, start, end)
+    code = (p.start // 10) % 2  # some touching pieces share a code
+    for new, old in zip(
+        _pieces.join_runs(p.file, p.start, p.end, code), _sweep.runs(p.file, p.start, p.end, code)
+    ):
+        np.testing.assert_array_equal(new, old)
