@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
+import types
 
 import hypothesis
 import hypothesis.strategies as st
@@ -18,6 +19,8 @@ import numpy as np
 import pytest
 
 from audeval import _pieces
+from audeval._structure import _frames
+from audeval._structure._prepare import Pieces as StructurePieces
 from audeval._diarization._statistics import _sweep as diarization_sweep
 from audeval._pieces import NAT
 
@@ -26,9 +29,13 @@ REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets", "
 
 
 def _load(name):
+    return _load_path(name, os.path.join(REFERENCE, f"{name}.py"))
+
+
+def _load_path(name, path):
     if name in sys.modules:
         return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, os.path.join(REFERENCE, f"{name}.py"))
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
@@ -36,6 +43,9 @@ def _load(name):
 
 
 _sweep = _load("sweep_old")  # the former audeval._sweep
+contingency_old = _load_path(
+    "contingency_old", os.path.join(os.path.dirname(REFERENCE), "..", "pieces", "contingency_old.py")
+)
 
 
 # -------------------------------------------------------------------------
@@ -175,6 +185,62 @@ def test_two_sides_match_diarization_sweep(data):
     for name, values in old_components.items():
         np.testing.assert_array_equal(components[name], values, err_msg=name)
     assert _rows(*cooc) == _rows(*old_cooc, old_pair["matched"])
+
+
+# -------------------------------------------------------------------------
+# Structure's contingency (partitions of every file, frames or ns) against the old one
+# -------------------------------------------------------------------------
+
+
+@st.composite
+def partitions(draw, n_files: int, extent: np.ndarray, n_clusters: int):
+    """Pieces covering ``[0, extent)`` of every file, sorted by (file, start)."""
+    file, start, end = [], [], []
+    for f in range(n_files):
+        if extent[f] == 0:
+            continue
+        inner = st.lists(st.integers(1, int(extent[f]) - 1), max_size=6) if extent[f] > 1 else st.just([])
+        cuts = sorted(set(draw(inner)))
+        bounds = [0, *cuts, int(extent[f])]
+        file += [f] * (len(bounds) - 1)
+        start += bounds[:-1]
+        end += bounds[1:]
+    n = len(file)
+    cluster = draw(st.lists(st.integers(0, n_clusters - 1), min_size=n, max_size=n))
+    rank = draw(st.lists(st.integers(-3, 3), min_size=n, max_size=n))
+    is_row = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    return StructurePieces(
+        *(np.array(x, dtype=np.int64) for x in (file, start, end, cluster, rank)), np.array(is_row, bool)
+    )
+
+
+@st.composite
+def prepared(draw):
+    n_files = draw(st.integers(1, 4))
+    n_clusters = draw(st.integers(1, 5))
+    extent = np.array(draw(st.lists(st.integers(0, 60), min_size=n_files, max_size=n_files)), np.int64)
+    truth = draw(partitions(n_files, extent, n_clusters))
+    prediction = draw(partitions(n_files, extent, n_clusters))
+    compat = draw(st.booleans())
+    frame_size = draw(
+        st.sampled_from([None, 2e-9, 7e-9] if compat else [None, 1, 3, 7, 100])
+    )
+    prep = types.SimpleNamespace(
+        n_files=n_files, extent=extent, truth=truth, prediction=prediction, n_clusters=n_clusters,
+        compat=compat,
+    )
+    return prep, frame_size
+
+
+@hypothesis.given(prepared())
+def test_structure_contingency_matches_old(data):
+    prep, frame_size = data
+    new = _frames.contingency(prep, frame_size)
+    old = contingency_old.contingency(prep, frame_size)
+    for name in ("n", "file", "count", "a", "b", "truth_file", "truth_size", "prediction_file", "prediction_size"):
+        np.testing.assert_array_equal(getattr(new, name), getattr(old, name), err_msg=name)
+        if len(getattr(old, name)):  # empty tables: the old one's empty bincount is int64
+            assert getattr(new, name).dtype == getattr(old, name).dtype, name
 
 
 # -------------------------------------------------------------------------
