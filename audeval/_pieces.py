@@ -54,6 +54,7 @@ __all__ = [
     "coverage",
     "cut",
     "join_runs",
+    "pair_sums",
     "resolve_ends",
     "snap_to_frames",
     "sort_keys",
@@ -61,6 +62,8 @@ __all__ = [
 
 NAT = np.iinfo(np.int64).min  # the int64 value of NaT
 _PACK_LIMIT = 2**62  # packed keys stay below this
+_DENSE = 1 << 20  # dense grids of (file, a, b) sums up to this many bins (or 4 per pair)
+_EXACT = 2**53  # float64 sums of int64 stay exact below this
 _EMPTY = np.zeros(0, dtype=np.int64)
 
 
@@ -244,6 +247,9 @@ def activity(
     chan = np.asarray(channel, np.int64)[interval]
     key = _pack(n_pieces, piece, chan, n_channels)
     if key is not None:  # fast path: packed keys
+        if np.all(key[1:] > key[:-1]):  # e.g. a partition of every file: no sort, each pair once
+            n = np.int64(max(n_channels, 1))
+            return key // n, key % n, np.ones(len(key), dtype=np.int64)
         key.sort()
         start = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
         count = np.diff(np.r_[start, len(key)])
@@ -304,27 +310,66 @@ def cooccurrence(
         [[0], [0], [0], [1]]
 
     """
+    file, a, b, sums = pair_sums(
+        pieces, left, right, n_left, n_right, {"duration": (weight, None)}, per_file=per_file
+    )
+    return file, a, b, sums["duration"]
+
+
+def pair_sums(
+    pieces: Pieces,
+    left: tuple[np.ndarray, np.ndarray, np.ndarray],
+    right: tuple[np.ndarray, np.ndarray, np.ndarray],
+    n_left: int,
+    n_right: int,
+    columns: dict[str, tuple[str, np.ndarray | None]],
+    *,
+    per_file: bool = True,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, np.ndarray]]:
+    """Several co-occurrence sums of the same pairs at once (:func:`cooccurrence`).
+
+    Args:
+        pieces: the pieces
+        left: ``(piece, channel, count)`` from :func:`activity`
+        right: ``(piece, channel, count)`` from :func:`activity`
+        n_left: number of channel codes of ``left``
+        n_right: number of channel codes of ``right``
+        columns: name to ``(weight, where)``: the weight of :func:`cooccurrence`
+            and a boolean mask of the pieces that count (``None``: all)
+        per_file: sum per ``(file, a, b)`` (else per ``(a, b)``, file code 0)
+
+    Returns:
+        file, ``a``, ``b`` (sorted by ``(file, a, b)``) and the sums of every column
+
+    Examples:
+        >>> p = cut(1, np.array([0, 0]), np.array([0, 2]), np.array([3, 5]))
+        >>> act = activity(len(p), p.first, p.stop, np.array([0, 0]), 1)
+        >>> columns = {"all": ("product", None), "late": ("min", p.start >= 2)}
+        >>> _, _, _, sums = pair_sums(p, act, act, 1, 1, columns)
+        >>> sums["all"].tolist(), sums["late"].tolist()  # 2 * 1 + 1 * 2 * 2 + 2 * 1, 1 * 2 + 2 * 1
+        ([8], [4])
+
+    """
     l_piece, l_chan, l_count = left
     r_piece, r_chan, r_count = right
-    if len(l_piece) == 0 or len(r_piece) == 0:
-        return _EMPTY, _EMPTY.copy(), _EMPTY.copy(), _EMPTY.copy()
-    lo = np.searchsorted(r_piece, l_piece, side="left")
-    hi = np.searchsorted(r_piece, l_piece, side="right")
-    i, j = expand_ranges(lo, hi)
+    i, j = _matching_pieces(len(pieces), l_piece, r_piece)
     if len(i) == 0:
-        return _EMPTY, _EMPTY.copy(), _EMPTY.copy(), _EMPTY.copy()
+        return _EMPTY, _EMPTY.copy(), _EMPTY.copy(), {name: _EMPTY.copy() for name in columns}
     piece = l_piece[i]
-    d = pieces.duration[piece]
-    if weight == "product":
-        d = d * l_count[i] * r_count[j]
-    elif weight == "min":
-        d = d * np.minimum(l_count[i], r_count[j])
     file = pieces.file[piece] if per_file else np.zeros(len(i), np.int64)
     a, b = l_chan[i], r_chan[j]
     n_files = int(file.max()) + 1
     pair = _pack(n_left, a, b, n_right)
     key = None if pair is None else _pack(n_files, file, pair, max(n_left, 1) * max(n_right, 1))
-    if key is not None:  # fast path: packed (file, a, b) keys
+    duration = pieces.duration[piece]
+    factors = {
+        "product": lambda: l_count[i] * r_count[j],
+        "min": lambda: np.minimum(l_count[i], r_count[j]),
+        "once": lambda: 1,
+    }
+    if key is not None and n_files * max(n_left, 1) * max(n_right, 1) <= max(_DENSE, 4 * len(key)):
+        return _dense_pair_sums(key, duration, factors, columns, piece, n_left, n_right)
+    if key is not None:  # packed (file, a, b) keys, sorted
         order = np.argsort(key, kind="stable")
         key = key[order]
         start = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
@@ -333,9 +378,56 @@ def cooccurrence(
         f, x, y = file[order], a[order], b[order]
         change = (f[1:] != f[:-1]) | (x[1:] != x[:-1]) | (y[1:] != y[:-1])
         start = np.flatnonzero(np.r_[True, change])
-    total = np.add.reduceat(d[order], start)
+    sums = {}
+    for name, (weight, where) in columns.items():  # over the few requested columns
+        d = duration * factors[weight]()
+        if where is not None:
+            d = np.where(where[piece], d, 0)
+        sums[name] = np.add.reduceat(d[order], start).astype(np.int64)
     keep = order[start]
-    return file[keep], a[keep], b[keep], total.astype(np.int64)
+    return file[keep], a[keep], b[keep], sums
+
+
+def _matching_pieces(n_pieces: int, left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """All ``(i, j)`` with ``left[i] == right[j]`` (both sorted).
+
+    One channel per piece on both sides (e.g. partitions): a lookup table of the right side;
+    else the ranges of equal pieces by binary search.
+    """
+    if len(left) and len(right) and np.all(left[1:] > left[:-1]) and np.all(right[1:] > right[:-1]):
+        where = np.full(n_pieces, -1, dtype=np.int64)
+        where[right] = np.arange(len(right), dtype=np.int64)
+        j = where[left]
+        i = np.flatnonzero(j >= 0)
+        return i, j[i]
+    return expand_ranges(
+        np.searchsorted(right, left, side="left"), np.searchsorted(right, left, side="right")
+    )
+
+
+def _dense_pair_sums(key, duration, factors, columns, piece, n_left, n_right):
+    """:func:`pair_sums` on a dense grid of packed ``(file, a, b)`` keys (no sort).
+
+    float64 bins are exact while a column's total stays below ``2**53``; else ``np.add.at``.
+    """
+    size = int(key.max()) + 1
+    present = np.bincount(key, minlength=size)
+    unique = np.flatnonzero(present)
+    sums = {}
+    for name, (weight, where) in columns.items():  # over the few requested columns
+        d = duration * factors[weight]()
+        if where is not None:
+            d = np.where(where[piece], d, 0)
+        if float(np.sum(d, dtype=np.float64)) < _EXACT / 2:  # a margin for the float estimate
+            sums[name] = np.bincount(key, weights=d.astype(np.float64), minlength=size)[unique].astype(np.int64)
+        else:
+            total = np.zeros(size, dtype=np.int64)
+            np.add.at(total, key, d)
+            sums[name] = total[unique]
+    pair_width = np.int64(max(n_left, 1) * max(n_right, 1))
+    pair = unique % pair_width
+    n_right = np.int64(max(n_right, 1))
+    return unique // pair_width, pair // n_right, pair % n_right, sums
 
 
 def join_runs(

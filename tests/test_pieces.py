@@ -2,7 +2,7 @@
 
 The engine against the sweeps it replaces, kept as references
 (the former ``audeval._sweep`` in ``tests/assets/agreement/reference/sweep_old.py``,
-the diarization sweep with multiplicity), with exact int64 equality,
+the diarization sweep with multiplicity and structure's contingency in ``tests/assets/pieces/``), with exact int64 equality,
 on polyphonic, zero-length, NaT-end and empty-file inputs.
 """
 
@@ -21,7 +21,7 @@ import pytest
 from audeval import _pieces
 from audeval._structure import _frames
 from audeval._structure._prepare import Pieces as StructurePieces
-from audeval._diarization._statistics import _sweep as diarization_sweep
+from audeval._diarization._statistics import _sweep_pieces
 from audeval._pieces import NAT
 
 
@@ -43,9 +43,9 @@ def _load_path(name, path):
 
 
 _sweep = _load("sweep_old")  # the former audeval._sweep
-contingency_old = _load_path(
-    "contingency_old", os.path.join(os.path.dirname(REFERENCE), "..", "pieces", "contingency_old.py")
-)
+PIECES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets", "pieces")
+contingency_old = _load_path("contingency_old", os.path.join(PIECES, "contingency_old.py"))
+diarization_sweep = _load_path("diarization_sweep_old", os.path.join(PIECES, "diarization_sweep_old.py"))._sweep
 
 
 # -------------------------------------------------------------------------
@@ -185,6 +185,12 @@ def test_two_sides_match_diarization_sweep(data):
     for name, values in old_components.items():
         np.testing.assert_array_equal(components[name], values, err_msg=name)
     assert _rows(*cooc) == _rows(*old_cooc, old_pair["matched"])
+    # the package's compat="pyannote" sweep on the engine: the same, column by column
+    new_components, new_cooc, new_pair = _sweep_pieces(n_files, n_labels, truth, prediction)
+    for name, values in old_components.items():
+        np.testing.assert_array_equal(new_components[name], values, err_msg=name)
+    assert list(new_pair) == list(old_pair)
+    assert _rows(*new_cooc, *new_pair.values()) == _rows(*old_cooc, *old_pair.values())
 
 
 # -------------------------------------------------------------------------
@@ -314,3 +320,20 @@ def test_runs_snap_and_keys_match_sweep(data):
         _pieces.join_runs(p.file, p.start, p.end, code), _sweep.runs(p.file, p.start, p.end, code)
     ):
         np.testing.assert_array_equal(new, old)
+
+
+@hypothesis.given(case(sides=2))
+def test_pair_sums_sorted_path_matches_dense(data):
+    # channel codes spread over 10**6 codes: the (file, a, b) grid is too large for the dense path
+    n_files, n_labels, _, (truth, prediction) = data
+    n_t = len(truth[0])
+    p = _pieces.cut(n_files, np.r_[truth[0], prediction[0]], np.r_[truth[2], prediction[2]], np.r_[truth[3], prediction[3]])
+    spread = 10**6 // n_labels
+    dense, sparse = [], []
+    for scale, out in ((1, dense), (spread, sparse)):
+        t = _pieces.activity(len(p), p.first[:n_t], p.stop[:n_t], truth[1] * scale, n_labels * scale)
+        s = _pieces.activity(len(p), p.first[n_t:], p.stop[n_t:], prediction[1] * scale, n_labels * scale)
+        columns = {"product": ("product", None), "min": ("min", p.duration > 3), "once": ("once", None)}
+        f, a, b, sums = _pieces.pair_sums(p, t, s, n_labels * scale, n_labels * scale, columns)
+        out.append(_rows(f, a // scale, b // scale, *sums.values()))
+    assert dense == sparse
