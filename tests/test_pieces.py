@@ -21,6 +21,7 @@ import pytest
 from audeval import _pieces
 from audeval._structure import _frames
 from audeval._structure._prepare import Pieces as StructurePieces
+from audeval._diarization._sets import _set_sweep
 from audeval._diarization._statistics import _sweep_pieces
 from audeval._pieces import NAT
 
@@ -45,6 +46,7 @@ def _load_path(name, path):
 _sweep = _load("sweep_old")  # the former audeval._sweep
 PIECES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets", "pieces")
 contingency_old = _load_path("contingency_old", os.path.join(PIECES, "contingency_old.py"))
+set_sweep_old = _load_path("set_sweep_old", os.path.join(PIECES, "set_sweep_old.py"))
 diarization_sweep = _load_path("diarization_sweep_old", os.path.join(PIECES, "diarization_sweep_old.py"))._sweep
 
 
@@ -247,6 +249,18 @@ def test_structure_contingency_matches_old(data):
         np.testing.assert_array_equal(getattr(new, name), getattr(old, name), err_msg=name)
         if len(getattr(old, name)):  # empty tables: the old one's empty bincount is int64
             assert getattr(new, name).dtype == getattr(old, name).dtype, name
+
+
+@hypothesis.given(case(sides=3))
+def test_speaker_sets_match_old_set_sweep(data):
+    # region: any intervals (the old sweep counts a piece once if any region interval covers it)
+    n_files, _, _, ((r_file, _, r_start, r_end), truth, prediction) = data
+    region = (r_file, r_start, r_end)
+    new = _set_sweep(n_files, region, truth, prediction)
+    old = set_sweep_old._set_sweep(n_files, region, truth, prediction)
+    for a, b in zip(new, old):
+        np.testing.assert_array_equal(a, b)
+        assert a.dtype == np.int64
 
 
 # -------------------------------------------------------------------------
