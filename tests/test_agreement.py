@@ -24,10 +24,10 @@ from audeval import unitized_alpha
 from audeval._agreement.inputs import check_ratings
 from audeval._agreement.unitizing import unitizing_disagreement
 from audeval import UndefinedMetricWarning
-from audeval._sweep import activity
-from audeval._sweep import cooccurrence
-from audeval._sweep import elementary_segments
-from audeval._sweep import runs
+from audeval._pieces import activity
+from audeval._pieces import cooccurrence
+from audeval._pieces import cut
+from audeval._pieces import join_runs
 
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -62,27 +62,27 @@ def test_sweep_pieces_with_extent_and_files():
     file = np.array([1, 0, 0, 1])
     start = np.array([2, 0, 5, 2])
     end = np.array([4, 5, 5, 3])  # a zero-length interval at 5
-    pieces = elementary_segments(3, file, start, end, extent=np.array([10, 6, 0]))
+    pieces = cut(3, file, start, end, extent=np.array([10, 6, 0]))
     assert pieces.file.tolist() == [0, 0, 1, 1, 1, 1]
     assert pieces.start.tolist() == [0, 5, 0, 2, 3, 4]
     assert pieces.end.tolist() == [5, 10, 2, 3, 4, 6]
     assert (pieces.stop - pieces.first).tolist() == [2, 1, 0, 1]
-    piece, channel = activity(pieces, np.array([0, 1, 1, 2]), 3)
+    act = activity(len(pieces), pieces.first, pieces.stop, np.array([0, 1, 1, 2]), 3)
+    piece, channel, _ = act
     assert list(zip(piece.tolist(), channel.tolist())) == [(0, 1), (3, 0), (3, 2), (4, 0)]
-    a, b, d = cooccurrence(pieces, piece, channel, 3)
+    _, a, b, d = cooccurrence(pieces, act, act, 3, 3, per_file=False)
     assert dict(zip(zip(a.tolist(), b.tolist()), d.tolist())) == {
         (0, 0): 2, (0, 2): 1, (1, 1): 5, (2, 0): 1, (2, 2): 1
     }
-    first, last = runs(pieces.file, pieces.start, pieces.end, np.array([1, 1, 2, 2, 2, 3]))
+    first, last = join_runs(pieces.file, pieces.start, pieces.end, np.array([1, 1, 2, 2, 2, 3]))
     assert first.tolist() == [0, 2, 5] and last.tolist() == [1, 4, 5]
 
 
 def test_sweep_activity_counts_overlaps_once():
-    pieces = elementary_segments(1, np.zeros(2, np.int64), np.array([0, 1]), np.array([3, 2]))
-    piece, channel = activity(pieces, np.array([0, 0]), 1)
+    pieces = cut(1, np.zeros(2, np.int64), np.array([0, 1]), np.array([3, 2]))
+    piece, channel, count = activity(len(pieces), pieces.first, pieces.stop, np.array([0, 0]), 1)
     assert piece.tolist() == [0, 1, 2]
-    piece, channel = activity(pieces, np.array([0, 0]), 1, distinct=False)
-    assert piece.tolist() == [0, 1, 1, 2]
+    assert count.tolist() == [1, 2, 1]  # the overlapping intervals of one channel, counted
 
 
 # -------------------------------------------------------------------------

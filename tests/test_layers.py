@@ -30,7 +30,7 @@ CORE = {
     "audeval._warnings",
     "audeval._protocol",
     "audeval._scores",
-    "audeval._sweep",
+    "audeval._pieces",
     "audeval._tables",
     "audeval._validation",
 }

@@ -5,7 +5,7 @@ disjoint intervals of one rater on which its category is constant
 (per label: the union of the rater's rows of a label;
 per label set: the maximal stretches with one non-empty set of active labels).
 One sweep over the boundaries of all rater segments
-(:func:`audeval._sweep.elementary_segments`) cuts every file into pieces,
+(:func:`audeval._pieces.cut`) cuts every file into pieces,
 and a rater segment covers a contiguous range of pieces.
 The number :math:`n_{pc}` of raters giving category :math:`c` on piece :math:`p`
 is then a running sum of ``+1`` / ``-1`` events per category
@@ -24,12 +24,12 @@ import dataclasses
 import numpy as np
 
 from audeval._agreement.inputs import Ratings
-from audeval._sweep import Pieces
-from audeval._sweep import activity
-from audeval._sweep import elementary_segments
-from audeval._sweep import runs
-from audeval._sweep import snap_to_frames
-from audeval._sweep import sort_keys
+from audeval._pieces import Pieces
+from audeval._pieces import activity
+from audeval._pieces import cut
+from audeval._pieces import join_runs
+from audeval._pieces import snap_to_frames
+from audeval._pieces import sort_keys
 
 
 @dataclasses.dataclass(frozen=True)
@@ -166,11 +166,12 @@ def set_segments(rater, file, label, start, end, n_files: int, n_labels: int):
     group_key = rater * np.int64(max(n_files, 1)) + file
     groups, group = np.unique(group_key, return_inverse=True)
     group = group.astype(np.int64)
-    pieces = elementary_segments(len(groups), group, start, end)
-    piece, chan = activity(pieces, label, n_labels, distinct=False)
+    pieces = cut(len(groups), group, start, end)
+    # lanes are disjoint per label: every (piece, label) pair is one lane's
+    piece, chan, _ = activity(len(pieces), pieces.first, pieces.stop, label, n_labels)
     begin, set_id, members = label_sets(piece, chan)
     own = piece[begin]  # the pieces of a rater with labels, in order
-    first, last = runs(pieces.file[own], pieces.start[own], pieces.end[own], set_id)
+    first, last = join_runs(pieces.file[own], pieces.start[own], pieces.end[own], set_id)
     g = groups[pieces.file[own[first]]]
     n = np.int64(max(n_files, 1))
     return g // n, g % n, pieces.start[own[first]], pieces.end[own[last]], set_id[first], members
@@ -179,7 +180,7 @@ def set_segments(rater, file, label, start, end, n_files: int, n_labels: int):
 def _single_labels(rater, file, label, start, end, order, n_files: int, per_label: bool):
     """Segments of raters whose rows never overlap: rows, touching rows of one label joined."""
     rater, file, label, start, end = (a[order] for a in (rater, file, label, start, end))
-    first, last = runs(rater * np.int64(max(n_files, 1)) + file, start, end, label)
+    first, last = join_runs(rater * np.int64(max(n_files, 1)) + file, start, end, label)
     rater, file, label, start, end = rater[first], file[first], label[first], start[first], end[last]
     if per_label:
         return rater, file, start, end, label, None
@@ -209,7 +210,7 @@ def segments(ratings: Ratings, frame_size: int | None, per_label: bool) -> Segme
             rater, file, start, end, category, members = set_segments(
                 rater, file, label, start, end, n_files, n_labels
             )
-    pieces = elementary_segments(n_files, file, start, end, extent=extent)
+    pieces = cut(n_files, file, start, end, extent=extent)
     m = ratings.rated.sum(axis=0).astype(np.int64)
     return Segments(
         pieces, rater, file, start, end, category, pieces.first, pieces.stop, members, ratings.rated, m
@@ -249,9 +250,3 @@ def count_runs(
     # counts return to 0 at the last event of every category
     positive = np.flatnonzero(count[:-1] > 0)
     return key[positive] // width, count[positive], key[positive] % width, key[positive + 1] % width
-
-
-def coverage(n_pieces: int, first: np.ndarray, stop: np.ndarray) -> np.ndarray:
-    """Number of segments covering every piece (int64)."""
-    diff = np.bincount(first, minlength=n_pieces + 1) - np.bincount(stop, minlength=n_pieces + 1)
-    return np.cumsum(diff[:n_pieces]).astype(np.int64)

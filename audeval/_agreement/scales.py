@@ -24,9 +24,9 @@ import numpy as np
 
 from audeval._agreement.coincidence import Segments
 from audeval._agreement.coincidence import count_runs
-from audeval._agreement.coincidence import coverage
 from audeval._agreement.inputs import Ratings
 from audeval._intervals import expand_ranges
+from audeval._pieces import coverage
 
 
 def check_scale(ratings: Ratings, level: str) -> np.ndarray | None:

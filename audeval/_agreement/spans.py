@@ -21,12 +21,12 @@ from audeval._agreement.inputs import Ratings
 from audeval._agreement.inputs import check_ratings
 from audeval._agreement.coincidence import Segments
 from audeval._agreement.coincidence import count_runs
-from audeval._agreement.coincidence import coverage
 from audeval._agreement.coincidence import segments
 from audeval._agreement.options import RATERS
 from audeval._agreement.statistics import set_names
 from audeval._intervals import expand_ranges
-from audeval._sweep import runs
+from audeval._pieces import coverage
+from audeval._pieces import join_runs
 
 
 def _segments(annotations, prediction, labels, options, per_label: bool) -> tuple[Ratings, Segments]:
@@ -100,7 +100,7 @@ def _disagreements(annotations, prediction, labels, options) -> pd.DataFrame:
     bound[seg.first] = True
     bound[seg.stop] = True
     code = np.cumsum(bound[differ]).astype(np.int64)
-    first, last = runs(pieces.file[differ], pieces.start[differ], pieces.end[differ], code)
+    first, last = join_runs(pieces.file[differ], pieces.start[differ], pieces.end[differ], code)
     rows = differ[first]
     starts = np.zeros(n_pieces + 1, dtype=np.int64)
     starts[rows] = 1
@@ -232,7 +232,7 @@ def _consensus(annotations, prediction, labels, options) -> pd.Series:
     else:
         members = seg.members
         win_piece, win_set = _set_winners(seg, weight, weights is None)
-        first, last = runs(pieces.file[win_piece], pieces.start[win_piece], pieces.end[win_piece], win_set)
+        first, last = join_runs(pieces.file[win_piece], pieces.start[win_piece], pieces.end[win_piece], win_set)
         keep = win_set[first] != 0
         first, last = first[keep], last[keep]
         rows = win_piece[first]
@@ -380,7 +380,7 @@ def _label_votes(ratings: Ratings, seg: Segments, weight: np.ndarray):
     order = np.lexsort((piece, label))
     piece, label = piece[order], label[order]
     group = label * np.int64(ratings.n_files) + pieces.file[piece]
-    first, last = runs(group, pieces.start[piece], pieces.end[piece], np.zeros(len(piece), np.int64))
+    first, last = join_runs(group, pieces.start[piece], pieces.end[piece], np.zeros(len(piece), np.int64))
     file, start, end = pieces.file[piece[first]], pieces.start[piece[first]], pieces.end[piece[last]]
     label = label[first]
     order = np.lexsort((label, end, start, file))

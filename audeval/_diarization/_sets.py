@@ -16,7 +16,8 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from audeval._intervals import expand_ranges, group_keys, group_sum, merge
+from audeval import _pieces
+from audeval._intervals import expand_ranges, group_sum, merge
 from audeval._protocol import stamp
 from audeval._validation import NS_PER_SECOND
 
@@ -99,40 +100,34 @@ def _ranks(file, label) -> np.ndarray:
 
 
 def _set_sweep(n, region, truth, prediction):
-    """Per file the duration of every (truth set, predicted set) pair inside the region."""
+    """Per file the duration of every (truth set, predicted set) pair inside the region.
+
+    The piece engine (:mod:`audeval._pieces`) cuts every file at all region, truth
+    and prediction boundaries; the set of a side on a piece is the bit mask of the ranks
+    (within the file) of its active labels.
+    """
     r_file, r_start, r_end = region
     t_file, t_label, t_start, t_end = truth
     p_file, p_label, p_start, p_end = prediction
-    pairs = [(r_file, r_start), (r_file, r_end), (t_file, t_start), (t_file, t_end),
-             (p_file, p_start), (p_file, p_end)]
-    keys = np.concatenate(group_keys(n, *pairs))
-    times = np.concatenate([v for _, v in pairs])
-    files = np.concatenate([g for g, _ in pairs])
-    bounds, inverse = np.unique(keys, return_inverse=True)
-    inverse = inverse.ravel()
-    b_time = np.empty(len(bounds), np.int64)
-    b_file = np.empty(len(bounds), np.int64)
-    b_time[inverse], b_file[inverse] = times, files
-    length = b_time[1:] - b_time[:-1]
-    n_seg = len(length)
-    offsets = np.cumsum([0, len(r_file), len(r_file), len(t_file), len(t_file), len(p_file), len(p_file)])
-    part = [inverse[offsets[k] : offsets[k + 1]] for k in range(6)]
-    _, r_seg = expand_ranges(part[0], part[1])
+    n_r, n_t = len(r_file), len(t_file)
+    pieces = _pieces.cut(
+        n, np.r_[r_file, t_file, p_file], np.r_[r_start, t_start, p_start], np.r_[r_end, t_end, p_end]
+    )
+    n_seg = len(pieces)
     masks = []
-    for (file, label), (a, b) in (((t_file, t_label), (part[2], part[3])), ((p_file, p_label), (part[4], part[5]))):
-        interval, seg = expand_ranges(a, b)
+    sides = (((t_file, t_label), slice(n_r, n_r + n_t)), ((p_file, p_label), slice(n_r + n_t, None)))
+    for (file, label), part in sides:
+        interval, seg = expand_ranges(pieces.first[part], pieces.stop[part])
         mask = np.zeros(n_seg, dtype=np.int64)
         np.bitwise_or.at(mask, seg, np.left_shift(1, _ranks(file, label)[interval]))
         masks.append(mask)
-    covered = np.zeros(n_seg, dtype=bool)
-    covered[r_seg] = True
-    seg = np.flatnonzero(covered)
-    keys = (b_file[:-1][seg], masks[0][seg], masks[1][seg])
+    seg = np.flatnonzero(_pieces.coverage(n_seg, pieces.first[:n_r], pieces.stop[:n_r]) > 0)
+    keys = (pieces.file[seg], masks[0][seg], masks[1][seg])
     ids = _dense(*keys)
     n_ids = int(ids.max()) + 1 if len(ids) else 0
     first = np.zeros(n_ids, dtype=np.int64)
     first[ids] = np.arange(len(ids))
-    duration = group_sum(ids, length[seg], n_ids)
+    duration = group_sum(ids, pieces.duration[seg], n_ids)
     return keys[0][first], keys[1][first], keys[2][first], duration
 
 

@@ -17,8 +17,9 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
+from audeval import _pieces
 from audeval._intervals import runs as _runs
-from audeval._intervals import expand_ranges, group_keys, group_sum, merge
+from audeval._intervals import expand_ranges, group_sum, merge
 
 from audeval._diarization import _options as opt
 from audeval._diarization._masks import mask_sweep
@@ -105,38 +106,6 @@ def _speaker_time(n_files, n_labels, cropped):
     first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
     time = np.add.reduceat(end - start, first)
     return file[first], label[first], time
-
-
-def _segments(n_files, truth, prediction):
-    """Elementary segments: length, file, and the (interval, segment) pairs of each side."""
-    t_file, _, t_start, t_end = truth
-    p_file, _, p_start, p_end = prediction
-    n_t, n_p = len(t_file), len(p_file)
-    keys = group_keys(n_files, (t_file, t_start), (t_file, t_end), (p_file, p_start), (p_file, p_end))
-    keys = np.concatenate(keys)
-    times = np.concatenate([t_start, t_end, p_start, p_end])
-    files = np.concatenate([t_file, t_file, p_file, p_file])
-    bounds, inverse = np.unique(keys, return_inverse=True)
-    inverse = inverse.ravel()
-    bound_times = np.empty(len(bounds), dtype=np.int64)
-    bound_files = np.empty(len(bounds), dtype=np.int64)
-    bound_times[inverse] = times
-    bound_files[inverse] = files
-    length = bound_times[1:] - bound_times[:-1]  # only segments inside a file are ever covered
-    t_pairs = expand_ranges(inverse[:n_t], inverse[n_t : 2 * n_t])
-    p_pairs = expand_ranges(inverse[2 * n_t : 2 * n_t + n_p], inverse[2 * n_t + n_p :])
-    return length, bound_files[:-1], t_pairs, p_pairs
-
-
-def _per_segment_labels(label, interval, segment, width, multiplicity):
-    """(segment, label, count) entries of one side, sorted by segment."""
-    lab = label[interval]
-    if not multiplicity:
-        order = np.argsort(segment, kind="stable")
-        return segment[order], lab[order], np.ones(len(order), dtype=np.int64)
-    key = segment * width + lab
-    unique, counts = np.unique(key, return_counts=True)
-    return unique // width, unique % width, counts.astype(np.int64)
 
 
 def _counts_sweep(n_files: int, truth, prediction):
@@ -250,7 +219,7 @@ def _int_bincount(key, values, size):
 
 
 def _sweep_merged(n_files: int, n_labels: int, truth, prediction, overlap: bool = True):
-    """:func:`_sweep` for merged labels (each label active at most once at a time).
+    """Per-file components and co-occurrence of merged labels (each active at most once at a time).
 
     ``overlap=False`` leaves out the co-occurrence in truth overlap (``regions="all"`` only).
     """
@@ -274,55 +243,50 @@ def _sweep_merged(n_files: int, n_labels: int, truth, prediction, overlap: bool 
     return per_file, cooccurrence, ({"duration_overlap": sums[1]} if overlap else {})
 
 
-def _sweep(
-    n_files: int, n_labels: int, truth, prediction, *, multiplicity: bool = False, overlap: bool = True
-):
-    """Per-file components (regions apart) and the co-occurrence of label pairs."""
-    if not multiplicity:
-        return _sweep_merged(n_files, n_labels, truth, prediction, overlap)
-    length, segment_file, (t_interval, t_segment), (p_interval, p_segment) = _segments(
-        n_files, truth, prediction
+def _sweep_pieces(n_files: int, n_labels: int, truth, prediction):
+    """Per-file components and the co-occurrence of label pairs, every row counted.
+
+    ``compat="pyannote"``: a label overlapping itself is active twice
+    (the pieces of :mod:`audeval._pieces` with the number of active rows per label).
+    """
+    n_t = len(truth[0])
+    pieces = _pieces.cut(
+        n_files,
+        np.r_[truth[0], prediction[0]],
+        np.r_[truth[2], prediction[2]],
+        np.r_[truth[3], prediction[3]],
     )
-    n_segments = len(length)
-    n_truth = np.bincount(t_segment, minlength=n_segments)
-    n_prediction = np.bincount(p_segment, minlength=n_segments)
-    overlap = n_truth >= 2  # type: ignore[assignment]  # the overlap flag becomes the mask of overlap segments
+    n = len(pieces)
+    t_first, t_stop = pieces.first[:n_t], pieces.stop[:n_t]
+    p_first, p_stop = pieces.first[n_t:], pieces.stop[n_t:]
+    n_truth = _pieces.coverage(n, t_first, t_stop)
+    n_prediction = _pieces.coverage(n, p_first, p_stop)
+    length, file = pieces.duration, pieces.file
+    overlap = n_truth >= 2
+    total = n_truth * length
     miss = np.maximum(n_truth - n_prediction, 0) * length
     false_alarm = np.maximum(n_prediction - n_truth, 0) * length
-    total = n_truth * length
+    silence = n_truth == 0
     per_file = {
-        "total": group_sum(segment_file, total, n_files),
-        "miss": group_sum(segment_file, miss, n_files),
-        "false_alarm": group_sum(segment_file, false_alarm, n_files),
-        "total_overlap": group_sum(segment_file[overlap], total[overlap], n_files),
-        "miss_overlap": group_sum(segment_file[overlap], miss[overlap], n_files),
-        "false_alarm_overlap": group_sum(segment_file[overlap], false_alarm[overlap], n_files),
-        "false_alarm_silence": group_sum(
-            segment_file[n_truth == 0], false_alarm[n_truth == 0], n_files
-        ),
+        "total": group_sum(file, total, n_files),
+        "miss": group_sum(file, miss, n_files),
+        "false_alarm": group_sum(file, false_alarm, n_files),
+        "total_overlap": group_sum(file[overlap], total[overlap], n_files),
+        "miss_overlap": group_sum(file[overlap], miss[overlap], n_files),
+        "false_alarm_overlap": group_sum(file[overlap], false_alarm[overlap], n_files),
+        "false_alarm_silence": group_sum(file[silence], false_alarm[silence], n_files),
     }
     width = max(n_labels, 1)
-    t_seg, t_lab, t_count = _per_segment_labels(truth[1], t_interval, t_segment, width, multiplicity)
-    p_seg, p_lab, p_count = _per_segment_labels(
-        prediction[1], p_interval, p_segment, width, multiplicity
-    )
-    offsets = np.zeros(n_segments + 1, dtype=np.int64)
-    np.cumsum(np.bincount(p_seg, minlength=n_segments), out=offsets[1:])
-    a, b = expand_ranges(offsets[t_seg], offsets[t_seg + 1])
-    seg = t_seg[a]
-    key = (segment_file[seg] * width + t_lab[a]) * width + p_lab[b]
-    d = length[seg]
-    weights = {"duration": d * t_count[a] * p_count[b]}
-    weights["duration_overlap"] = np.where(overlap[seg], weights["duration"], 0)  # type: ignore[index]  # the mask (above)
-    if multiplicity:
-        weights["matched"] = d * np.minimum(t_count[a], p_count[b])
-        weights["matched_overlap"] = np.where(overlap[seg], weights["matched"], 0)  # type: ignore[index]  # the mask (above)
-    unique, inverse = np.unique(key, return_inverse=True)
-    inverse = inverse.ravel()
-    pair = {c: group_sum(inverse, w, len(unique)) for c, w in weights.items()}
-    file, rest = unique // (width * width), unique % (width * width)
-    cooccurrence = (file, rest // width, rest % width, pair.pop("duration"))
-    return per_file, cooccurrence, pair
+    t_active = _pieces.activity(n, t_first, t_stop, truth[1], width)
+    p_active = _pieces.activity(n, p_first, p_stop, prediction[1], width)
+    columns = {
+        "duration": ("product", None),
+        "duration_overlap": ("product", overlap),
+        "matched": ("min", None),
+        "matched_overlap": ("min", overlap),
+    }
+    f, t, p, pair = _pieces.pair_sums(pieces, t_active, p_active, width, width, columns)
+    return per_file, (f, t, p, pair.pop("duration")), pair
 
 
 def _diarization_arrays(
@@ -428,7 +392,7 @@ def _pyannote_arrays(
     )
     truth = _crop(n, n_labels, truth_rows, region)
     prediction = _crop(n, n_labels, prediction_rows, region)
-    per_file, cooccurrence, pair = _sweep(n, n_labels, truth, prediction, multiplicity=True)
+    per_file, cooccurrence, pair = _sweep_pieces(n, n_labels, truth, prediction)
     truth_time = _speaker_time(n, n_labels, truth)
     prediction_time = _speaker_time(n, n_labels, prediction)
     # label supports (merged), for purity and coverage

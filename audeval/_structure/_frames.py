@@ -2,9 +2,10 @@
 
 :func:`contingency` turns the two piece lists of :mod:`._prepare` into the sparse
 contingency table of frame counts (or durations)
-per ``(file, truth cluster, prediction cluster)``
-by counting grid points per piece with integer divisions:
-no frame arrays, no frame-pair matrices.
+per ``(file, truth cluster, prediction cluster)``:
+every piece owns a range of frames (grid points counted with integer divisions),
+and the piece engine (:mod:`audeval._pieces`) sums the frames of every pair of clusters
+active together: no frame arrays, no frame-pair matrices.
 
 Default grid (``compat=None``): frame ``k`` takes the label active at ``k * frame_size``;
 a file has ``floor(T / frame_size)`` frames.
@@ -21,8 +22,8 @@ import dataclasses
 
 import numpy as np
 
+from audeval import _pieces
 from audeval._intervals import expand_ranges
-from audeval._intervals import group_keys
 from audeval._structure._prepare import Pieces
 from audeval._structure._prepare import Prepared
 from audeval._validation import NS_PER_SECOND
@@ -133,45 +134,36 @@ def _cluster_sizes(file, cluster, count, n_clusters):
     return unique // n_clusters, size, inverse
 
 
+def _frame_ranges(side: Pieces, first: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """One past the last frame of every piece: the next piece's first frame, or ``n`` of its file."""
+    stop = np.empty_like(first)
+    stop[:-1] = first[1:]
+    last = np.ones(len(first), dtype=bool)
+    last[:-1] = side.file[1:] != side.file[:-1]
+    stop[last] = n[side.file[last]]
+    return stop
+
+
 def contingency(prep: Prepared, frame_size: int | float | None) -> Contingency:
     """Frame counts per ``(file, truth cluster, prediction cluster)``.
 
-    The cut points of both piece lists (in frames) refine each file
-    into runs of frames with one truth and one prediction piece;
-    each run adds its length to one cell.
+    Every piece of both sides owns a range of frames (:func:`frame_starts`);
+    the piece engine (:mod:`audeval._pieces`) cuts every file at the ends of all ranges
+    and sums, per file, the frames where a truth and a prediction cluster are active together.
     """
     n_files = prep.n_files
     n = frame_counts(prep, frame_size)
     t, p = prep.truth, prep.prediction
     t_first = frame_starts(t, n, frame_size, prep.compat)
     p_first = frame_starts(p, n, frame_size, prep.compat)
-    t_key, p_key = group_keys(n_files, (t.file, t_first), (p.file, p_first))
-
-    cut_key, where = np.unique(np.concatenate([t_key, p_key]), return_index=True)
-    cut_file = np.concatenate([t.file, p.file])[where]
-    cut_frame = np.concatenate([t_first, p_first])[where]
-    next_frame = np.empty_like(cut_frame)
-    next_frame[:-1] = cut_frame[1:]
-    last = np.ones(len(cut_file), dtype=bool)
-    last[:-1] = cut_file[1:] != cut_file[:-1]
-    next_frame[last] = n[cut_file[last]]
-    length = next_frame - cut_frame
-
-    ti = np.searchsorted(t_key, cut_key, side="right") - 1
-    pi = np.searchsorted(p_key, cut_key, side="right") - 1
-    keep = length > 0
-    cell_file = cut_file[keep]
-    tc = t.cluster[ti[keep]]
-    pc = p.cluster[pi[keep]]
-    length = length[keep].astype(np.float64)
-
-    c = prep.n_clusters
-    cell_key = (cell_file * c + tc) * c + pc
-    cells, inverse = np.unique(cell_key, return_inverse=True)
-    count = np.bincount(inverse, weights=length, minlength=len(cells))
-    file = cells // (c * c)
-    tc = (cells // c) % c
-    pc = cells % c
+    t_stop = _frame_ranges(t, t_first, n)
+    p_stop = _frame_ranges(p, p_first, n)
+    pieces = _pieces.cut(n_files, np.r_[t.file, p.file], np.r_[t_first, p_first], np.r_[t_stop, p_stop])
+    k, c = len(t), prep.n_clusters
+    t_active = _pieces.activity(len(pieces), pieces.first[:k], pieces.stop[:k], t.cluster, c)
+    p_active = _pieces.activity(len(pieces), pieces.first[k:], pieces.stop[k:], p.cluster, c)
+    file, tc, pc, frames = _pieces.cooccurrence(pieces, t_active, p_active, c, c)
+    count = frames.astype(np.float64)
     truth_file, truth_size, t_inv = _cluster_sizes(file, tc, count, c)
     prediction_file, prediction_size, p_inv = _cluster_sizes(file, pc, count, c)
     return Contingency(

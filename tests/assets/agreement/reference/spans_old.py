@@ -15,7 +15,7 @@ from statistics_old import label_sets
 from statistics_old import normalise
 from statistics_old import set_names
 from statistics_old import sweep
-from audeval._sweep import runs
+from sweep_old import runs
 
 
 def rater_sets(

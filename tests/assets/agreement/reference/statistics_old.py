@@ -18,10 +18,10 @@ from audeval._agreement.inputs import UNRATED
 from audeval._agreement.inputs import Ratings
 from audeval._agreement.inputs import check_ratings
 from audeval._protocol import stamp
-from audeval._sweep import Pieces
-from audeval._sweep import activity
-from audeval._sweep import elementary_segments
-from audeval._sweep import snap_to_frames
+from sweep_old import Pieces
+from sweep_old import activity
+from sweep_old import elementary_segments
+from sweep_old import snap_to_frames
 from audeval._tables import label_index
 
 

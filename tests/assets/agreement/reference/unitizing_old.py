@@ -14,7 +14,7 @@ from audeval._agreement.metrics import _undefined
 from audeval._agreement.statistics import normalise
 from audeval._intervals import group_keys
 from audeval._intervals import overlap_join
-from audeval._sweep import snap_to_frames
+from sweep_old import snap_to_frames
 from audeval._validation import NS_PER_SECOND
 
 

@@ -1,5 +1,9 @@
 """The elementary-segment sweep: who is active where, and for how long.
 
+The former ``audeval._sweep``, kept as the reference of the differential tests
+(``tests/test_pieces.py``, ``tests/test_agreement_raters.py``):
+the package uses :mod:`audeval._pieces`.
+
 A family-agnostic engine on int64 nanoseconds.
 Given intervals ``[start, end)`` with a file code and a channel code
 (a channel is whatever the caller counts: a label, a rater, a rater and label pair),
