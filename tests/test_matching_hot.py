@@ -1,0 +1,50 @@
+"""The fast paths of the event matcher (issue 32, item 9) give the results of the general steps."""
+
+import numpy as np
+import pytest
+
+from audeval._matching import _lexicographic, _small
+from audeval._matching._order import canonical_order, onset_pairs
+
+
+def _pairs(rng, n, width, density, other_share):
+    """Pairs of a banded random graph sorted by (truth, prediction), with kinds."""
+    t, p = [], []
+    for i in range(n):
+        for j in range(max(i - width, 0), min(i + width + 1, n)):
+            if rng.uniform() < density:
+                t.append(i), p.append(j)
+    kind = np.where(rng.uniform(size=len(t)) < other_share, _small.OTHER, _small.SAME).astype(np.int8)
+    return np.array(t, dtype=np.int64), np.array(p, dtype=np.int64), kind
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_lexicographic_sorted_equals_the_general_steps(seed):
+    # tiny blocks looked up, the rest by the general steps: the same arrays as the general
+    # steps on all pairs, also where large components reach the flow and weighted solvers
+    rng = np.random.default_rng(seed)
+    n = 300
+    width, density = [(1, 0.5), (2, 0.4), (3, 0.5), (6, 0.6)][seed % 4]
+    t, p, kind = _pairs(rng, n, width, density, [0.0, 0.3, 0.7][seed % 3])
+    got = _lexicographic.lexicographic_sorted(n, n, t, p, kind)
+    expected = (np.full(n, -1, dtype=np.int64), np.full(n, -1, dtype=np.int64))
+    _lexicographic._parts(expected, n, t, p, kind)
+    np.testing.assert_array_equal(got[0], expected[0])
+    np.testing.assert_array_equal(got[1], expected[1])
+
+
+def test_tiny_table_is_the_enumeration():
+    # every 3 x 3 block (and, padded, every smaller one) looked up as enumerated
+    table = _small.tiny_table()
+    rng = np.random.default_rng(0)
+    codes = rng.integers(0, 3**9, 500)
+    digits = (codes[:, None] // _small.POW3) % 3
+    kinds = np.where(digits == 0, -1, digits).astype(np.int8).reshape(-1, 3, 3)
+    chosen = _small.solve_blocks(kinds)
+    cells = (table[codes][:, None] >> np.arange(9)) & 1
+    expected = np.zeros((len(codes), 9), dtype=np.int64)
+    rows, cols = np.nonzero(chosen >= 0)
+    expected[rows, cols * 3 + chosen[rows, cols]] = 1
+    np.testing.assert_array_equal(cells, expected)
+    assert table[0] == 0  # no pairs: nothing taken
+    assert not table.flags.writeable
