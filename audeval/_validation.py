@@ -202,9 +202,8 @@ def _level_ns(index: pd.MultiIndex, level: int, name: str, what: str) -> np.ndar
                 f"got dtype {values.dtype}."
             )
     ns = values.as_unit("ns").asi8 if values.unit != "ns" else values.asi8
-    codes = np.asarray(index.codes[level], dtype=np.int64)
-    # code -1 (NaT) picks the appended NAT
-    return np.append(np.asarray(ns, dtype=np.int64), NAT)[codes]
+    # code -1 (NaT) picks the appended NAT; take() reads the level's small int codes as they are
+    return np.append(np.asarray(ns, dtype=np.int64), NAT).take(index.codes[level])
 
 
 def _take_apart(obj: object, name: str, allow_filewise: bool) -> _Raw:
@@ -365,6 +364,8 @@ def _label_map(codes: np.ndarray, uniques: list, label_list: list) -> np.ndarray
     if not len(uniques):
         return np.full(len(codes), -1, dtype=np.int64)
     if uniques == label_list:  # e.g. both sides categorical with the same categories
+        if len(codes) == 0 or codes.min() >= 0:
+            return codes  # every code is its position (label_codes made them, int64)
         mapping = np.arange(len(uniques))
     else:
         label_index = pd.Index(label_list, dtype=object)
@@ -410,21 +411,29 @@ def _side(raw, codes, uniques, label_list, files, positions, durations, latest, 
         file_map = _positions(files, raw.file_levels, unique=True)
         present[file_map[raw.used]] = True
     else:  # positions of the used levels (set by _used_levels)
-        file_map = np.full(len(raw.file_levels), -1, dtype=np.int64)
-        file_map[raw.used] = positions
-        present[positions] = True
-    file = file_map[raw.file_codes]
+        file_map = None
+        if len(positions) == len(files) == len(raw.file_levels) and (positions[1:] > positions[:-1]).all():
+            present[:] = True  # every file, in the order of the level: codes are positions
+        else:
+            file_map = np.full(len(raw.file_levels), -1, dtype=np.int64)
+            file_map[raw.used] = positions
+            present[positions] = True
+    file = raw.file_codes if file_map is None else file_map[raw.file_codes]
     end = _resolve_ends(raw, file, files, durations, require_end)
-    duration = durations[file]
-    beyond = (end > duration) & (duration != NAT)  # an end NaT (min int64) is never greater
-    if beyond.any():
-        warn(
-            f"{raw.name} has rows beyond the duration of their file in files_duration "
-            f"(metrics crop them to [0, duration]): {_show(raw.series, beyond)}"
-        )
     if len(file):
         # a file's length is a property of the file, not of the labels selected
-        np.maximum.at(latest, file, np.where(end == NAT, raw.start, end))
+        side_latest = np.zeros(len(files), dtype=np.int64)
+        np.maximum.at(side_latest, file, np.where(end == NAT, raw.start, end))
+        np.maximum(latest, side_latest, out=latest)
+        # rows beyond their file's duration: only in files whose latest end (or start) is
+        if ((side_latest > durations) & (durations != NAT)).any():
+            duration = durations[file]
+            beyond = (end > duration) & (duration != NAT)  # an end NaT (min int64) is never greater
+            if beyond.any():
+                warn(
+                    f"{raw.name} has rows beyond the duration of their file in files_duration "
+                    f"(metrics crop them to [0, duration]): {_show(raw.series, beyond)}"
+                )
     keep = label >= 0
     if keep.all():  # no copies when every row is kept
         return Segments(file, raw.start, end, label, np.arange(len(label), dtype=np.int64))

@@ -48,3 +48,22 @@ def test_tiny_table_is_the_enumeration():
     np.testing.assert_array_equal(cells, expected)
     assert table[0] == 0  # no pairs: nothing taken
     assert not table.flags.writeable
+
+
+@pytest.mark.parametrize("scale", [1, 2**20, 2**40])
+def test_canonical_order_radix_path_with_cut_keys(scale):
+    # 4,096 to 32,768 events: two radix passes of keys cut to 32 bits, the ties sorted again
+    rng = np.random.default_rng(1)
+    n = 6000
+    key = rng.integers(0, 2**12, n) * scale + rng.integers(0, 2**12, n)
+    end = rng.integers(0, 3, n)
+    label = rng.integers(0, 3, n)
+    position = np.arange(n)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # identical events: the duplicate warning
+        order, sorted_key = canonical_order(key, end, label, position)
+    expected = np.lexsort((position, label, end, key))
+    np.testing.assert_array_equal(order, expected)
+    np.testing.assert_array_equal(sorted_key, key[expected])
