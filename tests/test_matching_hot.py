@@ -67,3 +67,18 @@ def test_canonical_order_radix_path_with_cut_keys(scale):
     expected = np.lexsort((position, label, end, key))
     np.testing.assert_array_equal(order, expected)
     np.testing.assert_array_equal(sorted_key, key[expected])
+
+
+@pytest.mark.parametrize("scale", [1, 2**58])
+def test_window_counts_are_searchsorted(scale):
+    # both window bounds in one merge; very wide keys take searchsorted
+    from audeval._matching._order import window_counts
+
+    rng = np.random.default_rng(2)
+    values = np.sort(rng.integers(0, 60, 500)) * scale
+    low = np.sort(rng.integers(0, 60, 300)) * scale
+    high = low + rng.integers(0, 3, 300) * scale
+    high.sort()
+    left, right = window_counts(values, low, high)
+    np.testing.assert_array_equal(left, np.searchsorted(values, low, side="left"))
+    np.testing.assert_array_equal(right, np.searchsorted(values, high, side="right"))
