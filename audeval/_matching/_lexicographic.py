@@ -3,12 +3,10 @@
 The candidate graph falls apart into many small independent parts.
 Each part is solved by the cheapest exact method:
 
-1. blocks cut from the index order (:class:`~._graph.Blocks`) of up to 3 x 3 events
-   (isolated pairs among them) are looked up in a table of all their optima
-   (:func:`~._small.tiny_table`), other blocks of up to 5 x 5 events are enumerated;
-2. in the pairs of larger blocks: a pair whose truth and prediction have no other
-   candidate is decided directly; blocks cut from the index order of what is left
-   (:func:`~._graph.interval_blocks`), and then connected components, of up to 5 x 5 events
+1. a pair whose truth and prediction have no other candidate is decided directly;
+2. blocks cut from the index order (:class:`~._graph.Blocks`) of up to 3 x 3 events
+   are looked up in a table of the optima of all such blocks (:func:`~._small.tiny_table`);
+   larger blocks, and then connected components, of up to 5 x 5 events
    are solved by enumeration, all blocks of one shape at once (:mod:`._small`);
 3. larger components without other-label pairs by maximum flow;
 4. larger components with other-label pairs by scipy's sparse
@@ -91,24 +89,55 @@ def lexicographic_sorted(
     """:func:`lexicographic_matching` of distinct pairs sorted by ``(truth, prediction)``.
 
     ``kind`` is :data:`~._small.SAME` or :data:`~._small.OTHER` per pair.
-    Blocks of the index order (:class:`~._graph.Blocks`) of up to 3 x 3 events
-    (isolated pairs and nearly all others) are looked up in :func:`~._small.tiny_table`,
-    the pairs of the other blocks take :func:`_parts`.
-    The result is that of :func:`_parts` on all pairs: blocks are independent,
-    :func:`_parts` cuts the pairs of a block alike with or without other blocks,
-    and small blocks have one exact answer, however they are cut.
     """
     match = np.full(n_truth, -1, dtype=np.int64)
     substitution = np.full(n_truth, -1, dtype=np.int64)
     out = (match, substitution)
     if len(t) == 0:
         return out
+    # 1. isolated pairs (sorted by truth: a truth event of one pair has no equal neighbour)
+    isolated = np.ones(len(t), dtype=bool)
+    change = t[1:] != t[:-1]
+    isolated[1:] &= change
+    isolated[:-1] &= change
+    isolated &= np.bincount(p, minlength=n_prediction)[p] == 1
+    chosen = np.flatnonzero(isolated)
+    _assign(out, t[chosen], p[chosen], kind[chosen])
+    rest = np.flatnonzero(~isolated)
+    t, p, kind = t[rest], p[rest], kind[rest]
+    if len(t) == 0:
+        return out
+    # 2. small blocks of the index order: up to 3 x 3 events looked up, the others enumerated
     blocks = Blocks.of(n_prediction, t, p)
     tiny = (blocks.n_t <= TINY) & (blocks.n_p <= TINY)
     _solve_tiny(out, t, p, kind, blocks, tiny)
-    if not tiny.all():
-        rest = np.flatnonzero(~tiny[blocks.block])
-        _parts(out, n_prediction, t[rest], p[rest], kind[rest])
+    if tiny.all():
+        return out
+    rest = np.flatnonzero(~tiny[blocks.block])
+    t, p, kind = t[rest], p[rest], kind[rest]
+    renumber = np.cumsum(~tiny) - 1
+    left = _solve_small(
+        out, t, p, kind, renumber[blocks.block[rest]], blocks.local_t[rest], blocks.local_p[rest],
+        blocks.n_t[~tiny], blocks.n_p[~tiny],
+    )
+    t, p, kind = t[left], p[left], kind[left]
+    if len(t) == 0:
+        return out
+    # ... then small components
+    component, *parts = components(t, p)
+    left = _solve_small(out, t, p, kind, component, *parts)
+    t, p, kind, component = t[left], p[left], kind[left], component[left]
+    if len(t) == 0:
+        return out
+    # 3. and 4. large components
+    has_other = np.zeros(component.max() + 1, dtype=bool)
+    has_other[component[kind == OTHER]] = True
+    plain = ~has_other[component]
+    if plain.any():
+        found_t, found_p = flow_matching(t[plain], p[plain])
+        match[found_t] = found_p
+    if (~plain).any():
+        _solve_weighted(out, t[~plain], p[~plain], kind[~plain], component[~plain])
     return out
 
 
@@ -121,43 +150,6 @@ def _solve_tiny(out, t, p, kind, blocks: Blocks, tiny: np.ndarray) -> None:
     code[~tiny] = 0  # no pairs: nothing taken
     chosen = np.flatnonzero((tiny_table()[code][blocks.block] >> cell) & 1)
     _assign(out, t[chosen], p[chosen], kind[chosen])
-
-
-def _parts(out, n_prediction: int, t: np.ndarray, p: np.ndarray, kind: np.ndarray) -> None:
-    """The steps on pairs sorted by ``(truth, prediction)`` (see the module): isolated pairs,
-    small blocks of what is left, small components, then the large components."""
-    match, substitution = out
-    # 1. isolated pairs (sorted by truth: a truth event of one pair has no equal neighbour)
-    isolated = np.ones(len(t), dtype=bool)
-    change = t[1:] != t[:-1]
-    isolated[1:] &= change
-    isolated[:-1] &= change
-    isolated &= np.bincount(p, minlength=n_prediction)[p] == 1
-    chosen = np.flatnonzero(isolated)
-    _assign(out, t[chosen], p[chosen], kind[chosen])
-    rest = np.flatnonzero(~isolated)
-    t, p, kind = t[rest], p[rest], kind[rest]
-    if len(t) == 0:
-        return
-    # 2. small blocks of the index order, then small components
-    left = _solve_small(out, t, p, kind, *interval_blocks(n_prediction, t, p))
-    t, p, kind = t[left], p[left], kind[left]
-    if len(t) == 0:
-        return
-    component, *parts = components(t, p)
-    left = _solve_small(out, t, p, kind, component, *parts)
-    t, p, kind, component = t[left], p[left], kind[left], component[left]
-    if len(t) == 0:
-        return
-    # 3. and 4. large components
-    has_other = np.zeros(component.max() + 1, dtype=bool)
-    has_other[component[kind == OTHER]] = True
-    plain = ~has_other[component]
-    if plain.any():
-        found_t, found_p = flow_matching(t[plain], p[plain])
-        match[found_t] = found_p
-    if (~plain).any():
-        _solve_weighted(out, t[~plain], p[~plain], kind[~plain], component[~plain])
 
 
 def _assign(out, t, p, kind) -> None:

@@ -158,33 +158,9 @@ def onset_pairs(
         truth and prediction indices, sorted by ``(truth, prediction)``
 
     """
-    return expand_ranges(*window_counts(prediction_key, truth_key - onset, truth_key + onset))
-
-
-def window_counts(values: np.ndarray, low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``count_below(values, low, inclusive=False)`` and ``count_below(values, high, inclusive=True)``
-    in one merge of the three sorted runs.
-
-    Tags in the two lowest bits order a low query before equal values
-    and a high query after them; a running count of the values in the merged order
-    gives both counts. Keys outside ``[0, 2**61)`` take ``np.searchsorted``.
-    """
-    n = len(low)
-    if n == 0 or len(values) == 0 or min(values[0], low[0]) < 0 or max(values[-1], high[-1]) >= KEY_LIMIT // 2:
-        return (
-            np.searchsorted(values, low, side="left"),
-            np.searchsorted(values, high, side="right"),
-        )
-    merged = np.empty(2 * n + len(values), dtype=np.int64)
-    np.left_shift(low, 2, out=merged[:n])  # tag 0
-    np.left_shift(values, 2, out=merged[n : n + len(values)])
-    merged[n : n + len(values)] |= 1
-    np.left_shift(high, 2, out=merged[n + len(values) :])
-    merged[n + len(values) :] |= 2
-    merged.sort(kind="stable")  # three sorted runs: merged in linear time
-    tag = merged & 3
-    below = np.cumsum(tag == 1)  # values up to each position
-    return below[tag == 0], below[tag == 2]
+    left = count_below(prediction_key, truth_key - onset, inclusive=False)
+    right = count_below(prediction_key, truth_key + onset, inclusive=True)
+    return expand_ranges(left, right)
 
 
 def count_below(values: np.ndarray, queries: np.ndarray, *, inclusive: bool) -> np.ndarray:
