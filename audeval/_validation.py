@@ -245,15 +245,17 @@ def _take_apart(obj: object, name: str, allow_filewise: bool) -> _Raw:
     bad = file_codes < 0
     if bad.any():
         raise ValueError(f"{name} has missing file names: {_show(obj, bad)}")
-    bad = start == NAT
+    bad = start < 0  # NaT (NAT) included
     if bad.any():
-        raise ValueError(f"{name} has NaT start times: {_show(obj, bad)}")
-    bad = start < 0
-    if bad.any():
+        nat = start == NAT
+        if nat.any():
+            raise ValueError(f"{name} has NaT start times: {_show(obj, nat)}")
         raise ValueError(f"{name} has negative start times: {_show(obj, bad)}")
-    bad = (end != NAT) & (end < start)
+    bad = end < start  # an end NaT (NAT) too: "until the end of the file" is allowed
     if bad.any():
-        raise ValueError(f"{name} has rows whose end is before their start: {_show(obj, bad)}")
+        bad &= end != NAT
+        if bad.any():
+            raise ValueError(f"{name} has rows whose end is before their start: {_show(obj, bad)}")
     # missing and unhashable labels: checked by the factorization (_labels.label_codes)
     # the level itself, not a copy: pandas caches is_unique / is_monotonic / equals on it
     return _Raw(name, obj, file_index, file_codes, start, end, obj)
@@ -284,6 +286,9 @@ def _durations_ns(
         )
     if len(series) == 0:
         return out
+    if series.dtype == "m8[ns]":  # the usual case: int64 ns as they are (NaT is NAT)
+        ns = series.array.asi8
+        return _place_durations(out, ns, series, files, rows)
     values = series.to_numpy()
     if pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(series.dtype):
         seconds = np.asarray(values, dtype=float)
@@ -305,13 +310,19 @@ def _durations_ns(
             [NAT if v is None or v is pd.NaT else to_ns(v, "files_duration") for v in values],
             dtype=np.int64,
         )
-    ns = np.asarray(ns, dtype=np.int64)
-    bad = (ns != NAT) & (ns < 0)
+    return _place_durations(out, np.asarray(ns, dtype=np.int64), series, files, rows)
+
+
+def _place_durations(out: np.ndarray, ns: np.ndarray, series: pd.Series, files: pd.Index, rows) -> np.ndarray:
+    """Durations ``ns`` of ``series`` (checked here) placed at their files in ``out``."""
+    bad = ns < 0  # NaT (NAT) too
     if bad.any():
-        raise ValueError(
-            "files_duration has negative durations for files "
-            f"{list(series.index[bad][:MAX_ROWS_SHOWN])}."
-        )
+        bad &= ns != NAT
+        if bad.any():
+            raise ValueError(
+                "files_duration has negative durations for files "
+                f"{list(series.index[bad][:MAX_ROWS_SHOWN])}."
+            )
     if rows is not None and len(rows) == len(series) and np.bincount(rows).max(initial=0) <= 1:
         out[rows] = ns  # every row's file, none twice: no lookup needed
         return out
@@ -329,7 +340,10 @@ def _duration_files(files_duration: Mapping | pd.Series | None) -> list[pd.Index
         files_duration = pd.Series(dict(files_duration), dtype=object)
     if len(files_duration) == 0:
         return []
-    known = ~np.asarray(pd.isna(files_duration.to_numpy()), dtype=bool)
+    if files_duration.dtype == "m8[ns]":
+        known = files_duration.array.asi8 != NAT
+    else:
+        known = ~np.asarray(pd.isna(files_duration.to_numpy()), dtype=bool)
     index = files_duration.index  # a Series index: the object itself keeps pandas' caches
     return [index if known.all() else index[known]]
 
