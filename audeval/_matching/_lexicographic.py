@@ -153,10 +153,15 @@ def _solve_tiny(out, t, p, kind, blocks: Blocks, tiny: np.ndarray) -> None:
 
 
 def _assign(out, t, p, kind) -> None:
+    """Pairs ``(t, p)`` taken: matches or substitutions by ``kind``.
+
+    Every truth event is decided in one step only (its part is solved once),
+    so both its entries are still -1 and are written without masking.
+    """
     match, substitution = out
     is_same = kind == SAME
-    match[t[is_same]] = p[is_same]
-    substitution[t[~is_same]] = p[~is_same]
+    match[t] = np.where(is_same, p, -1)
+    substitution[t] = np.where(is_same, -1, p)
 
 
 def _solve_small(out, t, p, kind, block, local_t, local_p, n_t, n_p) -> np.ndarray:
