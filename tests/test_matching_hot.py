@@ -70,3 +70,12 @@ def test_canonical_order_radix_path_with_cut_keys(scale):
     np.testing.assert_array_equal(order, expected)
     np.testing.assert_array_equal(sorted_key, key[expected])
 
+
+
+@pytest.mark.parametrize("bits", [8, 16, 17, 32, 48, 62])
+def test_radix_order_is_a_stable_argsort(bits):
+    from audeval._matching._order import _radix_order
+
+    rng = np.random.default_rng(bits)
+    key = rng.integers(0, 2**bits, 5000) // 3 * 3  # ties
+    np.testing.assert_array_equal(_radix_order(key), np.argsort(key, kind="stable"))
