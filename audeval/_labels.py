@@ -58,7 +58,7 @@ def label_codes(raw) -> tuple[np.ndarray, list, bool]:
     values = raw.values
     if isinstance(values.dtype, pd.CategoricalDtype):
         codes = np.asarray(values.array.codes, dtype=np.int64)
-        uniques, categorical = list(values.array.categories), True
+        uniques, categorical = values.array.categories.tolist(), True
     else:
         codes, uniques = factorize(values, raw.name)
         categorical = False
@@ -123,7 +123,7 @@ def occurring(sides: list[tuple[np.ndarray, list, bool]], label_list: list) -> n
     out = np.zeros(len(label_list), dtype=bool)
     if not label_list:
         return out
-    index = pd.Index(label_list, dtype=object)
+    index = None
     for codes, uniques, categorical in sides:
         if not len(uniques):
             continue
@@ -133,6 +133,8 @@ def occurring(sides: list[tuple[np.ndarray, list, bool]], label_list: list) -> n
         if uniques == label_list:
             out[:] = True
             continue
+        if index is None:
+            index = pd.Index(label_list, dtype=object)
         found = np.asarray(index.get_indexer(pd.Index(uniques, dtype=object)))
         out[found[found >= 0]] = True
     return out

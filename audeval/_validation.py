@@ -212,9 +212,8 @@ def _level_ns(index: pd.MultiIndex, level: int, name: str, what: str) -> np.ndar
                 f"got dtype {values.dtype}."
             )
     ns = values.as_unit("ns").asi8 if values.unit != "ns" else values.asi8
-    codes = np.asarray(index.codes[level], dtype=np.int64)
-    # code -1 (NaT) picks the appended NAT
-    return np.append(np.asarray(ns, dtype=np.int64), NAT)[codes]
+    # code -1 (NaT) picks the appended NAT; take() reads the level's small int codes as they are
+    return np.append(np.asarray(ns, dtype=np.int64), NAT).take(index.codes[level])
 
 
 def _take_apart(obj: object, name: str, allow_filewise: bool) -> _Raw:
@@ -256,15 +255,17 @@ def _take_apart(obj: object, name: str, allow_filewise: bool) -> _Raw:
     bad = file_codes < 0
     if bad.any():
         raise ValueError(f"{name} has missing file names: {_show(obj, bad)}")
-    bad = start == NAT
+    bad = start < 0  # NaT (NAT) included
     if bad.any():
-        raise ValueError(f"{name} has NaT start times: {_show(obj, bad)}")
-    bad = start < 0
-    if bad.any():
+        nat = start == NAT
+        if nat.any():
+            raise ValueError(f"{name} has NaT start times: {_show(obj, nat)}")
         raise ValueError(f"{name} has negative start times: {_show(obj, bad)}")
-    bad = (end != NAT) & (end < start)
+    bad = end < start  # an end NaT (NAT) too: "until the end of the file" is allowed
     if bad.any():
-        raise ValueError(f"{name} has rows whose end is before their start: {_show(obj, bad)}")
+        bad &= end != NAT
+        if bad.any():
+            raise ValueError(f"{name} has rows whose end is before their start: {_show(obj, bad)}")
     # missing and unhashable labels: checked by the factorization (_labels.label_codes)
     # the level itself, not a copy: pandas caches is_unique / is_monotonic / equals on it
     return _Raw(name, obj, file_index, file_codes, start, end, obj)
@@ -295,6 +296,9 @@ def _durations_ns(
         )
     if len(series) == 0:
         return out
+    if series.dtype == "m8[ns]":  # the usual case: int64 ns as they are (NaT is NAT)
+        ns = series.array.asi8
+        return _place_durations(out, ns, series, files, rows)
     values = series.to_numpy()
     if pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(series.dtype):
         seconds = np.asarray(values, dtype=float)
@@ -316,13 +320,19 @@ def _durations_ns(
             [NAT if v is None or v is pd.NaT else to_ns(v, "files_duration") for v in values],
             dtype=np.int64,
         )
-    ns = np.asarray(ns, dtype=np.int64)
-    bad = (ns != NAT) & (ns < 0)
+    return _place_durations(out, np.asarray(ns, dtype=np.int64), series, files, rows)
+
+
+def _place_durations(out: np.ndarray, ns: np.ndarray, series: pd.Series, files: pd.Index, rows) -> np.ndarray:
+    """Durations ``ns`` of ``series`` (checked here) placed at their files in ``out``."""
+    bad = ns < 0  # NaT (NAT) too
     if bad.any():
-        raise ValueError(
-            "files_duration has negative durations for files "
-            f"{list(series.index[bad][:MAX_ROWS_SHOWN])}."
-        )
+        bad &= ns != NAT
+        if bad.any():
+            raise ValueError(
+                "files_duration has negative durations for files "
+                f"{list(series.index[bad][:MAX_ROWS_SHOWN])}."
+            )
     if rows is not None and len(rows) == len(series) and np.bincount(rows).max(initial=0) <= 1:
         out[rows] = ns  # every row's file, none twice: no lookup needed
         return out
@@ -341,7 +351,10 @@ def _duration_files(files_duration: Mapping | pd.Series | None) -> list[pd.Index
     if len(files_duration) == 0:
         return []
     # files_duration is a Series here (a Mapping became one above): mypy keeps the declared union
-    known = ~np.asarray(pd.isna(files_duration.to_numpy()), dtype=bool)  # type: ignore[union-attr, type-var, misc]
+    if files_duration.dtype == "m8[ns]":  # type: ignore[union-attr]
+        known = files_duration.array.asi8 != NAT  # type: ignore[union-attr]
+    else:
+        known = ~np.asarray(pd.isna(files_duration.to_numpy()), dtype=bool)  # type: ignore[union-attr, type-var, misc]
     index = files_duration.index  # type: ignore[union-attr]  # a Series index: the object itself keeps pandas' caches
     return [index if known.all() else index[known]]
 
@@ -376,6 +389,8 @@ def _label_map(codes: np.ndarray, uniques: list, label_list: list) -> np.ndarray
     if not len(uniques):
         return np.full(len(codes), -1, dtype=np.int64)
     if uniques == label_list:  # e.g. both sides categorical with the same categories
+        if len(codes) == 0 or codes.min() >= 0:
+            return codes  # every code is its position (label_codes made them, int64)
         mapping = np.arange(len(uniques))
     else:
         label_index = pd.Index(label_list, dtype=object)
@@ -421,21 +436,29 @@ def _side(raw, codes, uniques, label_list, files, positions, durations, latest, 
         file_map = _positions(files, raw.file_levels, unique=True)
         present[file_map[raw.used]] = True
     else:  # positions of the used levels (set by _used_levels)
-        file_map = np.full(len(raw.file_levels), -1, dtype=np.int64)
-        file_map[raw.used] = positions
-        present[positions] = True
-    file = file_map[raw.file_codes]
+        file_map = None
+        if len(positions) == len(files) == len(raw.file_levels) and (positions[1:] > positions[:-1]).all():
+            present[:] = True  # every file, in the order of the level: codes are positions
+        else:
+            file_map = np.full(len(raw.file_levels), -1, dtype=np.int64)
+            file_map[raw.used] = positions
+            present[positions] = True
+    file = raw.file_codes if file_map is None else file_map[raw.file_codes]
     end = _resolve_ends(raw, file, files, durations, require_end)
-    duration = durations[file]
-    beyond = (end > duration) & (duration != NAT)  # an end NaT (min int64) is never greater
-    if beyond.any():
-        warn(
-            f"{raw.name} has rows beyond the duration of their file in files_duration "
-            f"(metrics crop them to [0, duration]): {_show(raw.series, beyond)}"
-        )
     if len(file):
         # a file's length is a property of the file, not of the labels selected
-        np.maximum.at(latest, file, np.where(end == NAT, raw.start, end))
+        side_latest = np.zeros(len(files), dtype=np.int64)
+        np.maximum.at(side_latest, file, np.where(end == NAT, raw.start, end))
+        np.maximum(latest, side_latest, out=latest)
+        # rows beyond their file's duration: only in files whose latest end (or start) is
+        if ((side_latest > durations) & (durations != NAT)).any():
+            duration = durations[file]
+            beyond = (end > duration) & (duration != NAT)  # an end NaT (min int64) is never greater
+            if beyond.any():
+                warn(
+                    f"{raw.name} has rows beyond the duration of their file in files_duration "
+                    f"(metrics crop them to [0, duration]): {_show(raw.series, beyond)}"
+                )
     keep = label >= 0
     if keep.all():  # no copies when every row is kept
         return Segments(file, raw.start, end, label, np.arange(len(label), dtype=np.int64))

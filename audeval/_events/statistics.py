@@ -341,11 +341,13 @@ def _summed(metric, truth, prediction, labels, options) -> Summed:
     """
     if prediction is None:
         return Summed.of_table(_table(metric, truth, prediction, labels, options), labels)
-    match, recorded = _match(truth, prediction, labels, options)
+    inputs = check_inputs(
+        truth, prediction, labels=labels, files_duration=options.files_duration, require_end=True
+    )  # as _match, without the table's record (timedeltas built for nothing)
     return Summed.of_match(
-        match,
+        match_events(inputs, tolerances_of(options), options.matching),
         confusion=options.confusion,
-        labels_given=recorded["labels_given"],
+        labels_given=labels is not None,
         prefix=CONFUSION_PREFIX,
     )
 

@@ -41,30 +41,47 @@ def interval_blocks(
         events per block
 
     """
-    n = len(truth)
-    prefix_max = np.maximum.accumulate(prediction)
-    suffix_min = np.minimum.accumulate(prediction[::-1])[::-1]
-    new_truth = np.ones(n, dtype=bool)
-    new_truth[1:] = truth[1:] != truth[:-1]
-    cut = np.zeros(n, dtype=bool)
-    cut[1:] = new_truth[1:] & (prefix_max[:-1] < suffix_min[1:])
-    cut[0] = n > 0
-    block = np.cumsum(cut) - 1
-    starts = np.flatnonzero(cut)
-    # truth: consecutive distinct indices per block (rank of the first: truth_id at the start)
-    truth_id = np.cumsum(new_truth) - 1
-    first_t = truth_id[starts]
-    local_t = truth_id - first_t[block]
-    n_t = np.diff(first_t, append=truth_id[-1] + 1)
-    # predictions: blocks hold disjoint, increasing ranges of indices,
-    # so the distinct ones of a block are those from its lowest to the next block's lowest
-    seen = np.zeros(n_prediction + 1, dtype=np.int64)
-    seen[prediction] = 1
-    pred_id = np.cumsum(seen) - 1
-    first_p = pred_id[suffix_min[starts]]
-    local_p = pred_id[prediction] - first_p[block]
-    n_p = np.diff(first_p, append=pred_id[-1] + 1)
-    return block, local_t, local_p, n_t, n_p
+    return Blocks.of(n_prediction, truth, prediction).parts()
+
+
+class Blocks:
+    """:func:`interval_blocks`, and ``starts``, the first pair of every block
+    (blocks are contiguous runs of the pairs)."""
+
+    def __init__(self, block, local_t, local_p, n_t, n_p, starts):
+        self.block, self.local_t, self.local_p, self.n_t, self.n_p = block, local_t, local_p, n_t, n_p
+        self.starts = starts
+
+    def parts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return self.block, self.local_t, self.local_p, self.n_t, self.n_p
+
+    @classmethod
+    def of(cls, n_prediction: int, truth: np.ndarray, prediction: np.ndarray) -> Blocks:
+        n = len(truth)
+        prefix_max = np.maximum.accumulate(prediction)
+        suffix_min = np.minimum.accumulate(prediction[::-1])[::-1]
+        new_truth = np.ones(n, dtype=bool)
+        np.not_equal(truth[1:], truth[:-1], out=new_truth[1:])
+        cut = np.empty(n, dtype=bool)
+        np.less(prefix_max[:-1], suffix_min[1:], out=cut[1:])
+        cut[1:] &= new_truth[1:]
+        cut[0] = n > 0
+        block = np.cumsum(cut) - 1
+        starts = np.flatnonzero(cut)
+        # truth: consecutive distinct indices per block (rank of the first: truth_id at the start)
+        truth_id = np.cumsum(new_truth) - 1
+        first_t = truth_id[starts]
+        local_t = truth_id - first_t[block]
+        n_t = np.diff(first_t, append=truth_id[-1] + 1)
+        # predictions: blocks hold disjoint, increasing ranges of indices,
+        # so the distinct ones of a block are those from its lowest to the next block's lowest
+        seen = np.zeros(n_prediction + 1, dtype=np.int64)
+        seen[prediction] = 1
+        pred_id = np.cumsum(seen) - 1
+        first_p = pred_id[suffix_min[starts]]
+        local_p = pred_id[prediction] - first_p[block]
+        n_p = np.diff(first_p, append=pred_id[-1] + 1)
+        return cls(block, local_t, local_p, n_t, n_p, starts)
 
 
 def components(

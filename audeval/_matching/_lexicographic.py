@@ -4,8 +4,9 @@ The candidate graph falls apart into many small independent parts.
 Each part is solved by the cheapest exact method:
 
 1. a pair whose truth and prediction have no other candidate is decided directly;
-2. blocks cut from the index order (:func:`~._graph.interval_blocks`),
-   and then connected components, of up to 5 x 5 events
+2. blocks cut from the index order (:class:`~._graph.Blocks`) of up to 3 x 3 events
+   are looked up in a table of the optima of all such blocks (:func:`~._small.tiny_table`);
+   larger blocks, and then connected components, of up to 5 x 5 events
    are solved by enumeration, all blocks of one shape at once (:mod:`._small`);
 3. larger components without other-label pairs by maximum flow;
 4. larger components with other-label pairs by scipy's sparse
@@ -20,9 +21,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._graph import components, interval_blocks, sort_pairs
+from ._graph import Blocks, components, interval_blocks, sort_pairs
 from ._maximum import flow_matching
-from ._small import MAX_ASSIGNMENTS, OTHER, SAME, n_assignments, solve_blocks
+from ._small import MAX_ASSIGNMENTS, OTHER, POW3, SAME, TINY, n_assignments, solve_blocks, tiny_table
 
 
 BATCH_SIZE = 2000  # truth events per LAPJVsp call (whole components)
@@ -106,11 +107,23 @@ def lexicographic_sorted(
     t, p, kind = t[rest], p[rest], kind[rest]
     if len(t) == 0:
         return out
-    # 2. small blocks of the index order, then small components
-    left = _solve_small(out, t, p, kind, *interval_blocks(n_prediction, t, p))
+    # 2. small blocks of the index order: up to 3 x 3 events looked up, the others enumerated
+    blocks = Blocks.of(n_prediction, t, p)
+    tiny = (blocks.n_t <= TINY) & (blocks.n_p <= TINY)
+    _solve_tiny(out, t, p, kind, blocks, tiny)
+    if tiny.all():
+        return out
+    rest = np.flatnonzero(~tiny[blocks.block])
+    t, p, kind = t[rest], p[rest], kind[rest]
+    renumber = np.cumsum(~tiny) - 1
+    left = _solve_small(
+        out, t, p, kind, renumber[blocks.block[rest]], blocks.local_t[rest], blocks.local_p[rest],
+        blocks.n_t[~tiny], blocks.n_p[~tiny],
+    )
     t, p, kind = t[left], p[left], kind[left]
     if len(t) == 0:
         return out
+    # ... then small components
     component, *parts = components(t, p)
     left = _solve_small(out, t, p, kind, component, *parts)
     t, p, kind, component = t[left], p[left], kind[left], component[left]
@@ -128,11 +141,27 @@ def lexicographic_sorted(
     return out
 
 
+def _solve_tiny(out, t, p, kind, blocks: Blocks, tiny: np.ndarray) -> None:
+    """Blocks up to 3 x 3 events: their kinds as a base-3 number, the cells of the best
+    assignment looked up (a bit per cell)."""
+    cell = blocks.local_t * TINY + blocks.local_p
+    np.minimum(cell, TINY * TINY - 1, out=cell)  # the cells of larger blocks are not used
+    code = np.add.reduceat(kind * POW3[cell], blocks.starts)
+    code[~tiny] = 0  # no pairs: nothing taken
+    chosen = np.flatnonzero((tiny_table()[code][blocks.block] >> cell) & 1)
+    _assign(out, t[chosen], p[chosen], kind[chosen])
+
+
 def _assign(out, t, p, kind) -> None:
+    """Pairs ``(t, p)`` taken: matches or substitutions by ``kind``.
+
+    Every truth event is decided in one step only (its part is solved once),
+    so both its entries are still -1 and are written without masking.
+    """
     match, substitution = out
     is_same = kind == SAME
-    match[t[is_same]] = p[is_same]
-    substitution[t[~is_same]] = p[~is_same]
+    match[t] = np.where(is_same, p, -1)
+    substitution[t] = np.where(is_same, -1, p)
 
 
 def _solve_small(out, t, p, kind, block, local_t, local_p, n_t, n_p) -> np.ndarray:

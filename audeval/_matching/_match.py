@@ -37,10 +37,10 @@ def match_segments(truth, prediction, n_files: int, tol, matching: str) -> tuple
 
     """
     n_truth, n_pred = len(truth), len(prediction)
-    match = np.full(n_truth, -1, dtype=np.int64)
-    substitution = np.full(n_truth, -1, dtype=np.int64)
     if n_truth == 0 or n_pred == 0:
-        return match, substitution
+        return np.full(n_truth, -1, dtype=np.int64), np.full(n_truth, -1, dtype=np.int64)
+    match = np.empty(n_truth, dtype=np.int64)  # every entry set at the end
+    substitution = np.empty(n_truth, dtype=np.int64)
     join = tol.widened()  # tol itself unless a compat mode filters the pairs below
     margin = join.onset if join.onset is not None else 0
     t_key, p_key = time_keys(n_files, margin, (truth.file, truth.start), (prediction.file, prediction.start))
@@ -60,10 +60,9 @@ def match_segments(truth, prediction, n_files: int, tol, matching: str) -> tuple
         m, s = _with_dense(dense, n_files, tol, join, t_side, p_side, t_label, p_label)
     else:
         m, s = _solve(n_files, tol, join, t_side, p_side, t_label, p_label, matching)
-    found = m >= 0
-    match[t_order[found]] = p_order[m[found]]
-    found = s >= 0
-    substitution[t_order[found]] = p_order[s[found]]
+    # back to rows (index -1 picks the last row, replaced by -1)
+    match[t_order] = np.where(m >= 0, p_order[m], -1)
+    substitution[t_order] = np.where(s >= 0, p_order[s], -1)
     return match, substitution
 
 
@@ -174,7 +173,7 @@ def _candidates(n_files: int, tol, join, t: _Side, p: _Side) -> tuple[np.ndarray
         i, j = onset_pairs(t.key, p.key, join.onset)
         if join.offset_evaluated:
             allowance = join.offset_allowance(t.start, t.end)
-            ok = np.abs(t.end[i] - p.end[j]) <= allowance[i]
+            ok = np.flatnonzero(np.abs(t.end[i] - p.end[j]) <= allowance[i])
             i, j = i[ok], j[ok]
     else:
         allowance = join.offset_allowance(t.start, t.end)
