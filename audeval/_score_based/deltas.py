@@ -189,17 +189,23 @@ def block_run_changes(
     n_files: int,
     cuts=None,
     cells: int = 2**22,
+    found: dict | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`run_changes` block by block of labels (about ``cells`` score cells each).
 
     ``cuts`` (:class:`audeval._score_based.prune.Cuts`): rows in a label's band
     ``[low, high)`` are summed into its row at ``level``, or left out where nothing lies below.
+    ``found``: the rows of blocks already known (``(c0, c1)`` -> rows, from
+    :func:`audeval._score_based.prune.fp_floor` with the same ``cells``).
     """
     from audeval._score_based.prune import label_blocks
 
     n, n_labels = scores.shape
     parts = []
     for c0, c1 in label_blocks(n, n_labels, cells):
+        if found is not None and (c0, c1) in found:
+            parts.append(found.pop((c0, c1)))
+            continue
         group, level, change = run_changes(scores[:, c0:c1], frame_file, n_files)
         group += c0 * n_files
         if cuts is not None:

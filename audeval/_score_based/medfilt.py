@@ -177,25 +177,56 @@ class _Layout:
 
     def filter(self, columns: np.ndarray, k: int, lower: bool, upper: bool) -> np.ndarray:
         """The rule of the module docstring for ``columns``: ``(frames, len(columns))``."""
-        from scipy import ndimage  # (a heavy import: only when a score table is filtered)
-
         every = len(columns) == self.padded.shape[0]
         flat = (self.padded if every else self.padded[columns]).ravel()
         if not lower:
-            result = ndimage.rank_filter(flat, k, size=2 * k + 1, mode="nearest")
+            result = _rank(flat, k, 2 * k + 1)
         elif not upper:
-            result = ndimage.rank_filter(flat, k + 1, size=2 * k + 3, mode="nearest")
+            result = _rank(flat, k + 1, 2 * k + 3)
         else:
-            middle = ndimage.rank_filter(flat, k, size=2 * k + 1, mode="nearest")
-            if k >= 1:
-                below = ndimage.rank_filter(flat, k - 1, size=2 * k + 1, mode="nearest")
-            else:
-                below = np.full_like(flat, -np.inf)
+            middle = _rank(flat, k, 2 * k + 1)
+            below = _rank(flat, k - 1, 2 * k + 1) if k >= 1 else np.full_like(flat, -np.inf)
             shift = k + 1
             outer = np.full_like(flat, -np.inf)
             outer[shift:-shift] = np.maximum(flat[: -2 * shift], flat[2 * shift :])
             result = np.minimum(np.maximum(below, outer), middle)
         return result.reshape(len(columns), self.width)[:, self.position].T
+
+
+def _rank(flat: np.ndarray, rank: int, size: int) -> np.ndarray:
+    """The ``rank``-th smallest of the ``size`` values centred on each element (``size`` odd);
+    the first and last ``size // 2`` elements (padding) are not used by the caller.
+
+    The medians of 3 and of 5 come from elementwise minima and maxima
+    (for 5: the median of the centre and of the larger of the pairs' minima and the smaller
+    of their maxima, the pairs' minima and maxima shared by neighbouring windows),
+    other ranks from a rank filter.
+    """
+    half = size // 2
+    if size == 1:
+        return flat
+    if 2 * rank + 1 == size and size in (3, 5) and len(flat) > size:
+        out = np.empty_like(flat)
+        out[:half] = flat[:half]
+        out[len(flat) - half:] = flat[len(flat) - half:]
+        low = np.minimum(flat[:-1], flat[1:])  # pairs (i, i + 1)
+        high = np.maximum(flat[:-1], flat[1:])
+        if size == 3:  # median(a, b, c) = max(min(a, b), min(max(a, b), c))
+            a, b = low[:-1], high[:-1]
+            centre = flat[2:]
+        else:  # pairs (i - 2, i - 1) and (i + 1, i + 2) around the centre i
+            a = np.maximum(low[:-3], low[3:])
+            b = np.minimum(high[:-3], high[3:])
+            centre = flat[2:-2]
+            both = np.minimum(a, b)
+            np.maximum(a, b, out=b)
+            a = both
+        np.minimum(b, centre, out=b)
+        np.maximum(a, b, out=out[half : len(flat) - half])
+        return out
+    from scipy import ndimage  # (a heavy import: only when a score table is filtered)
+
+    return ndimage.rank_filter(flat, rank, size=size, mode="nearest")
 
 
 def median_filter(
