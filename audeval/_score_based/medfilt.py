@@ -86,6 +86,8 @@ def filter_frames(
     """``(frames, classes)`` scores median filtered per class (frames sorted by file and start).
 
     ``hop``: each frame's file's frame length (ns); ``lengths``: per class (ns).
+    The result is in Fortran order (each class's scores contiguous, as the engines read them);
+    where no length changes anything it is ``scores`` itself (in that order), not to be written to.
     """
     return filter_variants(scores, frame_file, hop, [lengths], compat=compat)[0]
 
@@ -100,10 +102,10 @@ def filter_variants(
 ) -> list[np.ndarray]:
     """:func:`filter_frames` for several length vectors: one padded layout per frame length
     for all of them, one rank filter per (variant, filter length, rule)."""
-    scores = np.asarray(scores, dtype=np.float64)
+    scores = np.asfortranarray(scores, dtype=np.float64)
     outs = [scores] * len(variants)
     if len(scores) == 0:
-        return [scores.copy() for _ in variants]
+        return outs
     tol = 2 * EPS_NS if compat == "sed_scores_eval" else 0
     for h in np.unique(hop):
         rules = {
@@ -123,7 +125,7 @@ def filter_variants(
             if len(used) == 1 and (lengths == used[0]).all():  # one length for all classes
                 block = layout.filter(np.arange(len(lengths)), *rules[int(used[0])])
             else:
-                block = np.array(scores[rows], copy=True)
+                block = np.array(scores[rows], copy=True, order="F")
                 for length in used:
                     columns = np.flatnonzero(lengths == length)
                     block[:, columns] = layout.filter(columns, *rules[int(length)])
@@ -131,9 +133,9 @@ def filter_variants(
                 outs[i] = block
             else:
                 if outs[i] is scores:
-                    outs[i] = scores.copy()
+                    outs[i] = scores.copy(order="F")
                 outs[i][rows] = block
-    return [out if out is not scores else scores.copy() for out in outs]
+    return outs
 
 
 def _rule(length: int, h: int, tol: int, compat: str | None) -> tuple[int, bool, bool]:
@@ -162,6 +164,8 @@ class _Layout:
         n_runs = int(run[-1]) + 1
         self.pad, self.width = pad, n + 2 * pad * n_runs
         self.position = np.arange(n) + pad * (2 * run + 1)
+        self.keep = np.zeros(self.width, dtype=bool)  # the frames among the padding
+        self.keep[self.position] = True
         starts = np.flatnonzero(first)
         ends = np.append(starts[1:], n) - 1
         left = (self.position[starts][:, None] - np.arange(pad, 0, -1)[None, :]).ravel()
@@ -190,7 +194,7 @@ class _Layout:
             outer = np.full_like(flat, -np.inf)
             outer[shift:-shift] = np.maximum(flat[: -2 * shift], flat[2 * shift :])
             result = np.minimum(np.maximum(below, outer), middle)
-        return result.reshape(len(columns), self.width)[:, self.position].T
+        return result.reshape(len(columns), self.width).compress(self.keep, axis=1).T
 
 
 def _rank(flat: np.ndarray, rank: int, size: int) -> np.ndarray:
