@@ -180,21 +180,25 @@ class _Layout:
             self.padded[:, right] = -np.inf
 
     def filter(self, columns: np.ndarray, k: int, lower: bool, upper: bool) -> np.ndarray:
-        """The rule of the module docstring for ``columns``: ``(frames, len(columns))``."""
-        every = len(columns) == self.padded.shape[0]
-        flat = (self.padded if every else self.padded[columns]).ravel()
+        """The rule of the module docstring for ``columns``: ``(frames, len(columns))``
+        (Fortran order), a class at a time (arrays of one class's frames)."""
+        out = np.empty((len(columns), len(self.position)))
+        for i, column in enumerate(columns):
+            self._rule(self.padded[column], k, lower, upper).compress(self.keep, out=out[i])
+        return out.T
+
+    @staticmethod
+    def _rule(flat: np.ndarray, k: int, lower: bool, upper: bool) -> np.ndarray:
         if not lower:
-            result = _rank(flat, k, 2 * k + 1)
-        elif not upper:
-            result = _rank(flat, k + 1, 2 * k + 3)
-        else:
-            middle = _rank(flat, k, 2 * k + 1)
-            below = _rank(flat, k - 1, 2 * k + 1) if k >= 1 else np.full_like(flat, -np.inf)
-            shift = k + 1
-            outer = np.full_like(flat, -np.inf)
-            outer[shift:-shift] = np.maximum(flat[: -2 * shift], flat[2 * shift :])
-            result = np.minimum(np.maximum(below, outer), middle)
-        return result.reshape(len(columns), self.width).compress(self.keep, axis=1).T
+            return _rank(flat, k, 2 * k + 1)
+        if not upper:
+            return _rank(flat, k + 1, 2 * k + 3)
+        middle = _rank(flat, k, 2 * k + 1)
+        below = _rank(flat, k - 1, 2 * k + 1) if k >= 1 else np.full_like(flat, -np.inf)
+        shift = k + 1
+        outer = np.full_like(flat, -np.inf)
+        outer[shift:-shift] = np.maximum(flat[: -2 * shift], flat[2 * shift :])
+        return np.minimum(np.maximum(below, outer), middle)
 
 
 def _rank(flat: np.ndarray, rank: int, size: int) -> np.ndarray:
@@ -209,24 +213,25 @@ def _rank(flat: np.ndarray, rank: int, size: int) -> np.ndarray:
     half = size // 2
     if size == 1:
         return flat
-    if 2 * rank + 1 == size and size in (3, 5) and len(flat) > size:
+    m = len(flat)
+    if 2 * rank + 1 == size and size in (3, 5) and m > size:
         out = np.empty_like(flat)
         out[:half] = flat[:half]
-        out[len(flat) - half:] = flat[len(flat) - half:]
+        out[m - half :] = flat[m - half :]
+        middle = out[half : m - half]
         low = np.minimum(flat[:-1], flat[1:])  # pairs (i, i + 1)
         high = np.maximum(flat[:-1], flat[1:])
         if size == 3:  # median(a, b, c) = max(min(a, b), min(max(a, b), c))
-            a, b = low[:-1], high[:-1]
-            centre = flat[2:]
-        else:  # pairs (i - 2, i - 1) and (i + 1, i + 2) around the centre i
-            a = np.maximum(low[:-3], low[3:])
-            b = np.minimum(high[:-3], high[3:])
-            centre = flat[2:-2]
-            both = np.minimum(a, b)
-            np.maximum(a, b, out=b)
-            a = both
-        np.minimum(b, centre, out=b)
-        np.maximum(a, b, out=out[half : len(flat) - half])
+            np.minimum(high[:-1], flat[2:], out=middle)
+            np.maximum(low[:-1], middle, out=middle)
+            return out
+        # pairs (i - 2, i - 1) and (i + 1, i + 2) around the centre i: a, b, then median(a, b, centre)
+        a = np.maximum(low[:-3], low[3:], out=middle)
+        b = np.minimum(high[:-3], high[3:], out=low[:-3])
+        smaller = np.minimum(a, b, out=high[:-3])
+        np.maximum(a, b, out=middle)
+        np.minimum(middle, flat[2:-2], out=middle)
+        np.maximum(smaller, middle, out=middle)
         return out
     from scipy import ndimage  # (a heavy import: only when a score table is filtered)
 
