@@ -16,8 +16,12 @@ of the :math:`2k + 3` frames (:math:`r > 1/2`),
 or, for :math:`L` an even multiple of :math:`h` (:math:`r = 1/2`),
 :math:`\min(\max(u_k, a, b), u_{k+1})` with :math:`u_j` the :math:`j`-th smallest
 of the :math:`2k + 1` frames and :math:`a, b` the scores of frames :math:`i \pm (k + 1)`.
-Each is a 1-D rank filter over all files and classes at once
-(files laid end to end with :math:`k + 1` frames of padding each side).
+Each is a 1-D rank filter over all files of a class at once
+(files laid end to end with :math:`k + 1` frames of padding each side),
+the medians of 3 and 5 frames elementwise minima and maxima
+(:math:`\text{med}_5 = \text{med}_3(c, \max(\min(a, b), \min(d, e)), \min(\max(a, b), \max(d, e)))`
+for the window :math:`a, b, c, d, e`, the pairs' minima and maxima shared by neighbouring windows).
+The result is in Fortran order: each class's scores contiguous, as the engines read them.
 Beyond a file's ends the signal continues with its first and last score
 (``compat="sed_scores_eval"``: with :math:`-\infty`, as sed_scores_eval's ``medfilt``,
 with its tolerance of :math:`10^{-7}` s in the half-window comparison).
@@ -262,7 +266,7 @@ def median_filter(
     for even multiples the lower median of a window whose two outer frames count half;
     :math:`L < h` leaves the scores as they are.
     Beyond a file's ends the scores continue with its first and last frame's.
-    All files and classes are filtered at once (1-D rank filters).
+    All files of a class are filtered at once (1-D rank filters).
 
     Args:
         scores: score table (segmented index of consecutive frames of one length per file,
