@@ -114,9 +114,11 @@ def flatten(
     mask = keep.reshape(n_labels, n_files)[c0:c1][:, frame_file]
     if floor is not None:
         mask &= values >= floor[c0:c1, None]
-    label, frame = np.nonzero(mask)
-    out = values[mask]
+    flat = np.flatnonzero(mask)  # (label - c0) * n + frame
     del mask
+    label = flat // n
+    frame = flat - label * n
+    out = values.ravel()[flat] if values.flags.c_contiguous else values[label, frame]
     group = (label + c0) * n_files
     group += frame_file[frame]
     return out, group.astype(np.int64, copy=False), frame.astype(np.int64, copy=False)
@@ -189,17 +191,23 @@ def block_run_changes(
     n_files: int,
     cuts=None,
     cells: int = 2**22,
+    found: dict | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`run_changes` block by block of labels (about ``cells`` score cells each).
 
     ``cuts`` (:class:`audeval._score_based.prune.Cuts`): rows in a label's band
     ``[low, high)`` are summed into its row at ``level``, or left out where nothing lies below.
+    ``found``: the rows of blocks already known (``(c0, c1)`` -> rows, from
+    :func:`audeval._score_based.prune.fp_floor` with the same ``cells``).
     """
     from audeval._score_based.prune import label_blocks
 
     n, n_labels = scores.shape
     parts = []
     for c0, c1 in label_blocks(n, n_labels, cells):
+        if found is not None and (c0, c1) in found:
+            parts.append(found.pop((c0, c1)))
+            continue
         group, level, change = run_changes(scores[:, c0:c1], frame_file, n_files)
         group += c0 * n_files
         if cuts is not None:
@@ -242,20 +250,18 @@ def run_changes(
     np.greater(values[:, 1:], values[:, :-1], out=up[:, 1:n])
     starts = np.flatnonzero(first)
     up[:, starts] = False
-    rise, next_rise = up[:, :n], up[:, 1:]  # next_rise[c, k] = up[c, k + 1] (False at a file's end)
-    plus = rise | first  # a top, or a first frame that is not a bottom
-    plus &= ~next_rise
-    minus = next_rise & ~rise
-    minus[:, starts] = False  # a first frame's +1 and -1 cancel
-    n_plus = np.count_nonzero(plus)
-    flat = np.concatenate([np.flatnonzero(plus), np.flatnonzero(minus)])  # label * n + frame
-    del plus, minus, up
+    # rise - next rise (next_rise[c, k] = up[c, k + 1], False at a file's end):
+    # +1 at a top, -1 at a bottom, 0 elsewhere
+    step = up[:, :n].view(np.int8) - up[:, 1:].view(np.int8)
+    del up
+    step[:, starts] += 1  # a first frame: +1 unless the next rises (then its +1 and -1 cancel)
+    flat = np.flatnonzero(step)  # label * n + frame
+    change = step.ravel()[flat].astype(np.int64)
+    del step
     label = flat // n
     frame = flat - label * n
     group = label * n_files + frame_file[frame]
     level = values.ravel()[flat] if values.flags.c_contiguous else values[label, frame]
-    change = np.ones(len(group), dtype=np.int64)
-    change[n_plus:] = -1
     return group, level, change
 
 

@@ -240,10 +240,11 @@ def check_scores(
 
 
 def _values(scores: pd.DataFrame, classes: list, order: np.ndarray | None) -> np.ndarray:
-    """Scores as float64 ``(frames, classes)`` in frame order (a view where pandas allows)."""
+    """Scores as float64 ``(frames, classes)`` in frame order (a view where pandas allows;
+    reordered: in Fortran order, each class's scores contiguous, as the engines read them)."""
     table = scores if classes == list(scores.columns) else scores[classes]
     values = table.to_numpy(dtype=np.float64, copy=False)
-    return values if order is None else values[order]
+    return values if order is None else np.take(values.T, order, axis=1).T
 
 
 def _truth(truth, scores, classes, labels, files_duration, name):

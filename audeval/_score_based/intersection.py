@@ -262,12 +262,14 @@ def intersection_deltas(
     if dtc <= 0:
         tree[:] = True
     cuts = floor = None
+    found: dict = {}  # the detection counts' change points of blocks of labels, found by the floor
     if max_efpr is not None:
-        cuts = _cuts(inputs, truth, dtc, decimals, max_efpr, cells, shared)
+        cuts = _cuts(inputs, truth, dtc, decimals, max_efpr, cells, shared, found)
         if (cuts.high > -np.inf).any():
             floor = cuts.high
         else:
             cuts = None
+            found.clear()
     coverage = Coverage(truth, inputs) if cttc is not None else None
     columns: dict = {"fp": [], "tp": []}
     if cttc is not None:
@@ -295,7 +297,7 @@ def intersection_deltas(
         del top, bottom
     del coverage
     # computed last: the tree's arrays are freed by then
-    columns["fp"].append(_deltas.block_run_changes(inputs.scores, inputs.frame_file, n_files, cuts, cells))
+    columns["fp"].append(_deltas.block_run_changes(inputs.scores, inputs.frame_file, n_files, cuts, cells, found))
     empty = (np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0, dtype=np.int64))
     for parts in columns.values():
         if not parts:
@@ -335,7 +337,8 @@ def _tree_parts(inputs, truth, coverage, found: Nodes, dtc, gtc, cttc, decimals,
     return out
 
 
-def _cuts(inputs: ScoreInputs, truth: Truth, dtc: float, decimals, max_efpr: float, cells: int, shared=None):
+def _cuts(inputs: ScoreInputs, truth: Truth, dtc: float, decimals, max_efpr: float, cells: int, shared=None,
+          found: dict | None = None):
     """Per label, the thresholds a PSD-ROC cut at ``max_efpr`` can use (:func:`fp_floor`)."""
     # a detection without truth can be relevant only if the criterion rounds to 0 for a frame
     overlap_needed = dtc > 0
@@ -356,6 +359,7 @@ def _cuts(inputs: ScoreInputs, truth: Truth, dtc: float, decimals, max_efpr: flo
     return fp_floor(
         inputs.scores, inputs.frame_file, truth.group // inputs.n_files, first, stop,
         truth.present.reshape(inputs.n_labels, inputs.n_files), seconds, max_efpr, overlap_needed=overlap_needed, cells=cells,
+        found=found,
     )
 
 

@@ -16,8 +16,12 @@ of the :math:`2k + 3` frames (:math:`r > 1/2`),
 or, for :math:`L` an even multiple of :math:`h` (:math:`r = 1/2`),
 :math:`\min(\max(u_k, a, b), u_{k+1})` with :math:`u_j` the :math:`j`-th smallest
 of the :math:`2k + 1` frames and :math:`a, b` the scores of frames :math:`i \pm (k + 1)`.
-Each is a 1-D rank filter over all files and classes at once
-(files laid end to end with :math:`k + 1` frames of padding each side).
+Each is a 1-D rank filter over all files of a class at once
+(files laid end to end with :math:`k + 1` frames of padding each side),
+the medians of 3 and 5 frames elementwise minima and maxima
+(:math:`\text{med}_5 = \text{med}_3(c, \max(\min(a, b), \min(d, e)), \min(\max(a, b), \max(d, e)))`
+for the window :math:`a, b, c, d, e`, the pairs' minima and maxima shared by neighbouring windows).
+The result is in Fortran order: each class's scores contiguous, as the engines read them.
 Beyond a file's ends the signal continues with its first and last score
 (``compat="sed_scores_eval"``: with :math:`-\infty`, as sed_scores_eval's ``medfilt``,
 with its tolerance of :math:`10^{-7}` s in the half-window comparison).
@@ -86,6 +90,8 @@ def filter_frames(
     """``(frames, classes)`` scores median filtered per class (frames sorted by file and start).
 
     ``hop``: each frame's file's frame length (ns); ``lengths``: per class (ns).
+    The result is in Fortran order (each class's scores contiguous, as the engines read them);
+    where no length changes anything it is ``scores`` itself (in that order), not to be written to.
     """
     return filter_variants(scores, frame_file, hop, [lengths], compat=compat)[0]
 
@@ -100,10 +106,10 @@ def filter_variants(
 ) -> list[np.ndarray]:
     """:func:`filter_frames` for several length vectors: one padded layout per frame length
     for all of them, one rank filter per (variant, filter length, rule)."""
-    scores = np.asarray(scores, dtype=np.float64)
+    scores = np.asfortranarray(scores, dtype=np.float64)
     outs = [scores] * len(variants)
     if len(scores) == 0:
-        return [scores.copy() for _ in variants]
+        return outs
     tol = 2 * EPS_NS if compat == "sed_scores_eval" else 0
     for h in np.unique(hop):
         rules = {
@@ -123,7 +129,7 @@ def filter_variants(
             if len(used) == 1 and (lengths == used[0]).all():  # one length for all classes
                 block = layout.filter(np.arange(len(lengths)), *rules[int(used[0])])
             else:
-                block = np.array(scores[rows], copy=True)
+                block = np.array(scores[rows], copy=True, order="F")
                 for length in used:
                     columns = np.flatnonzero(lengths == length)
                     block[:, columns] = layout.filter(columns, *rules[int(length)])
@@ -131,9 +137,9 @@ def filter_variants(
                 outs[i] = block
             else:
                 if outs[i] is scores:
-                    outs[i] = scores.copy()
+                    outs[i] = scores.copy(order="F")
                 outs[i][rows] = block
-    return [out if out is not scores else scores.copy() for out in outs]
+    return outs
 
 
 def _rule(length: int, h: int, tol: int, compat: str | None) -> tuple[int, bool, bool]:
@@ -162,6 +168,8 @@ class _Layout:
         n_runs = int(run[-1]) + 1
         self.pad, self.width = pad, n + 2 * pad * n_runs
         self.position = np.arange(n) + pad * (2 * run + 1)
+        self.keep = np.zeros(self.width, dtype=bool)  # the frames among the padding
+        self.keep[self.position] = True
         starts = np.flatnonzero(first)
         ends = np.append(starts[1:], n) - 1
         left = (self.position[starts][:, None] - np.arange(pad, 0, -1)[None, :]).ravel()
@@ -176,26 +184,62 @@ class _Layout:
             self.padded[:, right] = -np.inf
 
     def filter(self, columns: np.ndarray, k: int, lower: bool, upper: bool) -> np.ndarray:
-        """The rule of the module docstring for ``columns``: ``(frames, len(columns))``."""
-        from scipy import ndimage  # (a heavy import: only when a score table is filtered)
+        """The rule of the module docstring for ``columns``: ``(frames, len(columns))``
+        (Fortran order), a class at a time (arrays of one class's frames)."""
+        out = np.empty((len(columns), len(self.position)))
+        for i, column in enumerate(columns):
+            self._rule(self.padded[column], k, lower, upper).compress(self.keep, out=out[i])
+        return out.T
 
-        every = len(columns) == self.padded.shape[0]
-        flat = (self.padded if every else self.padded[columns]).ravel()
+    @staticmethod
+    def _rule(flat: np.ndarray, k: int, lower: bool, upper: bool) -> np.ndarray:
         if not lower:
-            result = ndimage.rank_filter(flat, k, size=2 * k + 1, mode="nearest")
-        elif not upper:
-            result = ndimage.rank_filter(flat, k + 1, size=2 * k + 3, mode="nearest")
-        else:
-            middle = ndimage.rank_filter(flat, k, size=2 * k + 1, mode="nearest")
-            if k >= 1:
-                below = ndimage.rank_filter(flat, k - 1, size=2 * k + 1, mode="nearest")
-            else:
-                below = np.full_like(flat, -np.inf)
-            shift = k + 1
-            outer = np.full_like(flat, -np.inf)
-            outer[shift:-shift] = np.maximum(flat[: -2 * shift], flat[2 * shift :])
-            result = np.minimum(np.maximum(below, outer), middle)
-        return result.reshape(len(columns), self.width)[:, self.position].T
+            return _rank(flat, k, 2 * k + 1)
+        if not upper:
+            return _rank(flat, k + 1, 2 * k + 3)
+        middle = _rank(flat, k, 2 * k + 1)
+        below = _rank(flat, k - 1, 2 * k + 1) if k >= 1 else np.full_like(flat, -np.inf)
+        shift = k + 1
+        outer = np.full_like(flat, -np.inf)
+        outer[shift:-shift] = np.maximum(flat[: -2 * shift], flat[2 * shift :])
+        return np.minimum(np.maximum(below, outer), middle)
+
+
+def _rank(flat: np.ndarray, rank: int, size: int) -> np.ndarray:
+    """The ``rank``-th smallest of the ``size`` values centred on each element (``size`` odd);
+    the first and last ``size // 2`` elements (padding) are not used by the caller.
+
+    The medians of 3 and of 5 come from elementwise minima and maxima
+    (for 5: the median of the centre and of the larger of the pairs' minima and the smaller
+    of their maxima, the pairs' minima and maxima shared by neighbouring windows),
+    other ranks from a rank filter.
+    """
+    half = size // 2
+    if size == 1:
+        return flat
+    m = len(flat)
+    if 2 * rank + 1 == size and size in (3, 5) and m > size:
+        out = np.empty_like(flat)
+        out[:half] = flat[:half]
+        out[m - half :] = flat[m - half :]
+        middle = out[half : m - half]
+        low = np.minimum(flat[:-1], flat[1:])  # pairs (i, i + 1)
+        high = np.maximum(flat[:-1], flat[1:])
+        if size == 3:  # median(a, b, c) = max(min(a, b), min(max(a, b), c))
+            np.minimum(high[:-1], flat[2:], out=middle)
+            np.maximum(low[:-1], middle, out=middle)
+            return out
+        # pairs (i - 2, i - 1) and (i + 1, i + 2) around the centre i: a, b, then median(a, b, centre)
+        a = np.maximum(low[:-3], low[3:], out=middle)
+        b = np.minimum(high[:-3], high[3:], out=low[:-3])
+        smaller = np.minimum(a, b, out=high[:-3])
+        np.maximum(a, b, out=middle)
+        np.minimum(middle, flat[2:-2], out=middle)
+        np.maximum(smaller, middle, out=middle)
+        return out
+    from scipy import ndimage  # (a heavy import: only when a score table is filtered)
+
+    return ndimage.rank_filter(flat, rank, size=size, mode="nearest")
 
 
 def median_filter(
@@ -222,7 +266,7 @@ def median_filter(
     for even multiples the lower median of a window whose two outer frames count half;
     :math:`L < h` leaves the scores as they are.
     Beyond a file's ends the scores continue with its first and last frame's.
-    All files and classes are filtered at once (1-D rank filters).
+    All files of a class are filtered at once (1-D rank filters).
 
     Args:
         scores: score table (segmented index of consecutive frames of one length per file,

@@ -121,6 +121,7 @@ def fp_floor(
     *,
     overlap_needed: bool = True,
     cells: int = 2**22,
+    found: dict | None = None,
 ) -> Cuts:
     """Per label, the thresholds whose eFPR can be within ``max_efpr`` (:class:`Cuts`).
 
@@ -136,6 +137,11 @@ def fp_floor(
         overlap_needed: whether a relevant detection must overlap truth
             (else every detection may be relevant: no floor)
         cells: score cells per block of labels
+        found: filled, for the blocks of labels whose floor comes from the groups
+            without truth alone, with the detection counts' change points at or above
+            the floor (``(c0, c1)`` -> group, level, change, as
+            :func:`audeval._score_based.deltas.block_run_changes` keeps them),
+            so that they are found once
 
     """
     n, n_labels = scores.shape
@@ -149,9 +155,14 @@ def fp_floor(
     has = truth_stop > truth_first
     for c0, c1 in label_blocks(n, n_labels, cells):
         if (~present[c0:c1]).any():  # the groups without truth alone may do (as in many clips)
-            floor = _outside_floor(scores[:, c0:c1], frame_file, ~present[c0:c1], budget)
+            floor, rows = _outside_floor(scores[:, c0:c1], frame_file, ~present[c0:c1], budget)
             if (floor > -np.inf).all():
                 high[c0:c1] = floor
+                if found is not None:  # the rows in the band [-inf, floor) are left out
+                    group, level, change = rows
+                    n_files = present.shape[1]
+                    keep = level >= floor[group // n_files]
+                    found[(c0, c1)] = group[keep] + c0 * n_files, level[keep], change[keep]
                 continue
         mine = has & (truth_label >= c0) & (truth_label < c1)
         outside = ~present[c0:c1][:, frame_file]  # groups without truth of the label
@@ -161,19 +172,22 @@ def fp_floor(
     return Cuts(high, low, level)
 
 
-def _outside_floor(scores: np.ndarray, frame_file: np.ndarray, outside: np.ndarray, budget: float) -> np.ndarray:
+def _outside_floor(
+    scores: np.ndarray, frame_file: np.ndarray, outside: np.ndarray, budget: float
+) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Per label of a block, the floor from the detections of the groups without truth alone
     (``outside``: labels x files), all false positives: their number :math:`D(\\theta)`
     from its change points (:func:`audeval._score_based.deltas.run_changes`), binned;
     within bin :math:`b` it is at least the sum of the bins above plus the negative changes of :math:`b`.
-    The floor is the lowest edge of a bin where that bound is within the budget (``-inf``: none)."""
+    The floor is the lowest edge of a bin where that bound is within the budget (``-inf``: none).
+    Returns the floor and the change points (group of the block, level, change)."""
     from audeval._score_based.deltas import run_changes
 
     n_labels, n_files = outside.shape
     floor = np.full(n_labels, -np.inf)
-    group, level, change = run_changes(scores, frame_file, n_files)
+    rows = group, level, change = run_changes(scores, frame_file, n_files)
     if not outside.ravel()[group].any():
-        return floor
+        return floor, rows
     # the other groups' rows go to an extra label (no selection of the rows)
     label_of = np.where(outside.ravel(), np.arange(outside.size) // n_files, n_labels)
     key = ordered(level)
@@ -193,7 +207,7 @@ def _outside_floor(scores: np.ndarray, frame_file: np.ndarray, outside: np.ndarr
     lowest = np.argmax(allowed, axis=1)
     floor = from_ordered(low + (lowest.astype(np.int64) << shift))
     floor[total.sum(axis=1) <= budget] = -np.inf  # below every level: all changes counted
-    return floor
+    return floor, rows
 
 
 def _block_cuts(values, first, outside, label, start, stop, budget) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
