@@ -74,7 +74,6 @@ def positions(values: pd.Index, target: pd.Index, *, unique: bool = False) -> np
     if len(values) == len(target) and values.equals(target) and (unique or values.is_unique):
         return np.arange(len(target), dtype=np.int64)
     if _is_arrow(values) and _is_arrow(target) and values.dtype == target.dtype:
-        import pyarrow as pa
         import pyarrow.compute as pc
 
         value_array, target_array = _arrow(values), _arrow(target)

@@ -36,7 +36,7 @@ from audeval._cli.messages import (
     warn,
     write_text,
 )
-from audeval._cli.render import COUNT_COLUMNS, TOTAL, Result, render, with_file_level
+from audeval._cli.render import TOTAL, Result, render, with_file_level
 from audeval._cli.report import report
 from audeval._cli.compare import run as compare
 from audeval._cli.scores import scores

@@ -12,7 +12,6 @@ from audeval._matching._assignment import greedy_assignment, optimal_assignment
 from audeval._validation import NS_PER_SECOND
 
 from audeval._diarization._options import DIARIZATION
-from audeval._diarization._region import _EMPTY
 from audeval._diarization._statistics import _Table
 from audeval._diarization._table import diarization_table
 

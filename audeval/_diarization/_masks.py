@@ -30,7 +30,7 @@ import numpy as np
 
 from audeval._intervals import expand_ranges
 
-from audeval._diarization._region import _EMPTY, fast_keys
+from audeval._diarization._region import fast_keys
 
 _MAX_BITS = 62  # bits of both sides in one int64 mask
 _DENSE = 1 << 22  # bins of one dense grid of (file, mask) bins (blocks of files beyond)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._graph import Blocks, components, interval_blocks, sort_pairs
+from ._graph import Blocks, components, sort_pairs
 from ._maximum import flow_matching
 from ._small import MAX_ASSIGNMENTS, OTHER, POW3, SAME, TINY, n_assignments, solve_blocks, tiny_table
 

@@ -35,7 +35,7 @@ from audeval._score_based.collar import collar_deltas
 from audeval._score_based.intersection import intersection_deltas
 from audeval._score_based.items import clip_items, item_deltas, segment_items
 from audeval._score_based.medfilt import filter_variants, frame_hops
-from audeval._score_based.options import COMPAT, CRITERIA, SCORE
+from audeval._score_based.options import SCORE
 from audeval._score_based.operating import (
     operating_point_counts,
     operating_point_deltas,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import numbers
 
 import numpy as np
 import pandas as pd
