@@ -29,6 +29,7 @@ from audeval._diarization import diarization_statistics
 from audeval._diarization import identification_error_rate
 from audeval._diarization import jaccard_error_rate
 from audeval._diarization import diarization_mapping
+from audeval._diarization import diarization_outcomes
 from audeval._diarization import read_uem
 from audeval._diarization import identification_precision_recall
 from audeval._diarization import diarization_purity_coverage
@@ -141,6 +142,7 @@ __all__ = [
     "diarization_error_rate",
     "diarization_homogeneity_completeness",
     "diarization_mapping",
+    "diarization_outcomes",
     "diarization_purity_coverage",
     "diarization_report",
     "diarization_speaker_report",

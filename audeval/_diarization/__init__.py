@@ -55,6 +55,7 @@ from audeval._diarization._detection import detection_statistics
 from audeval._diarization._mapping import _mapped_pairs
 from audeval._diarization._mapping import diarization_mapping
 from audeval._diarization._metrics import _components
+from audeval._diarization._outcomes import diarization_outcomes
 from audeval._diarization._metrics import _jaccard
 from audeval._diarization._metrics import _rate
 from audeval._diarization._metrics import diarization_error_rate
@@ -88,6 +89,7 @@ __all__ = [
     "diarization_error_rate",
     "diarization_homogeneity_completeness",
     "diarization_mapping",
+    "diarization_outcomes",
     "diarization_purity_coverage",
     "diarization_report",
     "diarization_speaker_report",

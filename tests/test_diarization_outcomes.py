@@ -1,0 +1,123 @@
+"""diarization_outcomes: one row per elementary span; its sums are the report's components."""
+
+from __future__ import annotations
+
+import warnings
+
+import audformat
+import numpy as np
+import pandas as pd
+import pytest
+
+import audeval
+
+
+def _series(rows):
+    files, starts, ends, labels = zip(*rows)
+    return pd.Series(list(labels), index=audformat.segmented_index(list(files), list(starts), list(ends)))
+
+
+def _random(seed, n_files=3, n_rows=12, speakers=("A", "B", "C"), clusters=(0, 1, 2, 3)):
+    rng = np.random.default_rng(seed)
+
+    def side(labels):
+        rows = []
+        for f in range(n_files):
+            start = np.round(rng.uniform(0, 9, n_rows), 2)
+            length = np.round(rng.uniform(0.05, 2.5, n_rows), 2)
+            rows += [(f"f{f}", s, s + d, labels[rng.integers(len(labels))]) for s, d in zip(start, length)]
+        return _series(rows)
+
+    return side(list(speakers)), side(list(clusters))
+
+
+DURATIONS = {"f0": 12.0, "f1": 12.0, "f2": 12.0}
+UEM = audformat.segmented_index(["f0", "f0", "f1", "f2"], [0.5, 6.0, 1.0, 0.0], [4.0, 11.0, 9.0, 12.0])
+CASES = [
+    {},
+    {"collar": 0.5},
+    {"collar": 0.5, "collar_convention": "per_side"},
+    {"skip_overlap": True},
+    {"uem": UEM},
+    {"compat": "pyannote"},
+    {"compat": "pyannote", "skip_overlap": True, "collar": 0.3},
+    {"mapping": "greedy"},
+    {"mapping": "greedy", "individual_file_mapping": False},
+    {"individual_file_mapping": False, "collar": 0.25, "uem": UEM},
+]
+
+
+def _check_sums(truth, prediction, options):
+    outcomes = audeval.diarization_outcomes(truth, prediction, files_duration=DURATIONS, **options)
+    report = audeval.diarization_report(truth, prediction, files_duration=DURATIONS, **options)
+    sums = outcomes.groupby(level="file")[["correct", "miss", "false_alarm", "confusion"]].sum()
+    report = report.drop(index="TOTAL")
+    sums = sums.reindex(report.index, fill_value=0.0)
+    for column in ("correct", "miss", "false_alarm", "confusion"):
+        np.testing.assert_allclose(sums[column], report[column], atol=1e-9, err_msg=column)
+    # an "unscored" span carries no time; a span's components are at most its speakers' time
+    unscored = outcomes["outcome"] == "unscored"
+    assert (outcomes.loc[unscored, ["correct", "miss", "false_alarm", "confusion"]] == 0).all().all()
+    assert (outcomes["duration"] > 0).all()
+    return outcomes
+
+
+@pytest.mark.parametrize("options", CASES, ids=lambda o: ",".join(f"{k}={v if k != 'uem' else 'uem'}" for k, v in o.items()) or "default")
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_sums_equal_report(seed, options):
+    truth, prediction = _random(seed)
+    _check_sums(truth, prediction, options)
+
+
+def test_hand_case():
+    truth = _series([("f1", 0, 2, "A"), ("f1", 2, 4, "B")])
+    prediction = _series([("f1", 0, 2.5, 7), ("f1", 2.5, 4, 3)])
+    out = audeval.diarization_outcomes(truth, prediction, files_duration={"f1": 4})
+    assert out["truth"].tolist() == ["A", "B", "B"]
+    assert out["prediction"].tolist() == ["A", "A", "B"]  # 7 is mapped onto A, 3 onto B
+    assert out["outcome"].tolist() == ["correct", "confusion", "correct"]
+    assert out["duration"].tolist() == [2.0, 0.5, 1.5]
+    assert list(out.index.names) == ["file", "start", "end"]
+
+
+def test_hand_overlap_and_collar():
+    # A 0-4, B 2-6 (overlap 2-4); prediction 0 on 0-6: mapped onto A or B (4 s each -> A first)
+    truth = _series([("f", 0, 4, "A"), ("f", 2, 6, "B")])
+    prediction = _series([("f", 0, 6, 0)])
+    out = audeval.diarization_outcomes(truth, prediction, files_duration={"f": 8})
+    assert out["truth"].tolist() == ["A", "A+B", "B"]
+    assert out["outcome"].tolist() == ["correct", "miss", "confusion"]
+    assert out["correct"].tolist() == [2.0, 2.0, 0.0]
+    assert out["miss"].tolist() == [0.0, 2.0, 0.0]
+    assert out["confusion"].tolist() == [0.0, 0.0, 2.0]
+    # collar 1 s (total): 0.5 s each side of 0, 2, 4, 6 is unscored
+    out = audeval.diarization_outcomes(truth, prediction, files_duration={"f": 8}, collar=1.0)
+    unscored = out[out["outcome"] == "unscored"]
+    assert unscored["duration"].sum() == pytest.approx(3.5)  # 0-0.5, 1.5-2.5, 3.5-4.5, 5.5-6.5
+    # skip_overlap: 2-4 unscored
+    out = audeval.diarization_outcomes(truth, prediction, files_duration={"f": 8}, skip_overlap=True)
+    assert out["outcome"].tolist() == ["correct", "unscored", "confusion"]
+
+
+def test_uem_outside_is_unscored():
+    truth = _series([("f", 0, 4, "A")])
+    prediction = _series([("f", 1, 5, 0)])
+    uem = audformat.segmented_index(["f"], [2.0], [3.0])
+    out = audeval.diarization_outcomes(truth, prediction, uem=uem)
+    scored = out[out["outcome"] != "unscored"]
+    assert scored["duration"].sum() == pytest.approx(1.0)
+    assert scored["outcome"].tolist() == ["correct"]
+
+
+def test_table_in_place_of_truth_raises():
+    truth, prediction = _random(0)
+    table = audeval.diarization_statistics(truth, prediction, files_duration=DURATIONS)
+    with pytest.raises(TypeError, match="diarization_outcomes"):
+        audeval.diarization_outcomes(table, None)
+
+
+def test_no_stray_warnings():
+    truth, prediction = _random(3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        audeval.diarization_outcomes(truth, prediction, files_duration=DURATIONS, collar=0.2)
