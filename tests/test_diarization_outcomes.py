@@ -121,3 +121,58 @@ def test_no_stray_warnings():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         audeval.diarization_outcomes(truth, prediction, files_duration=DURATIONS, collar=0.2)
+
+
+def test_empty_sides():
+    truth = _series([("f", 0, 2, "A")])
+    empty = pd.Series([], dtype=object, index=audformat.segmented_index([], [], []))
+    out = audeval.diarization_outcomes(truth, empty, files_duration={"f": 3})
+    assert out["outcome"].tolist() == ["miss"] and out["miss"].tolist() == [2.0]
+    assert out["prediction"].tolist() == [""]
+    out = audeval.diarization_outcomes(empty, truth, files_duration={"f": 3})
+    assert out["outcome"].tolist() == ["false_alarm"] and out["false_alarm"].tolist() == [2.0]
+    with pytest.warns(audeval.FilesWithoutRowsWarning):
+        out = audeval.diarization_outcomes(empty, empty, files_duration={"f": 3})
+    assert len(out) == 0 and list(out.index.names) == ["file", "start", "end"]
+
+
+def test_pyannote_self_overlap_counts_twice():
+    # A overlaps itself on 1-2: compat="pyannote" counts it twice (truth "A*2")
+    truth = _series([("f", 0, 2, "A"), ("f", 1, 3, "A")])
+    prediction = _series([("f", 0, 3, 5)])
+    out = audeval.diarization_outcomes(truth, prediction, files_duration={"f": 3}, compat="pyannote")
+    assert out["truth"].tolist() == ["A", "A*2", "A"]
+    assert out["miss"].tolist() == [0.0, 1.0, 0.0]
+    assert out["correct"].tolist() == [1.0, 1.0, 1.0]
+    out = audeval.diarization_outcomes(truth, prediction, files_duration={"f": 3})
+    assert out["truth"].tolist() == ["A"] and out["outcome"].tolist() == ["correct"]
+
+
+hypothesis = pytest.importorskip("hypothesis")
+st = hypothesis.strategies
+
+
+@st.composite
+def _sides(draw):
+    def rows(labels):
+        n = draw(st.integers(0, 6))
+        out = []
+        for _ in range(n):
+            f = draw(st.sampled_from(["f0", "f1"]))
+            start = draw(st.integers(0, 30)) / 4
+            length = draw(st.integers(1, 12)) / 4
+            out.append((f, start, start + length, draw(st.sampled_from(labels))))
+        return out
+
+    truth, prediction = rows(["A", "B", "C"]), rows([0, 1, 2])
+    hypothesis.assume(truth and prediction)
+    return _series(truth), _series(prediction)
+
+
+@hypothesis.settings(max_examples=60, deadline=None)
+@hypothesis.given(_sides(), st.sampled_from(CASES))
+def test_sums_equal_report_hypothesis(sides, options):
+    truth, prediction = sides
+    with warnings.catch_warnings():  # files of DURATIONS without rows: the input gate's warning
+        warnings.simplefilter("ignore", audeval.FilesWithoutRowsWarning)
+        _check_sums(truth, prediction, options)
