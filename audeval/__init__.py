@@ -86,6 +86,7 @@ from audeval._score_based import roc_curve
 from audeval._score_based import score_statistics
 from audeval._score_based import scores_to_events
 from audeval._segments import segment_accuracy
+from audeval._segments import segment_activity
 from audeval._segments import segment_error_rate
 from audeval._segments import segment_error_rate_per_class
 from audeval._segments import segment_fscore
@@ -198,6 +199,7 @@ __all__ = [
     "score_statistics",
     "scores_to_events",
     "segment_accuracy",
+    "segment_activity",
     "segment_error_rate",
     "segment_error_rate_per_class",
     "segment_fscore",

@@ -39,6 +39,7 @@ the exact continuous-time limit, statistics are durations.
 
 from audeval._protocol import Family
 from audeval._segments import reductions
+from audeval._segments.activity import segment_activity
 from audeval._segments.engine import KEY_LIMIT
 from audeval._segments.engine import _n_units
 from audeval._segments.engine import _side_units
@@ -63,6 +64,7 @@ from audeval._segments.statistics import segment_statistics
 
 __all__ = [
     "segment_accuracy",
+    "segment_activity",
     "segment_error_rate",
     "segment_error_rate_per_class",
     "segment_fscore",

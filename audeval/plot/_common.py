@@ -11,7 +11,6 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from audeval._intervals import group_keys, merge
 from audeval._validation import NS_PER_SECOND, to_ns
 
 
@@ -275,27 +274,6 @@ def rectangle(ax, start: int, end: int, top: float, height: float, color, gid: s
     patch = Rectangle((x, top), width, height, **options)
     ax.add_patch(patch)
     return patch
-
-
-def difference(n_groups: int, a, b):
-    """Parts of the merged interval set ``a`` not covered by ``b``, per group.
-
-    ``a`` and ``b`` are ``(group, start, end)`` outputs of
-    :func:`audeval._intervals.merge`: coverage is 0 or 1 on each side,
-    so ``a - b == 1`` exactly where ``a`` is and ``b`` is not.
-    """
-    group = np.concatenate([a[0], a[0], b[0], b[0]])
-    if len(group) == 0:
-        return a
-    position = np.concatenate([a[1], a[2], b[1], b[2]])
-    delta = np.concatenate(
-        [np.ones(len(a[0])), -np.ones(len(a[0])), -np.ones(len(b[0])), np.ones(len(b[0]))]
-    ).astype(np.int64)
-    (key,) = group_keys(n_groups, (group, position))
-    order = np.argsort(key, kind="stable")
-    group, position, state = group[order], position[order], np.cumsum(delta[order])
-    run = np.flatnonzero(state[:-1] == 1)  # runs with a state of 1 never cross groups
-    return merge(n_groups, group[run], position[run], position[run + 1])
 
 
 def in_window(start: np.ndarray, end: np.ndarray, lo: int, hi: int) -> np.ndarray:

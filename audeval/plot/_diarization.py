@@ -18,14 +18,13 @@ import pandas as pd
 from audeval._diarization import diarization_mapping, diarization_report, diarization_statistics
 from audeval._diarization._options import DIARIZATION, check_diarization_inputs
 from audeval._diarization._region import _crop, _merge_labels, _scored_region, check_uem, with_uem
-from audeval._intervals import intersect, merge
+from audeval._intervals import difference, intersect, merge
 from audeval._protocol import table_options
 from audeval._validation import NAT, NS_PER_SECOND, Inputs
 from audeval.plot._common import (
     BAR_PAD,
     LEVEL_HEIGHT,
     UNSCORED,
-    difference,
     file_code,
     file_end_line,
     finish_lanes,

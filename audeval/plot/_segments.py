@@ -16,14 +16,13 @@ import pandas as pd
 
 import audeval
 from audeval import _segments
-from audeval._intervals import intersect, merge
+from audeval._segments.activity import outcome_runs
 from audeval._validation import NS_PER_SECOND, Inputs, check_inputs, file_extent
 from audeval.plot._common import (
     BAR_PAD,
     BLOCK_GAP,
     LEVEL_HEIGHT,
     Lane,
-    difference,
     file_code,
     file_end_line,
     finish_lanes,
@@ -69,18 +68,13 @@ class _Grid:
 
 
 def _runs(inputs: Inputs, grid: _Grid) -> dict[str, tuple]:
-    """Runs of TP, FN and FP units per (file, label) group, as the statistics count them."""
-    n_groups = inputs.n_files * inputs.n_labels
-    truth_active, prediction_active = (
-        merge(n_groups, *_segments._side_units(inputs, side, grid.n_units, grid.units)[:3])
-        for side in (inputs.truth, inputs.prediction)
-    )
-    both = intersect(n_groups, truth_active, prediction_active)
+    """Runs of TP, FN and FP units per (file, label) group (:func:`audeval.segment_activity`'s)."""
+    runs = outcome_runs(inputs, grid.n_units, grid.units)
     return {
-        "truth:tp": both,
-        "truth:fn": difference(n_groups, truth_active, both),
-        "prediction:tp": both,
-        "prediction:fp": difference(n_groups, prediction_active, both),
+        "truth:tp": runs["tp"],
+        "truth:fn": runs["fn"],
+        "prediction:tp": runs["tp"],
+        "prediction:fp": runs["fp"],
     }
 
 
