@@ -28,17 +28,14 @@ import pandas as pd
 from audeval import _pieces
 from audeval._validation import NS_PER_SECOND
 
-from audeval._diarization import _options as opt
 from audeval._diarization._mapping import _mapped_pairs
 from audeval._diarization._options import DIARIZATION
 from audeval._diarization._region import (
     _merge_labels,
     _raw_labels,
     _scored_region,
-    check_uem,
-    with_uem,
 )
-from audeval._diarization._statistics import _diarization_arrays
+from audeval._diarization._table import arrays_of, checked_inputs
 
 
 OUTCOMES = ("correct", "miss", "false_alarm", "confusion", "unscored")
@@ -63,22 +60,8 @@ def _names(active, n_pieces: int) -> np.ndarray:
 def _geometry(truth, prediction, options):
     """Validated inputs, the statistics arrays, the rows of each side and the scored region
     (as :func:`audeval._diarization._statistics._diarization_arrays` takes them)."""
-    uem = check_uem(options.uem)
-    inputs, truth_labels, prediction_labels = opt.check_diarization_inputs(
-        truth, prediction, files_duration=options.files_duration
-    )
-    inputs, uem_arrays = with_uem(inputs, uem)
-    table = _diarization_arrays(
-        inputs,
-        options.collar,
-        options.skip_overlap,
-        collar_convention=options.collar_convention,
-        compat=options.compat,
-        uem=uem_arrays,
-        truth_labels=truth_labels,
-        prediction_labels=prediction_labels,
-        overlap=False,
-    )
+    inputs, uem_arrays, truth_labels, prediction_labels = checked_inputs(truth, prediction, options)
+    table = arrays_of(inputs, uem_arrays, truth_labels, prediction_labels, options, overlap=False)
     n = inputs.n_files
     width = max(len(truth_labels), len(prediction_labels), 1)
     with warnings.catch_warnings():  # the statistics above already warned

@@ -157,14 +157,20 @@ def _from_frame(stats: pd.DataFrame, compat: str | None = None) -> _Table:
     )
 
 
-def _compute(truth, prediction, options, overlap: bool = True) -> _Table:
-    """Arrays of the statistics of two Series (no DataFrame in between)."""
+def checked_inputs(truth, prediction, options) -> tuple:
+    """The gate of the diarization statistics: validated inputs, the labels of each side
+    and the UEM as arrays."""
     uem = check_uem(options.uem)
     inputs, truth_labels, prediction_labels = opt.check_diarization_inputs(
         truth, prediction, files_duration=options.files_duration
     )
     inputs, uem_arrays = with_uem(inputs, uem)
-    table = _diarization_arrays(
+    return inputs, uem_arrays, truth_labels, prediction_labels
+
+
+def arrays_of(inputs, uem_arrays, truth_labels, prediction_labels, options, overlap: bool = True) -> _Table:
+    """The statistics arrays of checked inputs (:func:`checked_inputs`) under ``options``."""
+    return _diarization_arrays(
         inputs,
         options.collar,
         options.skip_overlap,
@@ -175,6 +181,12 @@ def _compute(truth, prediction, options, overlap: bool = True) -> _Table:
         prediction_labels=prediction_labels,
         overlap=overlap,
     )
+
+
+def _compute(truth, prediction, options, overlap: bool = True) -> _Table:
+    """Arrays of the statistics of two Series (no DataFrame in between)."""
+    inputs, uem_arrays, truth_labels, prediction_labels = checked_inputs(truth, prediction, options)
+    table = arrays_of(inputs, uem_arrays, truth_labels, prediction_labels, options, overlap=overlap)
     table.collar_convention = options.collar_convention
     return table
 
