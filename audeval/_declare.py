@@ -343,18 +343,17 @@ class Declaration:
 
 
 def declared_defaults(metrics: Sequence[Callable], names: Sequence[str], statistics: Callable) -> tuple:
-    """``Family.requires`` entries: a metric's statistics defaults that differ from ``statistics``'s.
+    """``Family.defaults`` entries: a metric's statistics defaults that differ from ``statistics``'s.
 
     The protocol's generic layers (``Accumulator``, ``bootstrap``, ``dask_statistics``)
-    then compute a metric's table with its own defaults;
-    the value is a :class:`audeval._options.Default`, so that an option the caller gives wins.
+    then compute a metric's table with its own defaults; an option the caller gives wins.
     """
     base = inspect.signature(statistics).parameters
     out = []
     for metric in metrics:
         own = inspect.signature(metric).parameters
         differ = {
-            name: Default(own[name].default)
+            name: own[name].default
             for name in names
             if name in own and (name not in base or own[name].default != base[name].default)
         }

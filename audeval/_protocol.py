@@ -77,6 +77,9 @@ class Family:
             (a mapping rater -> Series) and ``prediction=None``
         columns: columns every table of the family has (checked by the gate)
         requires: ``(metric, {option: value})``: statistics options a metric needs
+            whatever the caller gives (e.g. the confusion columns)
+        defaults: ``(metric, {option: value})``: statistics defaults of a metric's own
+            (e.g. ``psds``'s ``cttc_threshold=0.3``); an option the caller gives wins
         fill_missing: ``fill(storage, present, shape)`` fills rows missing from a shard
             when tables are summed (``None``: missing rows count 0)
         normalise: ``normalise(options) -> options`` turns given keyword options
@@ -140,6 +143,7 @@ class Family:
     single_input: bool = False
     columns: tuple[str, ...] = ()
     requires: tuple[tuple[Callable, Mapping[str, object]], ...] = ()
+    defaults: tuple[tuple[Callable, Mapping[str, object]], ...] = ()
     fill_missing: Callable | None = None
     normalise: Callable[[dict], dict] | None = None
     additive: tuple[str, ...] | None = None
@@ -188,12 +192,20 @@ class Family:
         return self._parameters[2] if self.takes_labels else None
 
     def required_options(self, metric: Callable | None) -> dict:
-        """Statistics options that ``metric`` needs (e.g. the confusion columns)."""
+        """Statistics options of ``metric``: its own defaults (:attr:`defaults`),
+        then what it needs (:attr:`requires`)."""
         out: dict = {}
-        for function, options in self.requires:
+        for function, options in (*self.defaults, *self.requires):
             if function is metric:
                 out.update(options)
         return out
+
+    def soft_options(self, metric: Callable | None) -> frozenset:
+        """The names of :meth:`required_options` that an option the caller gives overrides."""
+        hard = {name for function, options in self.requires if function is metric for name in options}
+        return frozenset(
+            name for function, options in self.defaults if function is metric for name in options
+        ) - hard
 
     def labels_of(self, labels, options: Mapping[str, object]):
         """``labels``, or the option that names them (``positive_labels=``); both raise."""
@@ -412,11 +424,13 @@ def check_table(
 # -------------------------------------------------------------------------
 
 
-def with_required(options: Mapping[str, object], required: Mapping[str, object]) -> dict:
-    """Options with what a metric requires; a required default yields to a given option."""
+def with_required(
+    options: Mapping[str, object], required: Mapping[str, object], soft: frozenset = frozenset()
+) -> dict:
+    """Options with what a metric requires; a required default (``soft``) yields to a given option."""
     out = dict(options)
     for key, value in required.items():
-        if given(value) or key not in out or not given(out[key]):
+        if key not in soft or key not in out or not given(out[key]):
             out[key] = value
     return out
 

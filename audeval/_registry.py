@@ -25,7 +25,6 @@ from audeval import _hierarchy
 from audeval._score_based import family as _score_family
 from audeval import _segments
 from audeval import _structure
-from audeval._options import given
 from audeval._file_levels import warn_files_without_rows
 from audeval._intervals import expand_ranges
 from audeval._labels import empty_labels_allowed
@@ -115,10 +114,11 @@ def split_options(
     names = {*family.options, *family.file_options}
     if family.labels_option not in (None, "labels"):
         names.add(family.labels_option)
-    statistics = {**family.required_options(metric)}
+    required, soft = family.required_options(metric), family.soft_options(metric)
+    statistics = {**required}
     statistics.update({k: v for k, v in options.items() if k in names})
-    # (a required value wins over the caller's only where it is no default)
-    statistics.update({k: v for k, v in family.required_options(metric).items() if given(v)})
+    # (a required value wins over the caller's, a metric's own default does not)
+    statistics.update({k: v for k, v in required.items() if k not in soft})
     statistics.update(
         {target: options[k] for k, target in family.aliases.items() if k in options and target not in options}
     )
@@ -170,7 +170,7 @@ def statistics_of(
                 "prediction is None: pass a prediction Series, "
                 f"or a table from {family.statistics.__name__} in place of truth."
             )
-        options = with_required(statistics_options, family.required_options(metric))
+        options = with_required(statistics_options, family.required_options(metric), family.soft_options(metric))
         return family.compute(truth, prediction, labels, options)
     declared = family.statistics.declared  # type: ignore[attr-defined]  # a declared function carries its declaration
     given = {k: v for k, v in statistics_options.items() if k in declared.family.fields}
@@ -443,7 +443,9 @@ class Batches:
             held = set(found)
             labels = [label for label in labels if label in held]
         if parts and self.family.parts is not None and isinstance(truth, pd.Series) and prediction is not None:
-            options = with_required(options, self.family.required_options(metric))
+            options = with_required(
+                options, self.family.required_options(metric), self.family.soft_options(metric)
+            )
             options = {k: value_of(v) for k, v in options.items()}
             return self._warning_once(lambda: self.family.parts(truth, prediction, labels, **options))  # type: ignore[misc]  # parts is not None (checked above)
         with empty_labels_allowed() if self.deferred and not labels else contextlib.nullcontext():

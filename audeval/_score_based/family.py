@@ -44,7 +44,7 @@ FAMILY = Family(
     # statistics defaults a metric's own signature sets otherwise (ROC metrics: segments;
     # psds and psd_roc: cttc_threshold=0.3; piPSDS: its median filter lengths);
     # an option the caller gives wins (split_options)
-    requires=declared_defaults(METRICS, STATISTICS_OPTIONS, score_statistics),
+    defaults=declared_defaults(METRICS, STATISTICS_OPTIONS, score_statistics),
     resample=reductions.resample,
 )
 """The score family (index ``(file, label, threshold)``)."""
