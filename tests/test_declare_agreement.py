@@ -13,9 +13,7 @@ and the family's ``reduce`` on summed count arrays (the bootstrap's array path).
 
 from __future__ import annotations
 
-import collections
 import dataclasses
-import inspect
 import pathlib
 import warnings
 
@@ -23,6 +21,7 @@ import audformat
 import numpy as np
 import pandas as pd
 import pytest
+from test_declare import checks, keyword_defaults  # noqa: F401  (checks: the fixture counting Option.check calls)
 
 import audeval
 from audeval import _declare
@@ -30,7 +29,6 @@ from audeval import _resample
 from audeval._agreement import FAMILY
 from audeval._agreement import reductions
 from audeval._agreement.options import AGREEMENT, RATERS
-from audeval._declare import Option
 from audeval._protocol import Counts
 
 
@@ -65,23 +63,6 @@ def random_raters(n_raters: int, n_files: int, seed: int = 0) -> dict:
     return out
 
 
-@pytest.fixture
-def checks(monkeypatch):
-    """Count :meth:`Option.check` calls by option name."""
-    counter = collections.Counter()
-    check = Option.check
-
-    def counting(self, value):
-        counter[self.name] += 1
-        return check(self, value)
-
-    monkeypatch.setattr(Option, "check", counting)
-    return counter
-
-
-def keyword_defaults(function) -> dict:
-    parameters = inspect.signature(function).parameters.values()
-    return {p.name: p.default for p in parameters if p.kind is p.KEYWORD_ONLY}
 
 
 def given_options(function) -> dict:

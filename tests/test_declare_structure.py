@@ -16,19 +16,17 @@ The properties ``tests/test_declare.py`` checks for the segment and score famili
 
 from __future__ import annotations
 
-import collections
 import dataclasses
-import inspect
 import pathlib
 
 import audformat
 import numpy as np
 import pandas as pd
 import pytest
+from test_declare import checks, keyword_defaults  # noqa: F401  (checks: the fixture counting Option.check calls)
 
 import audeval
 from audeval import _declare
-from audeval._declare import Option
 from audeval._hierarchy import FAMILY as HIERARCHY_FAMILY
 from audeval._hierarchy._options import HIERARCHY
 from audeval._structure import FAMILY as STRUCTURE_FAMILY
@@ -62,23 +60,6 @@ def hierarchies():
 INPUTS = {"structure": partitions, "hierarchy": hierarchies}
 
 
-@pytest.fixture
-def checks(monkeypatch):
-    """Count :meth:`Option.check` calls by option name."""
-    counter = collections.Counter()
-    check = Option.check
-
-    def counting(self, value):
-        counter[self.name] += 1
-        return check(self, value)
-
-    monkeypatch.setattr(Option, "check", counting)
-    return counter
-
-
-def keyword_defaults(function) -> dict:
-    parameters = inspect.signature(function).parameters.values()
-    return {p.name: p.default for p in parameters if p.kind is p.KEYWORD_ONLY}
 
 
 def cases(first: int = 0):
