@@ -39,7 +39,7 @@ import pandas as pd  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from audeval._matrix import agreement_matrix  # noqa: E402
+from audeval._generic.matrix import agreement_matrix  # noqa: E402
 from audeval._agreement import cohen_kappa  # noqa: E402
 from audeval._agreement import consensus  # noqa: E402
 from audeval._agreement import disagreements  # noqa: E402

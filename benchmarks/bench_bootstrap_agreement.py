@@ -34,7 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) 
 import audformat  # noqa: E402
 
 import audeval  # noqa: E402
-from audeval import _resample  # noqa: E402
+from audeval._generic import resample as _resample
 from _timing import interleaved_with_results  # noqa: E402
 
 

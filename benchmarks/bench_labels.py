@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 import audeval
-from audeval._validation import check_inputs
+from audeval._core.validation import check_inputs
 
 
 def events(n: int, seed: int, n_files: int = 10_000, n_labels: int = 10) -> tuple[pd.MultiIndex, np.ndarray]:

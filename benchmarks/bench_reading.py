@@ -13,7 +13,7 @@ Timed (CPU seconds, median of ``repeat`` interleaved runs after a warm-up):
   (no checks; SPEC section 9 target: ``read_annotations`` <= 1.5x this);
 * ``read_annotations``: the reader (checks, ``file:line`` messages, files without events);
 * ``line parser``: the same reader with the ``read_csv`` path switched off
-  (``audeval._read_table.MIN_BYTES``), as before issue 32;
+  (``audeval._io.table.MIN_BYTES``), as before issue 32;
 * ``read_csv alone``: ``pandas.read_csv`` with default options.
 
 ``--quick`` uses 100k rows and 3 runs.
@@ -37,7 +37,7 @@ import pandas as pd  # noqa: E402
 import _data  # noqa: E402
 from _timing import interleaved  # noqa: E402
 import audeval  # noqa: E402
-from audeval import _read_table  # noqa: E402
+from audeval._io import table as _read_table
 
 
 def write_lists(folder: str, n_rows: int) -> dict[str, str]:

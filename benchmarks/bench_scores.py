@@ -131,7 +131,7 @@ def to_audeval(classes, rows, durations, scores):
 
 
 def time_audeval(truth, table, durations, repeat):
-    from audeval._score_based import psds
+    from audeval._sed_scores import psds
 
     def run():
         return psds(truth, table, files_duration=durations, compat="sed_scores_eval", **PSDS1)

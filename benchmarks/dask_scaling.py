@@ -60,7 +60,7 @@ import pandas as pd  # noqa: E402
 import _data  # noqa: E402
 
 import audeval  # noqa: E402
-from audeval._rows import concatenate_rows, rows_of  # noqa: E402
+from audeval._generic.rows import concatenate_rows, rows_of  # noqa: E402
 
 
 OPTIONS = dict(onset_tolerance=0.2, offset_tolerance=0.2, duration_tolerance=0.5)

@@ -1,6 +1,6 @@
 """Additive statistics as a feature (SPEC section 2): sums of shards, accumulator.
 
-Every family registered in ``audeval._registry.FAMILIES`` that is listed in CASES
+Every family registered in ``audeval._generic.registry.FAMILIES`` that is listed in CASES
 is tested here; tests/test_contract.py runs every registered family through every path.
 """
 
@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 import audeval
-from audeval._registry import FAMILIES
+from audeval._generic.registry import FAMILIES
 
 
 DURATION = 20.0  # seconds; every generated event ends before

@@ -2,7 +2,7 @@
 
 ``docs/examples/family/duration.py`` declares a toy family (options, statistics, reduction, metric,
 ``Family``). Registered (here by patching the registry, in audeval by one line in
-``audeval/_registry.py``), it goes through ``sum_statistics``, ``Accumulator``, ``bootstrap`` (on arrays)
+``audeval/_generic/registry.py``), it goes through ``sum_statistics``, ``Accumulator``, ``bootstrap`` (on arrays)
 and ``dask_statistics`` with the direct call's number, and the generated contract tries its options.
 """
 
@@ -17,7 +17,7 @@ import test_contract
 import test_contract_declared
 
 import audeval
-from audeval import _registry
+from audeval._generic import registry as _registry
 
 
 PATH = pathlib.Path(__file__).parents[1] / "docs" / "examples" / "family" / "duration.py"
@@ -35,7 +35,7 @@ example = _load()
 
 @pytest.fixture
 def registered(monkeypatch):
-    """The family registered as ``audeval/_registry.py`` would do with its one line."""
+    """The family registered as ``audeval/_generic/registry.py`` would do with its one line."""
     family = example.FAMILY
     monkeypatch.setitem(_registry.FAMILIES, family.name, family)
     for function in (*family.metrics, family.statistics):

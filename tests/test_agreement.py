@@ -24,10 +24,10 @@ from audeval import unitized_alpha
 from audeval._agreement.inputs import check_ratings
 from audeval._agreement.unitizing import unitizing_disagreement
 from audeval import UndefinedMetricWarning
-from audeval._pieces import activity
-from audeval._pieces import cooccurrence
-from audeval._pieces import cut
-from audeval._pieces import join_runs
+from audeval._core.sweep import activity
+from audeval._core.sweep import cooccurrence
+from audeval._core.sweep import cut
+from audeval._core.sweep import join_runs
 
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -25,8 +25,8 @@ from audeval import fleiss_kappa
 from audeval import krippendorff_alpha
 from audeval import unitized_alpha
 from audeval._agreement.coincidence import count_runs
-from audeval._pieces import coverage
-from audeval._pieces import sort_keys
+from audeval._core.sweep import coverage
+from audeval._core.sweep import sort_keys
 
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 import audeval
-from audeval import _resample
+from audeval._generic import resample as _resample
 
 
 HERE = os.path.dirname(os.path.abspath(__file__))

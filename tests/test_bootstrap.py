@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 
 import audeval
-from audeval._registry import FAMILIES
-from audeval._bootstrap import BootstrapWarning, resample_counts
+from audeval._generic.registry import FAMILIES
+from audeval._generic.bootstrap import BootstrapWarning, resample_counts
 
 
 DURATION = 30.0

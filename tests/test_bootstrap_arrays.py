@@ -3,7 +3,7 @@
 Every registered family and metric (the data of the contract test) is bootstrapped twice
 with the same seed: on arrays (the family's ``reduce`` of the count-matrix product)
 and by the reference, the metric called on the statistics table of every resample
-(the implementation before the array path, kept in :mod:`audeval._bootstrap`
+(the implementation before the array path, kept in :mod:`audeval._generic.bootstrap`
 for metrics without an array reduction).
 The draws are the same, so the resampled values and the intervals must be too.
 """
@@ -18,9 +18,9 @@ import pandas as pd
 import pytest
 
 import audeval
-from audeval import _bootstrap
-from audeval import _resample
-from audeval._registry import FAMILIES
+from audeval._generic import bootstrap as _bootstrap
+from audeval._generic import resample as _resample
+from audeval._generic.registry import FAMILIES
 
 from test_contract import DATA, cases
 
@@ -193,7 +193,7 @@ def test_psds_on_arrays_equals_a_table_per_resample(options, monkeypatch):
 
 def test_average_precision_and_auroc_per_class_are_dicts():
     """Issue 31 item 5: one per-class type (PerClass, a dict label -> value) in every family."""
-    from audeval._report import PerClass
+    from audeval._core.report import PerClass
 
     truth, scores = _informative_scores(n_files=3)
     for metric in (audeval.average_precision, audeval.auroc):

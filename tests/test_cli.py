@@ -453,7 +453,7 @@ def test_help_and_version(capsys):
 def test_progress_bar(capsys, monkeypatch, tmp_path):
     for i in range(_cli.PROGRESS_MIN_FILES + 2):
         write(tmp_path / "ref" / f"{i}.txt", "0\t1\tx\n")
-    monkeypatch.setattr(_cli, "_progress_wanted", lambda args: True)
+    monkeypatch.setattr(_cli.messages, "_progress_wanted", lambda args: True)
     code, out, err = run(
         capsys, "events", tmp_path / "ref", tmp_path / "ref", "--per-file", "--format", "csv"
     )
@@ -466,7 +466,7 @@ def test_progress_bar(capsys, monkeypatch, tmp_path):
     code, out, err = run(capsys, "events", EXAMPLE["truth"], EXAMPLE["prediction"])
     assert "Reading truth" in err and "Reading prediction" in err
     assert "Scoring" not in err  # 6 files: no bar while scoring
-    monkeypatch.setattr(_cli, "_progress_wanted", lambda args: False)
+    monkeypatch.setattr(_cli.messages, "_progress_wanted", lambda args: False)
     code, out, err = run(capsys, "events", tmp_path / "ref", tmp_path / "ref")
     assert code == 0 and err == ""
 

@@ -357,7 +357,7 @@ def test_long_phases_redraw_their_elapsed_time(capsys, monkeypatch, tmp_path, co
         return function(*args, **kwargs)
 
     monkeypatch.setattr(audeval, slow, slowly)
-    monkeypatch.setattr(_cli, "_progress_wanted", lambda args: True)
+    monkeypatch.setattr(_cli.messages, "_progress_wanted", lambda args: True)
     monkeypatch.setattr(messages, "TICK_SECONDS", 0.05)
     code, out, err = run(capsys, command, tmp_path / "ref", tmp_path / "est", "--format", "csv")
     assert code == 0, err
@@ -369,7 +369,7 @@ def test_long_phases_redraw_their_elapsed_time(capsys, monkeypatch, tmp_path, co
 def test_large_outputs_are_formatted_under_a_progress_line(capsys, monkeypatch):
     from audeval import _cli
 
-    monkeypatch.setattr(_cli, "_progress_wanted", lambda args: True)
+    monkeypatch.setattr(_cli.messages, "_progress_wanted", lambda args: True)
     monkeypatch.setattr(_cli, "PROGRESS_MIN_ROWS", 3)
     code, out, err = run(capsys, "events", "--example", "--per-file")
     assert code == 0

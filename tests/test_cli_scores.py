@@ -170,7 +170,7 @@ def test_help(capsys):
 
 
 def test_progress_phase(capsys, monkeypatch):
-    monkeypatch.setattr(_cli, "_progress_wanted", lambda args: True)
+    monkeypatch.setattr(_cli.messages, "_progress_wanted", lambda args: True)
     with phase(None, "Scoring", True):
         pass
     assert "Scoring" in capsys.readouterr().err
@@ -207,7 +207,7 @@ def test_audio_ids_with_dots(capsys, tmp_path):
 
 def test_every_long_phase_moves(capsys, monkeypatch, tmp_path):
     """Reading counts files; scoring shows its elapsed time (issue 33, item 18)."""
-    monkeypatch.setattr(_cli, "_progress_wanted", lambda args: True)
+    monkeypatch.setattr(_cli.messages, "_progress_wanted", lambda args: True)
     (tmp_path / "scores").mkdir()
     with open(os.path.join(SCORES, "a.tsv")) as fp:
         text = fp.read()
@@ -216,7 +216,7 @@ def test_every_long_phase_moves(capsys, monkeypatch, tmp_path):
         (tmp_path / "scores" / f"clip{i:02d}.tsv").write_text(text)
         lines.append(f"clip{i:02d}.wav\t0.5\t2.0\tdog")
     (tmp_path / "truth.tsv").write_text("\n".join(lines) + "\n")
-    from audeval._score_based import readers
+    from audeval._io import scores as readers
 
     steps = []
 
@@ -237,7 +237,7 @@ def test_working_shows_the_elapsed_time(capsys, monkeypatch):
 
     from audeval._cli.scores import working
 
-    monkeypatch.setattr(_cli, "_progress_wanted", lambda args: True)
+    monkeypatch.setattr(_cli.messages, "_progress_wanted", lambda args: True)
     with working(None, "Scoring", True):
         time.sleep(1.2)
     err = capsys.readouterr().err

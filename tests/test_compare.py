@@ -21,9 +21,9 @@ import pytest
 import scipy.stats
 
 import audeval
-from audeval._compare import arrays as _arrays
-from audeval._compare import inference as _inference
-from audeval._compare import sources as _sources
+from audeval._generic.compare import arrays as _arrays
+from audeval._generic.compare import inference as _inference
+from audeval._generic.compare import sources as _sources
 from audeval.separation import aggregate
 
 from test_bootstrap_arrays import _informative_scores
@@ -127,7 +127,7 @@ def _enumerated_p(name, first, second):
     2^n swaps of files between two systems, each swapped table reduced by the public metric."""
     metric, truth, systems, options, component = _case(name)
     statistics = metric  # the metric of a statistics table: metric(table, None, **metric options)
-    from audeval._registry import family_of, split_options
+    from audeval._generic.registry import family_of, split_options
 
     family = family_of(metric)
     statistics_options, metric_options = split_options(family, metric, options)

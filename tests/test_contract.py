@@ -1,6 +1,6 @@
 """The registry-driven contract (SPEC section 2): whichever path, the same number, or an error.
 
-Every family in ``audeval._registry.FAMILIES`` and every metric it declares
+Every family in ``audeval._generic.registry.FAMILIES`` and every metric it declares
 goes through every path with several options:
 
 * direct: ``metric(truth, prediction, **options)``
@@ -28,8 +28,8 @@ import pytest
 from conftest import MAY_WARN_FILES_WITHOUT_ROWS
 
 import audeval
-from audeval._registry import FAMILIES
-from audeval._registry import reduce, split_options
+from audeval._generic.registry import FAMILIES
+from audeval._generic.registry import reduce, split_options
 
 
 FILES = [f"f{i}" for i in range(6)]

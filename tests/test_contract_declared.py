@@ -1,7 +1,7 @@
 """The contract generated from the declarations (issue 31, item 6).
 
 For every registered family whose functions are declared (``function.declared``,
-:mod:`audeval._declare`), every metric, and every keyword option it declares,
+:mod:`audeval._core.declare`), every metric, and every keyword option it declares,
 the option is set to each non-default value its constraint allows
 (``bool``: the other value; ``choice``: every other choice; ``real``/``seconds``:
 a value in range; ``zero_division``: another value; ``any``: a sample below),
@@ -29,7 +29,7 @@ import pytest
 from test_contract import DATA, FILES, FILES_DURATION, NO_DASK, UEM, _batch, _call, _dask_frame, _subset, assert_same
 
 import audeval
-from audeval._registry import FAMILIES, reduce, split_options
+from audeval._generic.registry import FAMILIES, reduce, split_options
 
 
 SAMPLES = {

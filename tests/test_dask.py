@@ -11,7 +11,7 @@ import pytest
 from conftest import MAY_WARN_DUPLICATES
 
 import audeval
-from audeval._registry import FAMILIES
+from audeval._generic.registry import FAMILIES
 
 
 dd = pytest.importorskip("dask.dataframe")
@@ -229,7 +229,7 @@ def test_input_errors(client):
 
 
 def test_missing_dask_names_the_extra(monkeypatch):
-    from audeval import _dask
+    from audeval._generic import dask as _dask
 
     monkeypatch.setitem(sys.modules, "dask", None)
     monkeypatch.setitem(sys.modules, "dask.dataframe", None)

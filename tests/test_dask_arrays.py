@@ -14,8 +14,8 @@ import pytest
 from conftest import MAY_WARN_DUPLICATES
 
 import audeval
-from audeval import _rows
-from audeval._dask import _file_level, _time_level, to_series
+from audeval._generic import rows as _rows
+from audeval._generic.dask import _file_level, _time_level, to_series
 
 
 dask = pytest.importorskip("dask")
@@ -62,7 +62,7 @@ def concatenated(monkeypatch):
         seen["general" if out is None else "concatenated"] += 1
         return out
 
-    from audeval import _dask
+    from audeval._generic import dask as _dask
 
     monkeypatch.setattr(_dask, "concatenate_rows", spy)
     return seen

@@ -20,11 +20,11 @@ import pandas as pd
 import pytest
 
 import audeval
-from audeval import _declare
-from audeval._declare import Declaration, Option
-from audeval._options import Default
-from audeval._score_based.family import FAMILY as SCORE_FAMILY
-from audeval._score_based.options import SCORE
+from audeval._core import declare as _declare
+from audeval._core.declare import Declaration, Option
+from audeval._core.options import Default
+from audeval._sed_scores.family import FAMILY as SCORE_FAMILY
+from audeval._sed_scores.options import SCORE
 from audeval._segments import FAMILY as SEGMENT_FAMILY
 from audeval._segments.options import SEGMENT
 

@@ -24,12 +24,12 @@ import pytest
 from test_declare import checks, keyword_defaults  # noqa: F401  (checks: the fixture counting Option.check calls)
 
 import audeval
-from audeval import _declare
-from audeval import _resample
+from audeval._core import declare as _declare
+from audeval._generic import resample as _resample
 from audeval._agreement import FAMILY
 from audeval._agreement import reductions
 from audeval._agreement.options import AGREEMENT, RATERS
-from audeval._protocol import Counts
+from audeval._core.protocol import Counts
 
 
 PACKAGE = pathlib.Path(audeval.__file__).parent

@@ -23,12 +23,12 @@ import pandas as pd
 import pytest
 
 import audeval
-from audeval import _declare
-from audeval._declare import Declaration
+from audeval._core import declare as _declare
+from audeval._core.declare import Declaration
 from audeval._diarization import DETECTION_FAMILY
 from audeval._diarization import FAMILY as DIARIZATION_FAMILY
 from audeval._diarization import SPEAKER_CHANGE_FAMILY, SPEAKER_SET_FAMILY
-from audeval._diarization._options import DETECTION, DIARIZATION, SPEAKER_CHANGE, SPEAKER_SET
+from audeval._diarization.options import DETECTION, DIARIZATION, SPEAKER_CHANGE, SPEAKER_SET
 
 from test_declare import PACKAGE, checks, keyword_defaults  # noqa: F401 (fixture)
 

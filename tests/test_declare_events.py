@@ -22,8 +22,8 @@ import pandas as pd
 import pytest
 
 import audeval
-from audeval import _declare
-from audeval import _protocol
+from audeval._core import declare as _declare
+from audeval._core import protocol as _protocol
 from audeval._events import FAMILY
 from audeval._events.options import EVENT
 from test_declare import checks  # noqa: F401  (the fixture counting Option.check calls)
@@ -40,7 +40,6 @@ import matplotlib.pyplot as plt  # noqa: E402
 PACKAGE = pathlib.Path(audeval.__file__).parent
 MODULES = [
     *sorted((PACKAGE / "_events").glob("*.py")),
-    PACKAGE / "_event_outcomes.py",
     PACKAGE / "plot" / "_events.py",
 ]
 PLOTS = (audeval.plot.event_timeline, audeval.plot.event_confusion_matrix)

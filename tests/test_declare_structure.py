@@ -26,11 +26,11 @@ import pytest
 from test_declare import checks, keyword_defaults  # noqa: F401  (checks: the fixture counting Option.check calls)
 
 import audeval
-from audeval import _declare
+from audeval._core import declare as _declare
 from audeval._hierarchy import FAMILY as HIERARCHY_FAMILY
-from audeval._hierarchy._options import HIERARCHY
+from audeval._hierarchy.options import HIERARCHY
 from audeval._structure import FAMILY as STRUCTURE_FAMILY
-from audeval._structure._options import STRUCTURE
+from audeval._structure.options import STRUCTURE
 
 
 PACKAGE = pathlib.Path(audeval.__file__).parent
@@ -224,7 +224,8 @@ def test_unused_options_change_no_number_and_a_table_still_checks_them():
 
 def test_direct_calls_compute_only_what_the_metric_reduces(monkeypatch):
     """A direct call computes the column groups of its metric (declared per metric)."""
-    from audeval._structure import _table, reductions
+    from audeval._structure import reductions
+    from audeval._structure import statistics as _table
 
     asked = []
     statistics_table = _table.statistics_table

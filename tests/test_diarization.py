@@ -16,7 +16,7 @@ from conftest import MAY_WARN_BEYOND_DURATION
 import scipy.optimize
 
 import audeval
-from audeval._matching._assignment import greedy_assignment, optimal_assignment
+from audeval._core.matching.assignment import greedy_assignment, optimal_assignment
 from audeval import _diarization
 
 from conftest import series

@@ -1,6 +1,6 @@
 """Diarization: the bit-mask sweep against the sweep over pairs of overlapping intervals.
 
-Every path of ``audeval._diarization._masks.mask_sweep`` (dense grid in blocks of files, rows, local bits,
+Every path of ``audeval._diarization.masks.mask_sweep`` (dense grid in blocks of files, rows, local bits,
 keys too wide to pack, a label overlapping itself) gives the same statistics as the
 pairwise sweep on merged labels; with more than 62 labels in a file the pairwise sweep is used.
 """
@@ -12,9 +12,9 @@ import pandas as pd
 import pytest
 
 import audeval
-from audeval._diarization import _masks
-from audeval._diarization._region import _merge_labels_arrays
-from audeval._diarization._statistics import _speaker_time, _sweep_merged
+from audeval._diarization import masks as _masks
+from audeval._diarization.region import _merge_labels_arrays
+from audeval._diarization.statistics import _speaker_time, _sweep_merged
 
 from conftest import series
 

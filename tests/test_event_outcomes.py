@@ -15,7 +15,7 @@ from conftest import MAY_WARN_DUPLICATES
 from conftest import MAY_WARN_ABSENT_LABELS
 
 import audeval
-from audeval._event_outcomes import event_outcomes
+from audeval._events.outcomes import event_outcomes
 
 
 def series(files, starts, ends, labels, dtype=None):

@@ -13,7 +13,7 @@ from conftest import MAY_WARN_DUPLICATES
 
 import audeval
 from audeval import _events
-from audeval._validation import check_inputs
+from audeval._core.validation import check_inputs
 
 from conftest import series
 
@@ -91,7 +91,7 @@ def test_greedy_order_is_time_order_not_row_order():
 
 def test_greedy_matching_chain():
     # A chain of truths that compete for shared predictions, resolved in rounds
-    from audeval._matching import greedy_matching
+    from audeval._core.matching import greedy_matching
 
     # truth i may take predictions i and i + 1; greedy gives truth i prediction i
     n = 50
@@ -133,7 +133,7 @@ def _sequential_greedy(n_truth, pairs, truth_rank, pred_rank):
     st.randoms(use_true_random=False),
 )
 def test_greedy_matching_equals_sequential_loop(n_truth, n_pred, pairs, random):
-    from audeval._matching import greedy_matching
+    from audeval._core.matching import greedy_matching
 
     pairs = sorted({(t % n_truth, p % n_pred) for t, p in pairs})
     truth_rank = list(range(n_truth))
@@ -147,7 +147,7 @@ def test_greedy_matching_equals_sequential_loop(n_truth, n_pred, pairs, random):
 
 
 def test_maximum_matching_is_maximum():
-    from audeval._matching import maximum_matching
+    from audeval._core.matching import maximum_matching
 
     # a path t0-p0, t0-p1, t1-p0: maximum is 2
     match = maximum_matching(2, 2, np.array([0, 0, 1]), np.array([0, 1, 0]))

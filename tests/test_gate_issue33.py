@@ -20,7 +20,7 @@ import pytest
 
 import audeval
 import audeval.separation as sep
-from audeval._validation import check_inputs
+from audeval._core.validation import check_inputs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -21,7 +21,7 @@ from audeval._hierarchy import hierarchy_lmeasure
 from audeval._hierarchy import hierarchy_report
 from audeval._hierarchy import hierarchy_statistics
 from audeval._hierarchy import hierarchy_tmeasure
-from audeval._hierarchy._inputs import InconsistentHierarchyWarning
+from audeval._hierarchy.inputs import InconsistentHierarchyWarning
 
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "assets", "hierarchy")
@@ -93,7 +93,7 @@ def golden_means(truth, prediction, expected, config):
 
 
 @pytest.mark.parametrize("monotonic", [False, True])
-@pytest.mark.filterwarnings("ignore::audeval._hierarchy._inputs.InconsistentHierarchyWarning")
+@pytest.mark.filterwarnings("ignore::audeval._hierarchy.inputs.InconsistentHierarchyWarning")
 def test_frameless_equals_frames_on_the_grid(golden, monotonic):
     """Golden boundaries lie on a 1 ms grid: 1 ms frames sum what frame_size=None integrates."""
     truth, prediction, _ = golden
@@ -316,7 +316,7 @@ def test_errors():
 # -------------------------------------------------------------------------
 
 
-@pytest.mark.filterwarnings("ignore::audeval._hierarchy._inputs.InconsistentHierarchyWarning")
+@pytest.mark.filterwarnings("ignore::audeval._hierarchy.inputs.InconsistentHierarchyWarning")
 def test_statistics_table_paths(golden):
     truth, prediction, _ = golden
     table = hierarchy_statistics(truth, prediction)

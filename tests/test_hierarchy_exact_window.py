@@ -21,8 +21,8 @@ import pandas as pd
 import pytest
 
 import audeval
-from audeval._hierarchy import _counts
-from audeval._hierarchy._inputs import InconsistentHierarchyWarning
+from audeval._hierarchy import counts as _counts
+from audeval._hierarchy.inputs import InconsistentHierarchyWarning
 
 
 HERE = os.path.join(os.path.dirname(__file__), "assets")
@@ -174,7 +174,7 @@ def test_hand_computed_partial_inversions():
 def test_pieces_make_every_count_linear(songs):
     """On every piece the counts ``c`` are exact integers plus integer slopes times the offset."""
     truth, prediction = songs
-    from audeval._hierarchy._inputs import prepare, validate
+    from audeval._hierarchy.inputs import prepare, validate
 
     t, p, files = validate(truth, prediction, None)
     axis = prepare(t, p, len(files), None, False)

@@ -83,10 +83,10 @@ def test_cli_command_module_loads_no_separation_dependencies():
 @pytest.mark.parametrize(
     "code, module",
     [
-        ("import audeval._matching._assignment as m; m.dense_assignment(__import__('numpy').eye(2))",
+        ("import audeval._core.matching.assignment as m; m.dense_assignment(__import__('numpy').eye(2))",
          "scipy.optimize"),
         ("import audeval, numpy as np\n"
-         "from audeval._matching._maximum import flow_matching\n"
+         "from audeval._core.matching.maximum import flow_matching\n"
          "flow_matching(np.array([0, 0]), np.array([0, 1]))",
          "scipy.sparse.csgraph"),
     ],

@@ -13,13 +13,14 @@ from conftest import MAY_WARN_ABSENT_LABELS
 from conftest import MAY_WARN_DUPLICATES
 
 import audeval
-from audeval._matching import (
+from audeval._core.matching import (
     canonical_order,
     greedy_matching,
     lexicographic_matching,
     maximum_matching,
 )
-from audeval._matching import _lexicographic, _small
+from audeval._core.matching import lexicographic as _lexicographic
+from audeval._core.matching import small as _small
 
 from conftest import series
 
@@ -352,7 +353,7 @@ def test_greedy_matching_on_long_chains():
     st.booleans(),
 )
 def test_count_below_is_searchsorted(values, queries, scale, inclusive):
-    from audeval._matching._order import count_below
+    from audeval._core.matching.order import count_below
 
     values = np.sort(np.array(values, dtype=np.int64)) * scale
     queries = np.sort(np.array(queries, dtype=np.int64)) * scale
@@ -365,7 +366,7 @@ def test_count_below_is_searchsorted(values, queries, scale, inclusive):
 
 def _outcomes(truth, pred, collapse, monkeypatch, **options):
     """event_outcomes with runs of identical events collapsed (now) or all their pairs (before)."""
-    from audeval._matching import _match
+    from audeval._core.matching import match as _match
 
     with monkeypatch.context() as patch:
         patch.setattr(_match, "MIN_RUN", 2)  # collapse every run (by default only long ones)

@@ -16,7 +16,8 @@ from conftest import MAY_WARN_GENERATED_FILES as GENERATED_FILES
 from conftest import series
 
 import audeval
-from audeval._matching import _dense, _match
+from audeval._core.matching import dense as _dense
+from audeval._core.matching import match as _match
 
 
 @pytest.fixture

@@ -3,8 +3,9 @@
 import numpy as np
 import pytest
 
-from audeval._matching import _lexicographic, _small
-from audeval._matching._order import canonical_order, onset_pairs
+from audeval._core.matching import lexicographic as _lexicographic
+from audeval._core.matching import small as _small
+from audeval._core.matching.order import canonical_order, onset_pairs
 
 
 def _pairs(rng, n, width, density, other_share):
@@ -74,7 +75,7 @@ def test_canonical_order_radix_path_with_cut_keys(scale):
 
 @pytest.mark.parametrize("bits", [8, 16, 17, 32, 48, 62])
 def test_radix_order_is_a_stable_argsort(bits):
-    from audeval._matching._order import _radix_order
+    from audeval._core.matching.order import _radix_order
 
     rng = np.random.default_rng(bits)
     key = rng.integers(0, 2**bits, 5000) // 3 * 3  # ties

@@ -1,4 +1,4 @@
-"""Differential tests of the elementary-piece engine (``audeval._pieces``).
+"""Differential tests of the elementary-piece engine (``audeval._core.sweep``).
 
 The engine against the sweeps it replaces, kept as references
 (the former ``audeval._sweep`` in ``tests/assets/agreement/reference/sweep_old.py``,
@@ -18,12 +18,12 @@ import hypothesis.strategies as st
 import numpy as np
 import pytest
 
-from audeval import _pieces
-from audeval._structure import _frames
-from audeval._structure._prepare import Pieces as StructurePieces
-from audeval._diarization._sets import _set_sweep
-from audeval._diarization._statistics import _sweep_pieces
-from audeval._pieces import NAT
+from audeval._core import sweep as _pieces
+from audeval._structure import frames as _frames
+from audeval._structure.prepare import Pieces as StructurePieces
+from audeval._diarization.sets import _set_sweep
+from audeval._diarization.statistics import _sweep_pieces
+from audeval._core.sweep import NAT
 
 
 REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets", "agreement", "reference")

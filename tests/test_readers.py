@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import audeval
-from audeval import _example
+from audeval._io import example as _example
 
 
 def write(path, text: str) -> str:
@@ -189,7 +189,7 @@ def test_tsv_delimiter_characters_inside_labels(tmp_path):
     ],
 )
 def test_tsv_two_columns_get_the_default_label(tmp_path, text):
-    from audeval._read_events import DEFAULT_LABEL
+    from audeval._io.events import DEFAULT_LABEL
 
     assert DEFAULT_LABEL == "event"
     series = audeval.read_tsv(write(tmp_path / "x.txt", text))
@@ -506,7 +506,7 @@ def test_readers_do_not_warn_on_clean_input(tmp_path):
 
 def read_both(monkeypatch, path):
     """What read_tsv gives (or the message it raises) through read_csv and line by line."""
-    from audeval import _read_table
+    from audeval._io import table as _read_table
 
     read = _read_table.read_table
     vouched = []
@@ -692,7 +692,7 @@ def test_large_tsv_read_by_columns_equals_lines(tmp_path, monkeypatch):
         f"{f}\t{a}\t{b}\t{c}\n" for f, a, b, c in zip(file, onset, offset, label)
     )
     path = write(tmp_path / "big.tsv", text)
-    from audeval import _read_table
+    from audeval._io import table as _read_table
 
     assert os.path.getsize(path) > _read_table.MIN_BYTES
     columns, lines, by_columns = read_both(monkeypatch, path)

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from audeval._score_based import (
+from audeval._sed_scores import (
     average_precision,
     best_fscore,
     fscore_at,
@@ -13,8 +13,8 @@ from audeval._score_based import (
     psds,
     score_statistics,
 )
-from audeval._score_based.deltas import nearest_smaller, nodes, run_changes
-from audeval._score_based.statistics import accumulate
+from audeval._sed_scores.deltas import nearest_smaller, nodes, run_changes
+from audeval._sed_scores.statistics import accumulate
 
 
 def _index(files, starts, ends):
@@ -66,7 +66,7 @@ def test_nodes_are_runs_at_every_threshold():
     rng = np.random.default_rng(1)
     scores = np.round(rng.random((40, 2)), 1)
     file = np.repeat([0, 1], 20)
-    from audeval._score_based.deltas import flatten
+    from audeval._sed_scores.deltas import flatten
 
     found = nodes(*flatten(scores, file, 2, np.ones(4, dtype=bool)))
     for theta in np.unique(scores):
@@ -97,7 +97,7 @@ def test_node_parents():
     rng = np.random.default_rng(2)
     scores = np.round(rng.random((60, 2)), 1)  # many ties
     file = np.repeat([0, 1, 2], 20)
-    from audeval._score_based.deltas import flatten
+    from audeval._sed_scores.deltas import flatten
 
     found = nodes(*flatten(scores, file, 3, np.ones(6, dtype=bool)))
     dies = found.death > -np.inf
@@ -213,7 +213,7 @@ def _runs(values, starts, ends, theta):
 
 def _brute_intersection(truth_rows, columns, files, labels, theta, criteria, decimals):
     """tp, fp and ct per label at one threshold, from the definitions (loops, small data)."""
-    from audeval._score_based.intersection import meets
+    from audeval._sed_scores.intersection import meets
 
     dtc, gtc, cttc = criteria
 
@@ -421,7 +421,7 @@ def test_psd_roc_per_class(random_data):
 def test_scores_to_events_median_filter_is_scipy(random_data):
     from scipy.ndimage import median_filter
 
-    from audeval._score_based import scores_to_events
+    from audeval._sed_scores import scores_to_events
 
     _, scores = random_data
     events = scores_to_events(scores, threshold={"a": 0.5, "b": 0.6, "c": 0.4}, median_filter=1.2)
@@ -437,7 +437,7 @@ def test_scores_to_events_median_filter_is_scipy(random_data):
 
 
 def test_scores_to_events_agrees_with_fscore_at(random_data):
-    from audeval._score_based import scores_to_events
+    from audeval._sed_scores import scores_to_events
 
     truth, scores = random_data
     for threshold in (0.3, 0.5, 0.8):
@@ -461,8 +461,8 @@ def test_scores_to_events_agrees_with_fscore_at(random_data):
 
 @pytest.fixture
 def registered(monkeypatch):
-    from audeval import _registry
-    from audeval._score_based.family import FAMILY
+    from audeval._generic import registry as _registry
+    from audeval._sed_scores.family import FAMILY
 
     monkeypatch.setitem(_registry.FAMILIES, "score", FAMILY)
     for function in (*FAMILY.metrics, FAMILY.statistics):
@@ -503,7 +503,7 @@ def test_sum_accumulator_bootstrap(registered, random_data):
 
 
 def auroc_fn():
-    from audeval._score_based import auroc
+    from audeval._sed_scores import auroc
 
     return auroc
 
@@ -514,7 +514,7 @@ def auroc_fn():
 
 
 def test_read_sed_scores_round_trip(tmp_path, random_data):
-    from audeval._score_based import read_sed_scores
+    from audeval._sed_scores import read_sed_scores
 
     _, scores = random_data
     for file, part in scores.groupby(level="file"):
@@ -532,7 +532,7 @@ def test_read_sed_scores_round_trip(tmp_path, random_data):
 
 
 def test_read_operating_points(tmp_path):
-    from audeval._score_based import read_operating_points
+    from audeval._sed_scores import read_operating_points
 
     for threshold in (0.1, 0.5):
         (tmp_path / f"predictions_th_{threshold}.tsv").write_text(
@@ -559,7 +559,7 @@ def test_labels_select_classes():
 
 
 def test_no_files_gives_an_empty_table(registered):
-    from audeval._registry import empty_statistics
+    from audeval._generic.registry import empty_statistics
 
     table = empty_statistics(registered, ["a", "b"], {})
     assert len(table) == 0
@@ -631,7 +631,7 @@ def test_sum_statistics_keeps_the_threshold_order(random_data):
 
 def test_read_operating_points_empty_directory(tmp_path):
     """An empty folder is an error naming it, not ``{}`` (issue 33, item 15)."""
-    from audeval._score_based import read_operating_points
+    from audeval._sed_scores import read_operating_points
 
     with pytest.raises(ValueError, match=f"directory {tmp_path} holds no operating points"):
         read_operating_points(tmp_path)
@@ -641,7 +641,7 @@ def test_read_operating_points_empty_directory(tmp_path):
 
 def test_scores_without_suffix_hint_at_suffix(tmp_path):
     """Score files named by audio id and truth by file name: the error names suffix= (item 15)."""
-    from audeval._score_based import read_sed_scores
+    from audeval._sed_scores import read_sed_scores
 
     for name in ("a", "b"):
         (tmp_path / f"{name}.tsv").write_text("onset\toffset\tdog\n0.0\t0.5\t0.9\n0.5\t1.0\t0.2\n")
@@ -657,7 +657,7 @@ def test_scores_without_suffix_hint_at_suffix(tmp_path):
 
 def test_scores_to_events_unknown_class():
     """A threshold for a class the scores lack is an error naming it (issue 33, item 14)."""
-    from audeval._score_based import scores_to_events
+    from audeval._sed_scores import scores_to_events
 
     scores = frames("f", {"a": [0.9, 0.1], "b": [0.2, 0.8]})
     with pytest.raises(ValueError, match=r"threshold names classes that scores lacks: \['zz'\]"):
@@ -667,7 +667,7 @@ def test_scores_to_events_unknown_class():
 
 def test_read_sed_scores_one_parse_equals_pandas_per_file(tmp_path):
     """Files are parsed at once: CRLF, a BOM, blank lines and a missing last newline read as pandas."""
-    from audeval._score_based import read_sed_scores
+    from audeval._sed_scores import read_sed_scores
 
     texts = {
         "a": "onset\toffset\tdog\tcat\n0.0\t0.5\t0.9\t0.1\n0.5\t1.0\t0.2\t0.3\n",

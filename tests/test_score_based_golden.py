@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from conftest import MAY_WARN_FILES_WITHOUT_ROWS
 
-from audeval._score_based import (
+from audeval._sed_scores import (
     auroc,
     average_precision,
     best_fscore,
@@ -17,8 +17,8 @@ from audeval._score_based import (
     psds,
     score_statistics,
 )
-from audeval._score_based.statistics import accumulate
-from audeval._validation import seconds_to_ns
+from audeval._sed_scores.statistics import accumulate
+from audeval._core.validation import seconds_to_ns
 
 ASSETS = os.path.join(os.path.dirname(__file__), "assets", "scores")
 CLASSES = ["alarm", "dog", "speech"]

@@ -2,7 +2,7 @@
 
 A PSD-ROC from a score table computes only the thresholds whose eFPR can be within
 ``max_efpr``: the band of thresholds beyond it is summed into one row
-(module :mod:`audeval._score_based.prune`); the curve must be the one made from
+(module :mod:`audeval._sed_scores.prune`); the curve must be the one made from
 the full :func:`score_statistics` table, where nothing is left out.
 """
 
@@ -14,10 +14,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from audeval._score_based import intersection, psd_roc, psds, score_statistics
-from audeval._score_based.deltas import flatten_clipped, nodes
-from audeval._score_based.inputs import check_scores
-from audeval._score_based.statistics import accumulate, curve_statistics
+from audeval._sed_scores import psd_roc, psds, score_statistics
+from audeval._sed_scores import intersection
+from audeval._sed_scores.deltas import flatten_clipped, nodes
+from audeval._sed_scores.inputs import check_scores
+from audeval._sed_scores.statistics import accumulate, curve_statistics
 
 SECONDS_PER_HOUR = 3600.0
 

@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from audeval._score_based import psd_roc, psds, score_statistics
-from audeval._score_based.prune import from_ordered, ordered
-from audeval._score_based.statistics import accumulate, curve_statistics
+from audeval._sed_scores import psd_roc, psds, score_statistics
+from audeval._sed_scores.prune import from_ordered, ordered
+from audeval._sed_scores.statistics import accumulate, curve_statistics
 
 SECONDS_PER_HOUR = 3600.0
 

@@ -16,9 +16,9 @@ import pandas as pd
 import pytest
 
 import audeval
-from audeval._registry import FAMILIES
-from audeval._tables import per_label
-from audeval._warnings import UndefinedMetricWarning
+from audeval._generic.registry import FAMILIES
+from audeval._core.tables import per_label
+from audeval._core.warnings import UndefinedMetricWarning
 
 
 TOL = dict(onset_tolerance=0.2, offset_tolerance=0.2)
@@ -127,7 +127,7 @@ def test_labels_that_occur_nowhere_stay_in_the_table():
 
 
 @pytest.mark.parametrize("labels", [None, ["a", "b", "c"], ["c", "a", "b", "z"]])
-@pytest.mark.filterwarnings("ignore::audeval._warnings.UndefinedMetricWarning")  # (labels absent from a shard)
+@pytest.mark.filterwarnings("ignore::audeval._core.warnings.UndefinedMetricWarning")  # (labels absent from a shard)
 def test_shards_sum_to_the_table_on_every_path(labels):
     files = sorted(DURATIONS)
     kwargs = dict(confusion=True, **TOL)
@@ -206,7 +206,7 @@ def test_table_memory_grows_with_the_events_not_with_the_labels():
 
 @pytest.mark.parametrize("n_files, n_labels", [(3, 2), (50, 1_000)])  # a pass over the grid; a sort
 def test_occurring_rows_by_either_path(n_files, n_labels):
-    from audeval._tables import occurring_rows
+    from audeval._core.tables import occurring_rows
 
     rng = np.random.default_rng(5)
     truth = rng.integers(0, n_files * n_labels, 40)

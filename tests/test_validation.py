@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 
 import audeval
-from audeval._validation import NAT, check_inputs, file_extent, to_ns
-from audeval._warnings import UndefinedMetricWarning
+from audeval._core.validation import NAT, check_inputs, file_extent, to_ns
+from audeval._core.warnings import UndefinedMetricWarning
 
 from conftest import series
 
@@ -271,9 +271,9 @@ def test_structure_and_hierarchy_leave_out_files_only_in_files_duration():
 def test_batch_durations_restricts_to_the_batch_files():
     truth = series([("b", 0, 1, "x")])
     prediction = series([("c", 0, 1, "x")])
-    restricted = audeval._validation.batch_durations({"a": 1.0, "b": 2.0, "c": 3.0}, truth, prediction)
+    restricted = audeval._core.validation.batch_durations({"a": 1.0, "b": 2.0, "c": 3.0}, truth, prediction)
     assert restricted.to_dict() == {"b": 2.0, "c": 3.0}
-    assert audeval._validation.batch_durations(None, truth, prediction) is None
+    assert audeval._core.validation.batch_durations(None, truth, prediction) is None
 
 
 def test_detection_file_only_in_files_duration_is_scored_silence_as_pyannote():

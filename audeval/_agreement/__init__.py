@@ -17,6 +17,7 @@ or two Series ``(truth, prediction)``.
 * :func:`consensus`: majority-vote segments
 """
 
+from audeval._agreement.inputs import as_mapping
 from audeval._agreement.inputs import rater_annotations
 from audeval._agreement.metrics import cohen_kappa
 from audeval._agreement.metrics import fleiss_kappa
@@ -24,6 +25,7 @@ from audeval._agreement.metrics import krippendorff_alpha
 from audeval._agreement.spans import consensus
 from audeval._agreement.spans import disagreements
 from audeval._agreement import reductions
+from audeval._agreement.options import AGREEMENT
 from audeval._agreement.options import BLOCK
 from audeval._agreement.options import COLUMNS
 from audeval._agreement.options import OPTIONS
@@ -32,7 +34,7 @@ from audeval._agreement.statistics import NO_LABEL
 from audeval._agreement.statistics import agreement_statistics
 from audeval._agreement.statistics import fill_missing
 from audeval._agreement.unitizing import unitized_alpha
-from audeval._protocol import Family
+from audeval._core.protocol import Family
 
 
 __all__ = [

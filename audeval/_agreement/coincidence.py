@@ -5,7 +5,7 @@ disjoint intervals of one rater on which its category is constant
 (per label: the union of the rater's rows of a label;
 per label set: the maximal stretches with one non-empty set of active labels).
 One sweep over the boundaries of all rater segments
-(:func:`audeval._pieces.cut`) cuts every file into pieces,
+(:func:`audeval._core.sweep.cut`) cuts every file into pieces,
 and a rater segment covers a contiguous range of pieces.
 The number :math:`n_{pc}` of raters giving category :math:`c` on piece :math:`p`
 is then a running sum of ``+1`` / ``-1`` events per category
@@ -24,12 +24,12 @@ import dataclasses
 import numpy as np
 
 from audeval._agreement.inputs import Ratings
-from audeval._pieces import Pieces
-from audeval._pieces import activity
-from audeval._pieces import cut
-from audeval._pieces import join_runs
-from audeval._pieces import snap_to_frames
-from audeval._pieces import sort_keys
+from audeval._core.sweep import Pieces
+from audeval._core.sweep import activity
+from audeval._core.sweep import cut
+from audeval._core.sweep import join_runs
+from audeval._core.sweep import snap_to_frames
+from audeval._core.sweep import sort_keys
 
 
 @dataclasses.dataclass(frozen=True)

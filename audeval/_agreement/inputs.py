@@ -5,7 +5,7 @@ a mapping rater -> Series (SPEC section 1, one Series per rater),
 an audformat Database (every column with a ``rater_id``),
 or, for two raters, ``truth`` and ``prediction`` Series.
 :func:`check_ratings` validates each rater's Series with the shared gate
-(:mod:`audeval._validation`: segmented or filewise index, NaT, negative times,
+(:mod:`audeval._core.validation`: segmented or filewise index, NaT, negative times,
 ``end < start``, missing labels, seconds rounded to the nearest ns)
 and turns them into int64 arrays over shared files and labels.
 """
@@ -18,11 +18,11 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from audeval import _options
-from audeval import _validation
-from audeval._file_levels import report_files as _report_files
-from audeval._labels import check_label_list
-from audeval._validation import NAT
+from audeval._core import options as _options
+from audeval._core import validation as _validation
+from audeval._core.file_levels import report_files as _report_files
+from audeval._core.labels import check_label_list
+from audeval._core.validation import NAT
 from audeval._agreement.options import UNRATED  # noqa: F401  (re-exported)
 
 
@@ -174,7 +174,7 @@ def as_mapping(annotations: object, prediction: object = None) -> dict:
 def _label_list(sides: list[tuple[list, bool]], labels: Sequence[object] | None) -> list:
     if labels is None:
         try:
-            return _validation._infer_labels(sides)
+            return _validation.infer_labels(sides)
         except TypeError:
             types = sorted({type(v).__name__ for uniques, _ in sides for v in uniques})
             raise TypeError(
@@ -225,7 +225,7 @@ def check_ratings(
     """
     mapping = as_mapping(annotations, prediction)
     raws = [
-        _validation._take_apart(series, f"annotations[{rater!r}]", True)
+        _validation.take_apart(series, f"annotations[{rater!r}]", True)
         for rater, series in mapping.items()
     ]
     files = pd.Index([], dtype=object)
@@ -243,7 +243,7 @@ def check_ratings(
     coded = [_validation._label_codes(raw) for raw in raws]
     label_list = _label_list([(u, c) for _, u, c in coded], labels)
     label_index = pd.Index(label_list, dtype=object)
-    durations = _validation._durations_ns(files_duration, files)
+    durations = _validation.durations_ns(files_duration, files)
 
     parts = []
     rated = np.zeros((len(raws), len(files)), dtype=bool)

@@ -21,16 +21,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from audeval import _options
+from audeval._core import options as _options
 from audeval._agreement.options import AGREEMENT
 from audeval._agreement.options import BLOCK
 from audeval._agreement.options import COLUMNS
 from audeval._agreement.reductions import NAMES
 from audeval._agreement.reductions import values_of
 from audeval._agreement.statistics import compute_statistics
-from audeval._protocol import table_options
-from audeval._tables import select_labels
-from audeval._warnings import UndefinedMetricWarning
+from audeval._core.protocol import table_options
+from audeval._core.tables import select_labels
+from audeval._core.warnings import UndefinedMetricWarning
 
 
 SERIES_NAMES = {"cohen": "cohen_kappa", "fleiss": "fleiss_kappa", "alpha": "krippendorff_alpha"}

@@ -1,4 +1,4 @@
-"""Options of the agreement family, declared once (:mod:`audeval._declare`).
+"""Options of the agreement family, declared once (:mod:`audeval._core.declare`).
 
 Two declarations share the option fields:
 
@@ -12,7 +12,7 @@ Two declarations share the option fields:
 
 from __future__ import annotations
 
-from audeval._declare import Declaration, Option
+from audeval._core.declare import Declaration, Option
 
 
 INT_COLUMNS = ("total", "pairable", "values", "first")

@@ -10,7 +10,7 @@ whose "absent" sums follow from the table's ``total`` :math:`T` and ``pairable``
 the sums over categories are sums over the last axis.
 
 :func:`reduce` is the family's ``reduce`` of the protocol
-(:attr:`audeval._protocol.Family.reduce`): the bootstrap sums all resamples at once
+(:attr:`audeval._core.protocol.Family.reduce`): the bootstrap sums all resamples at once
 and reduces them in one call.
 """
 
@@ -183,7 +183,7 @@ _NEEDS = ("total", "pairable", "values", "first", "coincide", "fleiss_agree", "f
 
 
 def reduce(counts, options: Mapping[str, Any]) -> np.ndarray:
-    """The family's ``reduce``: a metric from summed counts (:class:`audeval._protocol.Counts`).
+    """The family's ``reduce``: a metric from summed counts (:class:`audeval._core.protocol.Counts`).
 
     ``counts[name]`` has shape ``(..., n_categories)``;
     ``options`` holds the metric's name and options.

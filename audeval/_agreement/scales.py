@@ -25,8 +25,8 @@ import numpy as np
 from audeval._agreement.coincidence import Segments
 from audeval._agreement.coincidence import count_runs
 from audeval._agreement.inputs import Ratings
-from audeval._intervals import expand_ranges
-from audeval._pieces import coverage
+from audeval._core.intervals import expand_ranges
+from audeval._core.sweep import coverage
 
 
 def check_scale(ratings: Ratings, level: str) -> np.ndarray | None:

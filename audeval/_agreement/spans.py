@@ -24,9 +24,9 @@ from audeval._agreement.coincidence import count_runs
 from audeval._agreement.coincidence import segments
 from audeval._agreement.options import RATERS
 from audeval._agreement.statistics import set_names
-from audeval._intervals import expand_ranges
-from audeval._pieces import coverage
-from audeval._pieces import join_runs
+from audeval._core.intervals import expand_ranges
+from audeval._core.sweep import coverage
+from audeval._core.sweep import join_runs
 
 
 def _segments(annotations, prediction, labels, options, per_label: bool) -> tuple[Ratings, Segments]:

@@ -1,6 +1,6 @@
 r"""Additive coincidence statistics of several raters (SPEC section 11).
 
-One sweep over elementary segments (:mod:`audeval._pieces`) gives,
+One sweep over elementary segments (:mod:`audeval._core.sweep`) gives,
 for every piece :math:`p` of length :math:`d_p` in file :math:`f`,
 the number :math:`n_{pc}` of raters that assign category :math:`c`
 among the :math:`m_f` raters who rate the file
@@ -39,12 +39,12 @@ from audeval._agreement.scales import aggregate_ordered
 from audeval._agreement.scales import check_scale
 from audeval._agreement.options import COLUMNS
 from audeval._agreement.options import normalise  # noqa: F401  (tests/assets/agreement/reference)
-from audeval._pieces import coverage
-from audeval._protocol import stamp
+from audeval._core.sweep import coverage
+from audeval._core.protocol import stamp
 from audeval._agreement.coincidence import Segments
 from audeval._agreement.coincidence import count_runs
 from audeval._agreement.coincidence import segments
-from audeval._tables import label_index
+from audeval._core.tables import label_index
 
 
 NO_LABEL = "<no label>"

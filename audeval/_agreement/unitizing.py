@@ -50,10 +50,10 @@ import pandas as pd
 from audeval._agreement.inputs import check_ratings
 from audeval._agreement.metrics import _undefined
 from audeval._agreement.options import RATERS
-from audeval._intervals import group_keys
-from audeval._intervals import overlap_join
-from audeval._pieces import snap_to_frames
-from audeval._validation import NS_PER_SECOND
+from audeval._core.intervals import group_keys
+from audeval._core.intervals import overlap_join
+from audeval._core.sweep import snap_to_frames
+from audeval._core.validation import NS_PER_SECOND
 
 
 def _units(ratings, frame: int | None):

@@ -15,6 +15,8 @@ import pandas as pd
 import audeval
 
 from audeval._cli.inputs import (
+    _scored_region,
+    load_database,
     LARGE_FILE_BYTES,
     load,
     one_file_lists,
@@ -25,7 +27,6 @@ from audeval._cli.inputs import (
 from audeval._cli.messages import (
     PROG,
     PROGRESS_MIN_FILES,
-    PathError,
     UsageError,
     collect_warnings,
     one_line,
@@ -252,19 +253,6 @@ def detection(args: argparse.Namespace) -> Result:
     return _per_file_with_total(title, report, args.per_file)
 
 
-def _scored_region(args: argparse.Namespace, family, data) -> dict:
-    """Collar, overlap and scored-region options of diarization and detection."""
-    options = dict(
-        collar=args.collar,
-        collar_convention=args.collar_convention,
-        skip_overlap=args.skip_overlap,
-        files_duration=data.files_duration,
-    )
-    if args.uem is not None:
-        check_input_file(args.uem, "--uem")
-        options["uem"] = family.read_uem(args.uem)
-    return options
-
 
 def _collar_title(args: argparse.Namespace) -> str:
     if args.collar_convention == "per_side":
@@ -352,7 +340,7 @@ def separation(args: argparse.Namespace) -> Result:
 def example(args: argparse.Namespace) -> Result | str:
     """``audeval example``: events and segments of the shipped example data."""
     from audeval._cli.parser import build_parser
-    from audeval._example import example_files
+    from audeval._io.example import example_files
 
     paths = example_files()
     if args.path:
@@ -410,18 +398,6 @@ def read_rater(path: str, args: argparse.Namespace, name: str) -> pd.Series:
     with phase(args, f"Reading {name}", large):
         return audeval.read_annotations(path, verbose=progress_wanted(args))
 
-
-def load_database(path: str):
-    """An audformat database folder, or a one-line error saying what is missing."""
-    import audformat
-
-    if not os.path.isdir(path):
-        raise PathError(f"--database {path}: no such folder")
-    if not os.path.isfile(os.path.join(path, "db.yaml")):
-        raise PathError(
-            f"--database {path}: not an audformat database (the folder has no db.yaml)"
-        )
-    return audformat.Database.load(path, load_data=True)
 
 
 def agreement(args: argparse.Namespace) -> Result:

@@ -21,9 +21,9 @@ import os
 import audeval
 
 from audeval._cli.argtypes import _list, _non_negative_int, _ratio
-from audeval._cli.inputs import read_durations, read_side
+from audeval._cli.inputs import INPUT_FORMATS, read_durations, read_side
 from audeval._cli.messages import UsageError, phase
-from audeval._cli.render import Result
+from audeval._cli.render import Result, _add_output
 
 
 def _system(text: str) -> tuple[str, str]:
@@ -71,7 +71,6 @@ def _positive_int(text: str) -> int:
 
 def add_parser(commands) -> None:
     """The ``compare`` subcommand's parser."""
-    from audeval._cli.parser import INPUT_FORMATS, _add_output
 
     p = commands.add_parser(
         "compare",
@@ -168,7 +167,7 @@ def _add_comparison(test) -> None:
 
 
 def _metric(name: str):
-    from audeval._registry import family_of
+    from audeval._generic.registry import family_of
 
     function = getattr(audeval, name, None)
     if not callable(function):

@@ -1,6 +1,6 @@
-"""Command-line flags made from a family's declared options (:mod:`audeval._declare`).
+"""Command-line flags made from a family's declared options (:mod:`audeval._core.declare`).
 
-A flag's name, type, choices, default and help come from the :class:`~audeval._declare.Option`
+A flag's name, type, choices, default and help come from the :class:`~audeval._core.declare.Option`
 field, so that the command line and the Python API cannot drift apart:
 ``time_resolution`` becomes ``--time-resolution SECONDS``, a ``"choice"`` option lists its choices,
 a ``"real"`` option is checked by the field's own constraint when the command line is read.
@@ -64,7 +64,7 @@ def add_option(
 
     Args:
         group: argparse parser or argument group
-        field: the declared :class:`~audeval._declare.Option`
+        field: the declared :class:`~audeval._core.declare.Option`
         default: the command's default (default: the field's)
         context: what the option is of, put before the doc text (e.g. ``"AUROC"``)
         hint: command-line words added to the field's doc text (e.g. what MIREX uses)

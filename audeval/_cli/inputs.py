@@ -12,6 +12,7 @@ import pandas as pd
 from audeval._cli.messages import (
     PROG,
     PROGRESS_MIN_FILES,
+    PathError,
     UsageError,
     check_input_file,
     one_line,
@@ -26,8 +27,11 @@ LARGE_FILE_BYTES = 1_000_000
 """An annotation file larger than this (about 30k rows) is read under a progress bar."""
 
 
+INPUT_FORMATS = ("auto", "tsv", "lab", "rttm", "csv", "db")
+
+
 def read_side(args: argparse.Namespace, side: str) -> pd.Series:
-    from audeval._readers import read_annotations
+    from audeval._io.readers import read_annotations
 
     path = getattr(args, side)
     format = getattr(args, f"{side}_format", None) or args.input_format
@@ -153,7 +157,7 @@ def _inferred_labels(truth: pd.Series, prediction: pd.Series) -> list:
     Reads only the label values: the gate itself runs once, in the metric.
     Missing labels are left to the gate's error.
     """
-    from audeval._validation import _infer_labels
+    from audeval._core.labels import infer_labels
 
     sides = []
     for series in (truth, prediction):
@@ -162,7 +166,7 @@ def _inferred_labels(truth: pd.Series, prediction: pd.Series) -> list:
         else:
             uniques = pd.unique(series.to_numpy())
             sides.append((uniques[pd.notna(uniques)].tolist(), False))
-    return _infer_labels(sides)
+    return infer_labels(sides)
 
 
 class FileSets:
@@ -303,7 +307,7 @@ def _keep_files(stats: pd.DataFrame, keep: np.ndarray, label: object) -> pd.Data
 
 def read_durations(path: str | None, match_files: str) -> pd.Series | None:
     """``--files-duration``: durations by file (by stem with ``--match-files stem``)."""
-    from audeval._readers import read_files_duration
+    from audeval._io.readers import read_files_duration
 
     if not path:
         return None
@@ -321,7 +325,7 @@ def read_durations(path: str | None, match_files: str) -> pd.Series | None:
 
 def load(args: argparse.Namespace) -> Data:
     """Read truth, prediction and durations as the arguments say."""
-    from audeval._example import example_files
+    from audeval._io.example import example_files
 
     files_duration_path = args.files_duration
     if getattr(args, "example", False):
@@ -426,3 +430,30 @@ def read_path_table(path: str, name: str) -> pd.DataFrame:
 
 
 __all__ = ["Data", "load", "without_label", "read_durations", "read_path_table", "read_side", "rename_files"]
+
+
+def _scored_region(args: argparse.Namespace, family, data) -> dict:
+    """Collar, overlap and scored-region options of diarization and detection."""
+    options = dict(
+        collar=args.collar,
+        collar_convention=args.collar_convention,
+        skip_overlap=args.skip_overlap,
+        files_duration=data.files_duration,
+    )
+    if args.uem is not None:
+        check_input_file(args.uem, "--uem")
+        options["uem"] = family.read_uem(args.uem)
+    return options
+
+
+def load_database(path: str):
+    """An audformat database folder, or a one-line error saying what is missing."""
+    import audformat
+
+    if not os.path.isdir(path):
+        raise PathError(f"--database {path}: no such folder")
+    if not os.path.isfile(os.path.join(path, "db.yaml")):
+        raise PathError(
+            f"--database {path}: not an audformat database (the folder has no db.yaml)"
+        )
+    return audformat.Database.load(path, load_data=True)

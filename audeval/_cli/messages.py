@@ -103,12 +103,10 @@ def _progress_wanted(args: argparse.Namespace) -> bool:
 def progress_wanted(args: argparse.Namespace) -> bool:
     """Whether to show progress bars.
 
-    Looks up ``audeval._cli._progress_wanted``,
+    Looks up :func:`_progress_wanted` of this module at each call,
     so that the rule can be replaced in one place (the tests do).
     """
-    import audeval._cli
-
-    return audeval._cli._progress_wanted(args)
+    return _progress_wanted(args)
 
 
 def progress(items: list, args: argparse.Namespace, desc: str):

@@ -4,29 +4,26 @@ from __future__ import annotations
 
 import argparse
 
-from audeval._agreement.options import AGREEMENT
+from audeval._agreement import AGREEMENT
 from audeval._cli.argtypes import (
     _seconds,
     _positive_seconds_or_none,
     _number,
     _list,
     _seconds_list,
-    _non_negative_int,
     _psds_list,
 )
 from audeval._cli.declared import add_option
 from audeval._cli.compare import add_parser as _compare
 from audeval._cli.messages import PROG, UsageError
-from audeval._cli.render import FORMATS
-from audeval._cli.report import add_report
+from audeval._cli.inputs import INPUT_FORMATS
+from audeval._cli.render import _add_output
+from audeval._cli.report_args import add_report
 from audeval._diarization import DETECTION, DIARIZATION
-from audeval._events.options import EVENT
-from audeval._score_based.options import SCORE
-from audeval._segments.options import SEGMENT
+from audeval._events import EVENT
+from audeval._sed_scores import SCORE
+from audeval._segments import SEGMENT
 from audeval._structure import STRUCTURE
-
-
-INPUT_FORMATS = ("auto", "tsv", "lab", "rttm", "csv", "db")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -37,43 +34,6 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
-
-def _add_output(parser: argparse.ArgumentParser, *, per_file: bool = True) -> None:
-    group = parser.add_argument_group("output")
-    if per_file:
-        group.add_argument(
-            "--per-file",
-            action="store_true",
-            help="also give the results of every file",
-        )
-    group.add_argument(
-        "--format",
-        choices=FORMATS,
-        default="table",
-        help="output format (default: table); csv and json give one long table",
-    )
-    group.add_argument(
-        "-o",
-        "--output",
-        metavar="PATH",
-        help="write the output to PATH instead of stdout",
-    )
-    group.add_argument(
-        "--decimals",
-        type=_non_negative_int,
-        metavar="N",
-        help="round to N decimals (default: 3 for table and markdown, full precision otherwise)",
-    )
-    group.add_argument(
-        "--all-columns",
-        action="store_true",
-        help="show every column in table and markdown output (csv and json always have all)",
-    )
-    group.add_argument(
-        "--no-progress",
-        action="store_true",
-        help="never show a progress bar (shown on a terminal when reading or scoring many files)",
-    )
 
 
 def _add_inputs(parser: argparse.ArgumentParser, *, example: bool, labels: bool = True) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Sequence
 import json
 import shutil
@@ -9,6 +10,8 @@ import sys
 
 import numpy as np
 import pandas as pd
+
+from audeval._cli.argtypes import _non_negative_int
 
 
 FORMATS = ("table", "csv", "json", "markdown")
@@ -66,6 +69,44 @@ class Result:
         if all_columns or self.columns is None:
             return sections
         return [(title, table[[c for c in self.columns if c in table.columns]]) for title, table in sections]
+
+
+def _add_output(parser: argparse.ArgumentParser, *, per_file: bool = True) -> None:
+    group = parser.add_argument_group("output")
+    if per_file:
+        group.add_argument(
+            "--per-file",
+            action="store_true",
+            help="also give the results of every file",
+        )
+    group.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="table",
+        help="output format (default: table); csv and json give one long table",
+    )
+    group.add_argument(
+        "-o",
+        "--output",
+        metavar="PATH",
+        help="write the output to PATH instead of stdout",
+    )
+    group.add_argument(
+        "--decimals",
+        type=_non_negative_int,
+        metavar="N",
+        help="round to N decimals (default: 3 for table and markdown, full precision otherwise)",
+    )
+    group.add_argument(
+        "--all-columns",
+        action="store_true",
+        help="show every column in table and markdown output (csv and json always have all)",
+    )
+    group.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="never show a progress bar (shown on a terminal when reading or scoring many files)",
+    )
 
 
 def with_file_level(summary: pd.DataFrame, name: str = TOTAL) -> pd.DataFrame:

@@ -40,45 +40,45 @@ All times are int64 nanoseconds until the very end.
 
 from __future__ import annotations
 
-from audeval._protocol import Family
+from audeval._core.protocol import Family
 
-from audeval._diarization import _options as _opt
-from audeval._diarization._options import DETECTION, DIARIZATION
-from audeval._diarization import _segmentation
-from audeval._diarization import _sets
-from audeval._diarization._cluster import diarization_homogeneity_completeness
-from audeval._diarization._cluster import diarization_purity_coverage
-from audeval._diarization._detection import _detection_table
-from audeval._diarization._detection import detection_error_rate
-from audeval._diarization._detection import detection_report
-from audeval._diarization._detection import detection_statistics
-from audeval._diarization._mapping import _mapped_pairs
-from audeval._diarization._mapping import diarization_mapping
-from audeval._diarization._metrics import _components
-from audeval._diarization._outcomes import diarization_outcomes
-from audeval._diarization._metrics import _jaccard
-from audeval._diarization._metrics import _rate
-from audeval._diarization._metrics import diarization_error_rate
-from audeval._diarization._metrics import identification_error_rate
-from audeval._diarization._metrics import identification_precision_recall
-from audeval._diarization._metrics import jaccard_error_rate
-from audeval._diarization._options import TOTAL_ROW
-from audeval._diarization._region import _crop
-from audeval._diarization._region import _merge_labels
-from audeval._diarization._region import _scored_region
-from audeval._diarization._region import read_uem
-from audeval._diarization._report import diarization_report
-from audeval._diarization._report import diarization_speaker_report
-from audeval._diarization._segmentation import speaker_change_precision_recall
-from audeval._diarization._segmentation import speaker_change_purity_coverage
-from audeval._diarization._segmentation import speaker_change_statistics
-from audeval._diarization._sets import diarization_cluster_report
-from audeval._diarization._sets import speaker_set_statistics
-from audeval._diarization._statistics import _diarization_arrays
-from audeval._diarization._statistics import _Table
-from audeval._diarization._table import _from_frame
-from audeval._diarization._table import _to_frame
-from audeval._diarization._table import diarization_statistics
+from audeval._diarization import options as _opt
+from audeval._diarization.options import DETECTION, DIARIZATION
+from audeval._diarization import segmentation as _segmentation
+from audeval._diarization import sets as _sets
+from audeval._diarization.cluster import diarization_homogeneity_completeness
+from audeval._diarization.cluster import diarization_purity_coverage
+from audeval._diarization.detection import _detection_table
+from audeval._diarization.detection import detection_error_rate
+from audeval._diarization.detection import detection_report
+from audeval._diarization.detection import detection_statistics
+from audeval._diarization.mapping import _mapped_pairs
+from audeval._diarization.mapping import diarization_mapping
+from audeval._diarization.metrics import _components
+from audeval._diarization.outcomes import diarization_outcomes
+from audeval._diarization.metrics import _jaccard
+from audeval._diarization.metrics import _rate
+from audeval._diarization.metrics import diarization_error_rate
+from audeval._diarization.metrics import identification_error_rate
+from audeval._diarization.metrics import identification_precision_recall
+from audeval._diarization.metrics import jaccard_error_rate
+from audeval._diarization.options import TOTAL_ROW
+from audeval._diarization.region import _crop
+from audeval._diarization.region import _merge_labels
+from audeval._diarization.region import _scored_region
+from audeval._diarization.region import read_uem
+from audeval._diarization.report import diarization_report
+from audeval._diarization.report import diarization_speaker_report
+from audeval._diarization.segmentation import speaker_change_precision_recall
+from audeval._diarization.segmentation import speaker_change_purity_coverage
+from audeval._diarization.segmentation import speaker_change_statistics
+from audeval._diarization.sets import diarization_cluster_report
+from audeval._diarization.sets import speaker_set_statistics
+from audeval._diarization.statistics import _diarization_arrays
+from audeval._diarization.statistics import _Table
+from audeval._diarization.table import _from_frame
+from audeval._diarization.table import _to_frame
+from audeval._diarization.table import diarization_statistics
 from audeval._diarization import reductions
 
 

@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from audeval._diarization._metrics import _components, _jaccard, _rate
-from audeval._diarization._table import _from_frame
-from audeval._protocol import table_options
-from audeval._scores import divide, fscore
+from audeval._diarization.metrics import _components, _jaccard, _rate
+from audeval._diarization.table import _from_frame
+from audeval._core.protocol import table_options
+from audeval._core.ratios import divide, fscore
 
 _ERROR_RATES = ("diarization_error_rate", "identification_error_rate")
 

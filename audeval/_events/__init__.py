@@ -2,7 +2,7 @@
 
 The pipeline is the same for every metric of the family:
 
-1. :func:`audeval._validation.check_inputs` validates both Series;
+1. :func:`audeval._core.validation.check_inputs` validates both Series;
 2. :func:`match_events` finds candidate pairs with the interval engine
    (one window join over all ``(file, label)`` groups)
    and matches them (maximum or greedy),
@@ -33,12 +33,13 @@ from audeval._events.options import Tolerance
 from audeval._events.options import Tolerances
 from audeval._events.options import normalise
 from audeval._events.options import tolerances
+from audeval._events.outcomes import event_outcomes
 from audeval._events.reductions import class_wise
 from audeval._events.reductions import overall
 from audeval._events.statistics import confusion_columns
 from audeval._events.statistics import event_statistics
 from audeval._events.statistics import event_parts
-from audeval._protocol import Family
+from audeval._core.protocol import Family
 
 
 __all__ = [

@@ -6,8 +6,8 @@ import dataclasses
 
 import numpy as np
 
-from audeval._matching import match_segments
-from audeval._validation import Inputs
+from audeval._core.matching import match_segments
+from audeval._core.validation import Inputs
 from audeval._events.options import Tolerances
 
 
@@ -44,7 +44,7 @@ def match_events(inputs: Inputs, tol: Tolerances, matching: str) -> EventMatch:
     Events are numbered in ``(file, start, end, label, row)`` order first,
     and every tie between equally good matchings is broken in that order,
     so results never depend on the order of rows
-    (see :func:`audeval._matching.match_segments`).
+    (see :func:`audeval._core.matching.match_segments`).
     """
     match, substitution = match_segments(
         inputs.truth, inputs.prediction, inputs.n_files, tol, matching

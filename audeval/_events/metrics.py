@@ -7,8 +7,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from audeval import _scores
-from audeval._report import label_report
+from audeval._core import ratios as _scores
+from audeval._core.report import label_report
 from audeval._events.options import COLUMNS, EVENT, Tolerance
 from audeval._events.reductions import (
     MACRO_COLUMNS, REPORT_COLUMNS, Summed, _as_dict, _dense_counts, _macro_labels, class_values, class_wise,

@@ -10,10 +10,10 @@ from typing import TypeAlias
 import numpy as np
 import pandas as pd
 
-from audeval._declare import Declaration, Option
-from audeval._options import as_timedelta
-from audeval._scores import AVERAGES
-from audeval._validation import check_fraction, check_option
+from audeval._core.declare import Declaration, Option
+from audeval._core.options import as_timedelta
+from audeval._core.ratios import AVERAGES
+from audeval._core.validation import check_fraction, check_option
 
 
 
@@ -142,7 +142,7 @@ class _Choice(Option):
 
 class _Fraction(Option):
     """A non-negative finite fraction (``duration_tolerance``): the errors of
-    :func:`audeval._validation.check_fraction` (``ValueError`` for NaN)."""
+    :func:`audeval._core.validation.check_fraction` (``ValueError`` for NaN)."""
 
     def _real(self, value: object) -> float:
         return check_fraction(value, self.name)  # type: ignore[arg-type, return-value]  # None is passed on before _real (none=True); check_fraction checks the type

@@ -16,10 +16,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from audeval import _scores
-from audeval._tables import check_statistics, per_label
-from audeval._protocol import table_options
-from audeval._report import PerClass
+from audeval._core import ratios as _scores
+from audeval._core.tables import check_statistics, per_label
+from audeval._core.protocol import table_options
+from audeval._core.report import PerClass
 
 
 def count_columns(n_truth, n_prediction, tp, substituted, substituting) -> dict[str, np.ndarray]:
@@ -183,7 +183,7 @@ REPORT_COLUMNS = (
 
 
 def _macro_labels(summed: Summed) -> np.ndarray:
-    """Labels that count in macro averages (see :func:`audeval._scores.supported`)."""
+    """Labels that count in macro averages (see :func:`audeval._core.ratios.supported`)."""
     return _scores.supported(summed["n_truth"], summed["n_prediction"], summed.labels, summed.labels_given)
 
 
@@ -209,7 +209,7 @@ def _dense_counts(stats: pd.DataFrame, labels: list) -> tuple[list, dict[str, np
 
 
 def macro_keep(n_truth: np.ndarray, n_prediction: np.ndarray, labels_given: bool) -> np.ndarray:
-    """:func:`audeval._scores.supported` along the last axis, without its warning:
+    """:func:`audeval._core.ratios.supported` along the last axis, without its warning:
     every label if given, or if all or none have support, else the labels with support."""
     support = (np.asarray(n_truth) + np.asarray(n_prediction)) > 0
     if labels_given:
@@ -219,12 +219,12 @@ def macro_keep(n_truth: np.ndarray, n_prediction: np.ndarray, labels_given: bool
 
 
 def masked_macro(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
-    """Mean over the last axis of the kept values, NaN ignored (:func:`audeval._scores.macro`)."""
+    """Mean over the last axis of the kept values, NaN ignored (:func:`audeval._core.ratios.macro`)."""
     return _scores.macro(np.where(keep, values, np.nan), axis=-1)
 
 
 def reduce(counts, options: Mapping[str, Any]) -> np.ndarray:
-    """The event metrics from summed counts (:class:`audeval._protocol.Counts`).
+    """The event metrics from summed counts (:class:`audeval._core.protocol.Counts`).
 
     ``counts[name]`` has shape ``(..., n_labels)``; the confusion block
     ``counts.blocks[CONFUSION_PREFIX]`` ``(..., n_labels, n_labels)``.

@@ -9,10 +9,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from audeval import _tables
-from audeval._tables import statistics_frame
-from audeval._protocol import Parts, stamp, table_options
-from audeval._validation import Inputs, Segments, check_inputs
+from audeval._core import tables as _tables
+from audeval._core.tables import statistics_frame
+from audeval._core.protocol import Parts, stamp, table_options
+from audeval._core.validation import Inputs, Segments, check_inputs
 from audeval._events.matching import EventMatch, match_events
 from audeval._events.options import CONFUSION_PREFIX, EVENT, Tolerance, Tolerances, tolerances_of
 from audeval._events.reductions import Summed, count_columns
@@ -83,7 +83,7 @@ def event_parts(truth, prediction, labels=None, **options) -> PendingEvents:
 
 @dataclasses.dataclass(frozen=True)
 class PendingEvents:
-    """A batch's validated events, not matched yet (a :class:`audeval._protocol.Parts` to be).
+    """A batch's validated events, not matched yet (a :class:`audeval._core.protocol.Parts` to be).
 
     Matching is per file, so the batches of disjoint files
     are matched together in one call, as the direct call on all of them.

@@ -37,13 +37,13 @@ Files without truth have every value 0.0, as files where no query counts,
 and no files at all give 0.0 (mir_eval's 0 / 0 convention).
 """
 
-from audeval._hierarchy._inputs import InconsistentHierarchyWarning
-from audeval._hierarchy._measures import FAMILY
-from audeval._hierarchy._measures import MIR_EVAL_COLUMNS
-from audeval._hierarchy._measures import hierarchy_lmeasure
-from audeval._hierarchy._measures import hierarchy_report
-from audeval._hierarchy._measures import hierarchy_statistics
-from audeval._hierarchy._measures import hierarchy_tmeasure
+from audeval._hierarchy.inputs import InconsistentHierarchyWarning
+from audeval._hierarchy.metrics import FAMILY
+from audeval._hierarchy.metrics import MIR_EVAL_COLUMNS
+from audeval._hierarchy.metrics import hierarchy_lmeasure
+from audeval._hierarchy.metrics import hierarchy_report
+from audeval._hierarchy.metrics import hierarchy_statistics
+from audeval._hierarchy.metrics import hierarchy_tmeasure
 
 
 __all__ = [

@@ -2,7 +2,7 @@
 ``file_counts`` and ``reduce``).
 
 The T- and L-measures are means over files of per-file precision, recall and F
-(:func:`audeval._hierarchy._statistics.values`; NaN propagates, as ``numpy.mean``):
+(:func:`audeval._hierarchy.statistics.values`; NaN propagates, as ``numpy.mean``):
 ``file_counts`` gives per file the values (NaN as 0), a count of 1 and whether a value is NaN;
 ``reduce`` the mean over any multiset of files, vectorised over leading axes.
 """
@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from audeval._hierarchy import _statistics
+from audeval._hierarchy import statistics as _statistics
 
 
 def file_counts(table: pd.DataFrame, options: Mapping[str, Any]):

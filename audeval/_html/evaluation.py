@@ -101,7 +101,7 @@ def interval(
 ) -> Headline:
     """A headline with its bootstrap interval (:func:`audeval.bootstrap`), or without one;
     ``part``: the element of a metric that returns a tuple (e.g. 2 for the F of (P, R, F))."""
-    from audeval._bootstrap import BootstrapWarning, bootstrap
+    from audeval._generic.bootstrap import BootstrapWarning, bootstrap
 
     if boot["n_boot"]:
         with warnings.catch_warnings():  # fewer than 3 files: no interval, the card says none

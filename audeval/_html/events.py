@@ -11,7 +11,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from audeval._event_outcomes import event_outcomes
+from audeval._events import event_outcomes
 from audeval._events import (
     event_confusion_matrix,
     event_error_rate,

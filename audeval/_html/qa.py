@@ -36,7 +36,7 @@ from audeval._html.page import (
     static_table,
 )
 from audeval._html.svg import PALETTE, Bar, Block, Lane, heatmap, legend, timeline
-from audeval._matrix import agreement_matrix
+from audeval._generic.matrix import agreement_matrix
 
 
 CONSENSUS = "consensus"

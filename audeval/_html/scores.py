@@ -18,7 +18,7 @@ from audeval._html.evaluation import Evaluation, default, defaults, interval
 from audeval._html.events import evaluate_events
 from audeval._html.page import Headline, section
 from audeval._html.svg import PALETTE, Curve, curves, legend
-from audeval._score_based import (
+from audeval._sed_scores import (
     average_precision,
     best_fscore,
     precision_recall_curve,

@@ -29,17 +29,17 @@ are sums over runs weighted by their length.
 The cost grows with the number of events,
 never with duration / ``time_resolution``.
 (When all keys would not fit into :math:`2^{60}`,
-the same quantities come from :func:`audeval._intervals.merge`,
-:func:`audeval._intervals.intersect` and a sweep over ``group_keys``.)
+the same quantities come from :func:`audeval._core.intervals.merge`,
+:func:`audeval._core.intervals.intersect` and a sweep over ``group_keys``.)
 
 With ``time_resolution=None`` the same arithmetic runs on nanoseconds:
 the exact continuous-time limit, statistics are durations.
 """
 
 
-from audeval._protocol import Family
+from audeval._core.protocol import Family
 from audeval._segments import reductions
-from audeval._segments.activity import segment_activity
+from audeval._segments.outcomes import outcome_runs, segment_activity
 from audeval._segments.engine import KEY_LIMIT
 from audeval._segments.engine import _n_units
 from audeval._segments.engine import _side_units
@@ -56,6 +56,7 @@ from audeval._segments.options import COLUMNS
 from audeval._segments.options import COMPAT
 from audeval._segments.options import OPTIONS
 from audeval._segments.options import REPORT_COLUMNS
+from audeval._segments.options import SEGMENT
 from audeval._segments.options import _check_resolution
 from audeval._segments.options import normalise
 from audeval._segments.statistics import fill_true_negatives

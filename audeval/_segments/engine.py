@@ -7,10 +7,10 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from audeval import _intervals
-from audeval._validation import NS_PER_SECOND
-from audeval._validation import Inputs
-from audeval._validation import file_extent
+from audeval._core import intervals as _intervals
+from audeval._core.validation import NS_PER_SECOND
+from audeval._core.validation import Inputs
+from audeval._core.validation import file_extent
 
 
 
@@ -97,7 +97,7 @@ def _sorted_key_sum(key: np.ndarray, values: np.ndarray, bounds: np.ndarray) -> 
 def _merge_keyed(group, a, b, file, group_base, file_base):
     """Union per group of ``[a, b)`` as sorted int64 keys ``group_base[group] + unit``.
 
-    As :func:`audeval._intervals.merge`, with keys computed directly
+    As :func:`audeval._core.intervals.merge`, with keys computed directly
     (each group owns ``n_units + 1`` keys, so groups never touch)
     and one unstable argsort.
     Returns start keys, end keys and, per merged range,

@@ -13,8 +13,8 @@ import dataclasses
 
 import numpy as np
 
-from audeval._intervals import merge
-from audeval._validation import Inputs, Segments, file_extent
+from audeval._core.intervals import merge
+from audeval._core.validation import Inputs, Segments, file_extent
 
 
 def _gaps(side: Segments, extent: np.ndarray, code: int) -> Segments:
@@ -70,7 +70,7 @@ def gap_counts(truth, prediction, labels, options):
 
     from audeval._segments.engine import _counts_from_inputs
     from audeval._segments.options import resolution
-    from audeval._validation import check_inputs
+    from audeval._core.validation import check_inputs
 
     if isinstance(truth, pd.DataFrame) or prediction is None:
         raise TypeError(

@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from audeval._protocol import table_options
+from audeval._core.protocol import table_options
 
-from audeval._report import label_report
-from audeval._validation import NS_PER_SECOND
+from audeval._core.report import label_report
+from audeval._core.validation import NS_PER_SECOND
 from audeval._segments.reductions import _overall, _per_class, _scores
 from audeval._segments.gaps import gap_accuracy, gap_counts
 from audeval._segments.options import REPORT_COLUMNS, SEGMENT

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numbers
 
-from audeval._declare import Declaration, Option
-from audeval._options import as_timedelta
-from audeval._validation import NS_PER_SECOND
+from audeval._core.declare import Declaration, Option
+from audeval._core.options import as_timedelta
+from audeval._core.validation import NS_PER_SECOND
 
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from audeval._report import PerClass
-from audeval._scores import divide
-from audeval._scores import fscore
+from audeval._core.report import PerClass
+from audeval._core.ratios import divide
+from audeval._core.ratios import fscore
 from audeval._segments.engine import _Counts
 
 
@@ -129,7 +129,7 @@ _PER_CLASS = {
 
 
 def _macro_keep(n_truth: np.ndarray, n_prediction: np.ndarray, labels_given: bool) -> np.ndarray:
-    """The labels of macro averages (:func:`audeval._scores.supported` along the last axis)."""
+    """The labels of macro averages (:func:`audeval._core.ratios.supported` along the last axis)."""
     support = (n_truth + n_prediction) > 0
     if labels_given:
         return np.ones(support.shape, dtype=bool)
@@ -138,7 +138,7 @@ def _macro_keep(n_truth: np.ndarray, n_prediction: np.ndarray, labels_given: boo
 
 
 def reduce(counts, options) -> np.ndarray:
-    """The segment metrics from summed counts (:class:`audeval._protocol.Counts`).
+    """The segment metrics from summed counts (:class:`audeval._core.protocol.Counts`).
 
     ``counts[name]`` has shape ``(..., n_labels)`` for ``tp``, ``fp``, ``fn``, ``tn``
     and ``substitutions`` (summed over labels here).

@@ -8,15 +8,15 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from audeval._scores import supported
-from audeval._protocol import stamp, table_options
-from audeval._tables import check_statistics
-from audeval._tables import labels_of
-from audeval._tables import select_labels
-from audeval._tables import statistics_frame
-from audeval._warnings import warn
-from audeval._validation import NAT, Inputs
-from audeval._validation import check_inputs
+from audeval._core.ratios import supported
+from audeval._core.protocol import stamp, table_options
+from audeval._core.tables import check_statistics
+from audeval._core.tables import labels_of
+from audeval._core.tables import select_labels
+from audeval._core.tables import statistics_frame
+from audeval._core.warnings import warn
+from audeval._core.validation import NAT, Inputs
+from audeval._core.validation import check_inputs
 from audeval._segments.engine import _Counts, _counts_from_inputs
 from audeval._segments.gaps import fill_gaps
 from audeval._segments.options import COLUMNS, SEGMENT, resolution

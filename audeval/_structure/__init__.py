@@ -86,23 +86,22 @@ Inputs on which mir_eval raises (no truth in a file; a prediction whose every ro
 is dropped) follow the table above.
 """
 
-from audeval._structure._clustering import adjusted_rand_index
-from audeval._structure._clustering import mutual_information
-from audeval._structure._clustering import normalized_conditional_entropy
-from audeval._structure._clustering import pairwise_clustering
-from audeval._structure._clustering import rand_index
-from audeval._structure._clustering import v_measure
-from audeval._structure._metrics import boundary_detection
-from audeval._structure._metrics import boundary_deviation
-from audeval._structure._options import _window_name
-from audeval._structure._options import COMPAT
-from audeval._structure._options import STRUCTURE
-from audeval._structure._options import STRUCTURE
-from audeval._structure._report import CLUSTERING_COLUMNS
-from audeval._structure._report import FAMILY
-from audeval._structure._report import MIR_EVAL_COLUMNS
-from audeval._structure._report import structure_report
-from audeval._structure._report import structure_statistics
+from audeval._structure.clustering import adjusted_rand_index
+from audeval._structure.clustering import mutual_information
+from audeval._structure.clustering import normalized_conditional_entropy
+from audeval._structure.clustering import pairwise_clustering
+from audeval._structure.clustering import rand_index
+from audeval._structure.clustering import v_measure
+from audeval._structure.metrics import boundary_detection
+from audeval._structure.metrics import boundary_deviation
+from audeval._structure.options import _window_name
+from audeval._structure.options import COMPAT
+from audeval._structure.options import STRUCTURE
+from audeval._structure.report import CLUSTERING_COLUMNS
+from audeval._structure.report import FAMILY
+from audeval._structure.report import MIR_EVAL_COLUMNS
+from audeval._structure.report import structure_report
+from audeval._structure.report import structure_statistics
 
 
 __all__ = [

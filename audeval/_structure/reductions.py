@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from audeval._structure import _table
-from audeval._validation import to_ns
+from audeval._structure import statistics as _table
+from audeval._core.validation import to_ns
 
 _CLUSTERING = {
     "pairwise_clustering": ("pairwise", ("pairwise_precision", "pairwise_recall", "pairwise_f_measure")),

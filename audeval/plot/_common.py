@@ -11,7 +11,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from audeval._validation import NS_PER_SECOND, to_ns
+from audeval._core.validation import NS_PER_SECOND, to_ns
 
 
 Tolerance = float | pd.Timedelta | None

@@ -16,11 +16,11 @@ import numpy as np
 import pandas as pd
 
 from audeval._diarization import diarization_mapping, diarization_report, diarization_statistics
-from audeval._diarization._options import DIARIZATION, check_diarization_inputs
-from audeval._diarization._region import _crop, _merge_labels, _scored_region, check_uem, with_uem
-from audeval._intervals import difference, intersect, merge
-from audeval._protocol import table_options
-from audeval._validation import NAT, NS_PER_SECOND, Inputs
+from audeval._diarization.options import DIARIZATION, check_diarization_inputs
+from audeval._diarization.region import _crop, _merge_labels, _scored_region, check_uem, with_uem
+from audeval._core.intervals import difference, intersect, merge
+from audeval._core.protocol import table_options
+from audeval._core.validation import NAT, NS_PER_SECOND, Inputs
 from audeval.plot._common import (
     BAR_PAD,
     LEVEL_HEIGHT,

@@ -14,12 +14,12 @@ import numpy as np
 import pandas as pd
 
 import audeval
-from audeval._event_outcomes import OUTCOMES, outcomes_of
+from audeval._events.outcomes import OUTCOMES, outcomes_of
 from audeval._events.metrics import _confusion_matrix
 from audeval._events.options import EVENT
 from audeval._events.statistics import _summed
-from audeval._scores import precision_recall_fscore
-from audeval._validation import NAT, file_extent
+from audeval._core.ratios import precision_recall_fscore
+from audeval._core.validation import NAT, file_extent
 from audeval.plot._common import (
     BAR_PAD,
     BLOCK_GAP,

@@ -8,9 +8,8 @@ import numpy as np
 import pandas as pd
 
 import audeval
-from audeval._protocol import table_options
-from audeval._score_based.options import SCORE
-from audeval._score_based.psd import staircase_area
+from audeval._core.protocol import table_options
+from audeval._sed_scores import SCORE, staircase_area
 from audeval.plot._common import new_axes, pyplot
 
 PSD_ROC_COLUMNS = ("efpr", "etpr")

@@ -16,8 +16,7 @@ import pandas as pd
 
 import audeval
 from audeval import _segments
-from audeval._segments.activity import outcome_runs
-from audeval._validation import NS_PER_SECOND, Inputs, check_inputs, file_extent
+from audeval._core.validation import NS_PER_SECOND, Inputs, check_inputs, file_extent
 from audeval.plot._common import (
     BAR_PAD,
     BLOCK_GAP,
@@ -69,7 +68,7 @@ class _Grid:
 
 def _runs(inputs: Inputs, grid: _Grid) -> dict[str, tuple]:
     """Runs of TP, FN and FP units per (file, label) group (:func:`audeval.segment_activity`'s)."""
-    runs = outcome_runs(inputs, grid.n_units, grid.units)
+    runs = _segments.outcome_runs(inputs, grid.n_units, grid.units)
     return {
         "truth:tp": runs["tp"],
         "truth:fn": runs["fn"],

@@ -13,11 +13,11 @@ import numpy as np
 import pandas as pd
 
 import audeval
-from audeval._structure import _boundaries
-from audeval._structure import _prepare
-from audeval._matching import maximum_matching
-from audeval._structure._options import STRUCTURE
-from audeval._validation import NS_PER_SECOND, check_inputs, to_ns
+from audeval._structure import boundaries as _boundaries
+from audeval._structure import prepare as _prepare
+from audeval._core.matching import maximum_matching
+from audeval._structure.options import STRUCTURE
+from audeval._core.validation import NS_PER_SECOND, check_inputs, to_ns
 from audeval.plot._common import (
     BAR_PAD,
     Lane,

@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.fft
 
-from audeval._validation import check_option
+from audeval._core.validation import check_option
 from audeval.separation._checks import as_sources
 from audeval.separation._checks import check_bool
 from audeval.separation._checks import check_pair

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from audeval._warnings import warn
+from audeval._core.warnings import warn
 
 
 def as_sources(x: object, name: str) -> tuple[np.ndarray, bool]:

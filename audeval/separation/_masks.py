@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from audeval._scores import check_zero_division
-from audeval._scores import divide
-from audeval._scores import fscore
+from audeval._core.ratios import check_zero_division
+from audeval._core.ratios import divide
+from audeval._core.ratios import fscore
 
 
 def _as_masks(x: object, name: str) -> np.ndarray:

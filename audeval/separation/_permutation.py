@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 import numpy as np
-from audeval._matching._assignment import dense_assignment
+from audeval._core.matching.assignment import dense_assignment
 
 from audeval.separation._checks import check_bool
 

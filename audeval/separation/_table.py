@@ -7,7 +7,7 @@ import os
 import numpy as np
 import pandas as pd
 
-from audeval._validation import check_option
+from audeval._core.validation import check_option
 from audeval.separation._checks import check_bool
 from audeval.separation._global import check_delta
 from audeval.separation._table_io import check_frame

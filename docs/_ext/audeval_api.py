@@ -21,7 +21,7 @@ from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import nested_parse_with_titles
 
 
-# family groups: a page per registered family (``audeval._registry.FAMILIES``),
+# family groups: a page per registered family (``audeval._generic.registry.FAMILIES``),
 # showing every public name of the family's module or package;
 # a page may show several families (its name: the families, in this order)
 FAMILY_PAGES = {
@@ -34,20 +34,20 @@ FAMILY_PAGES = {
 }
 # modules beside a family's own that belong on its page
 PAGE_EXTRAS = {
-    "events": ("audeval._event_outcomes",),
-    "agreement": ("audeval._matrix",),
+    "events": ("audeval._events.outcomes",),
+    "agreement": ("audeval._generic.matrix",),
 }
 # the generic layers: (the modules whose public names a group shows, in this order)
 LAYER_GROUPS = {
     "statistics": (
-        "audeval._sum",
-        "audeval._accumulate",
-        "audeval._bootstrap",
-        "audeval._compare",
-        "audeval._dask",
-        "audeval._warnings",
+        "audeval._generic.sum",
+        "audeval._generic.accumulate",
+        "audeval._generic.bootstrap",
+        "audeval._generic.compare",
+        "audeval._generic.dask",
+        "audeval._core.warnings",
     ),
-    "readers": ("audeval._readers", "audeval._read_events", "audeval._example"),
+    "readers": ("audeval._io.readers", "audeval._io.events", "audeval._io.example"),
     "report": ("audeval._html",),
 }
 
@@ -58,7 +58,7 @@ def _top(module: str) -> str:
 
 def _family_modules() -> dict[str, tuple[str, ...]]:
     """Group -> the (top-level) modules of its registered families."""
-    from audeval._registry import FAMILIES
+    from audeval._generic.registry import FAMILIES
 
     out = {}
     for page, names in FAMILY_PAGES.items():

@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from audeval._declare import Declaration, Option
-from audeval._protocol import Family, stamp
-from audeval._validation import check_inputs
+from audeval._core.declare import Declaration, Option
+from audeval._core.protocol import Family, stamp
+from audeval._core.validation import check_inputs
 
 
 # 1. options, declared once: constraints as data, doc text per field

@@ -1,18 +1,18 @@
 """Structure's contingency table as it was before it used the piece engine.
 
-The reference of ``tests/test_pieces.py`` (``audeval._structure._frames.contingency``
-now maps both sides onto :mod:`audeval._pieces`).
+The reference of ``tests/test_pieces.py`` (``audeval._structure.frames.contingency``
+now maps both sides onto :mod:`audeval._core.sweep`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from audeval._intervals import group_keys
-from audeval._structure._frames import Contingency
-from audeval._structure._frames import _cluster_sizes
-from audeval._structure._frames import frame_counts
-from audeval._structure._frames import frame_starts
+from audeval._core.intervals import group_keys
+from audeval._structure.frames import Contingency
+from audeval._structure.frames import _cluster_sizes
+from audeval._structure.frames import frame_counts
+from audeval._structure.frames import frame_starts
 
 
 def contingency(prep, frame_size: int | float | None) -> Contingency:

@@ -1,8 +1,8 @@
 """The diarization sweep with multiplicity as it was before it used the piece engine.
 
 The reference of ``tests/test_pieces.py``
-(``compat="pyannote"`` now runs ``audeval._diarization._statistics._sweep_pieces``
-on :mod:`audeval._pieces`). ``multiplicity=False`` is not kept here (the package's
+(``compat="pyannote"`` now runs ``audeval._diarization.statistics._sweep_pieces``
+on :mod:`audeval._core.sweep`). ``multiplicity=False`` is not kept here (the package's
 ``_sweep_merged`` is that path).
 """
 
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from audeval._intervals import expand_ranges
-from audeval._intervals import group_keys
-from audeval._intervals import group_sum
+from audeval._core.intervals import expand_ranges
+from audeval._core.intervals import group_keys
+from audeval._core.intervals import group_sum
 
 
 def _segments(n_files, truth, prediction):

@@ -1,4 +1,4 @@
-"""The speaker-set sweep of ``audeval._diarization._sets`` before it used the piece engine.
+"""The speaker-set sweep of ``audeval._diarization.sets`` before it used the piece engine.
 
 The reference of ``tests/test_pieces.py``.
 """
@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from audeval._diarization._sets import _dense
-from audeval._diarization._sets import _ranks
-from audeval._intervals import expand_ranges
-from audeval._intervals import group_keys
-from audeval._intervals import group_sum
+from audeval._diarization.sets import _dense
+from audeval._diarization.sets import _ranks
+from audeval._core.intervals import expand_ranges
+from audeval._core.intervals import group_keys
+from audeval._core.intervals import group_sum
 
 
 def _set_sweep(n, region, truth, prediction):

@@ -68,7 +68,7 @@ def data(seed):
 
 
 def main():
-    from audeval._score_based import psds, score_statistics
+    from audeval._sed_scores import psds, score_statistics
 
     tables, values = [], {}
     for seed in SEEDS:

@@ -8,7 +8,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from audeval import _options
+from audeval._core import options as _options
 from audeval._agreement.inputs import Ratings
 from audeval._agreement.inputs import check_ratings
 from statistics_old import label_sets

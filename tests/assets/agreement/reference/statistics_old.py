@@ -13,16 +13,16 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from audeval import _options
+from audeval._core import options as _options
 from audeval._agreement.inputs import UNRATED
 from audeval._agreement.inputs import Ratings
 from audeval._agreement.inputs import check_ratings
-from audeval._protocol import stamp
+from audeval._core.protocol import stamp
 from sweep_old import Pieces
 from sweep_old import activity
 from sweep_old import elementary_segments
 from sweep_old import snap_to_frames
-from audeval._tables import label_index
+from audeval._core.tables import label_index
 
 
 NO_LABEL = "<no label>"

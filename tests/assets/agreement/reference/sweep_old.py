@@ -2,7 +2,7 @@
 
 The former ``audeval._sweep``, kept as the reference of the differential tests
 (``tests/test_pieces.py``, ``tests/test_agreement_raters.py``):
-the package uses :mod:`audeval._pieces`.
+the package uses :mod:`audeval._core.sweep`.
 
 A family-agnostic engine on int64 nanoseconds.
 Given intervals ``[start, end)`` with a file code and a channel code
@@ -33,8 +33,8 @@ import dataclasses
 
 import numpy as np
 
-from audeval._intervals import expand_ranges
-from audeval._intervals import group_keys
+from audeval._core.intervals import expand_ranges
+from audeval._core.intervals import group_keys
 
 
 __all__ = [
@@ -149,7 +149,7 @@ def sort_keys(n_groups: int, group: np.ndarray, value: np.ndarray) -> np.ndarray
 
     ``group * span + value`` where that fits into int64
     (the common case: one multiplication),
-    else :func:`audeval._intervals.group_keys` over the groups that occur.
+    else :func:`audeval._core.intervals.group_keys` over the groups that occur.
 
     Examples:
         >>> sort_keys(2, np.array([1, 0, 1]), np.array([5, 7, 3])).tolist()

@@ -8,14 +8,14 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from audeval import _options
+from audeval._core import options as _options
 from audeval._agreement.inputs import check_ratings
 from audeval._agreement.metrics import _undefined
 from audeval._agreement.statistics import normalise
-from audeval._intervals import group_keys
-from audeval._intervals import overlap_join
+from audeval._core.intervals import group_keys
+from audeval._core.intervals import overlap_join
 from sweep_old import snap_to_frames
-from audeval._validation import NS_PER_SECOND
+from audeval._core.validation import NS_PER_SECOND
 
 
 def _units(ratings, frame: int | None):

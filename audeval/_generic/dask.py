@@ -1,0 +1,474 @@
+"""Statistics on dask collections partitioned by file (SPEC section 8, optional ``dask`` extra).
+
+Each pair of partitions (truth, prediction) is evaluated where it is,
+by the family's own statistics function on pandas objects,
+and the counts of the partitions travel back as arrays (:class:`audeval._generic.rows.Rows`)
+to be put one after the other, or summed (SPEC section 2).
+That is exact as long as no file is split across partitions,
+which is checked: a split file raises ``ValueError`` naming it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+import sys
+
+import numpy as np
+import pandas as pd
+
+from audeval._generic.registry import Batches, family_of, split_options
+from audeval._generic.rows import Rows, concatenate_rows, rows_of, table_of_rows
+from audeval._generic.sum import sum_statistics
+from audeval._core.validation import NAT, seconds_to_ns
+
+
+LEVELS = ("file", "start", "end")
+
+
+def import_dask():
+    """``dask`` and ``dask.dataframe``, or an ImportError naming the extra."""
+    try:
+        import dask
+        import dask.dataframe
+    except ImportError as error:
+        raise ImportError(
+            "dask is needed for statistics on dask collections; "
+            "install it with: pip install 'audeval[dask]' "
+            f"(dask[dataframe] and distributed). ({error})"
+        ) from error
+    return dask, dask.dataframe
+
+
+def is_dask_collection(obj: object) -> bool:
+    """Whether ``obj`` is a dask collection (without importing dask)."""
+    dask = sys.modules.get("dask")
+    if dask is None:
+        return False
+    return dask.is_dask_collection(obj)
+
+
+# -------------------------------------------------------------------------
+# One partition
+# -------------------------------------------------------------------------
+
+
+def _times(values, name: str, what: str) -> pd.TimedeltaIndex:
+    values = pd.Series(values)
+    if pd.api.types.is_timedelta64_dtype(values.dtype):
+        return pd.TimedeltaIndex(values)
+    if pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(values.dtype):
+        # the one seconds -> ns rule (round to the nearest; pandas truncates)
+        seconds = values.to_numpy(dtype=np.float64)
+        ns = np.where(np.isnan(seconds), NAT, seconds_to_ns(np.nan_to_num(seconds)))
+        return pd.TimedeltaIndex(ns.astype("m8[ns]"))
+    raise TypeError(
+        f"{name}: the column '{what}' must hold timedeltas or seconds; got dtype {values.dtype}."
+    )
+
+
+def _file_level(values) -> tuple[np.ndarray, pd.Index]:
+    """Codes (-1: missing) and the distinct file names, in the order first seen.
+
+    dask's pyarrow strings become pandas' default strings (as in pandas input)
+    without a round trip through Python objects: arrow factorises them.
+    """
+    array = values.array if hasattr(values, "array") else pd.array(values)
+    if isinstance(array.dtype, pd.StringDtype):
+        array = array.astype("str")
+        runs = _sorted_runs(array)
+        if runs is not None:
+            return runs
+    elif pd.api.types.is_string_dtype(array.dtype):  # (objects: pandas infers their type)
+        array = pd.Index(np.asarray(array, dtype=object)).array
+    codes, uniques = pd.factorize(array, use_na_sentinel=True)
+    if isinstance(uniques.dtype, pd.CategoricalDtype):  # the names, as a level of pandas input
+        uniques = uniques.categories.take(uniques.codes)
+    return np.asarray(codes, dtype=np.int64), pd.Index(uniques, name="file")
+
+
+def _sorted_runs(array) -> tuple[np.ndarray, pd.Index] | None:
+    """Codes and file names of sorted arrow strings (a partition indexed by file) from their runs;
+    ``None`` where they are not sorted or not arrow strings."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    try:
+        values = pa.array(array)
+    except (TypeError, ValueError, pa.ArrowException):
+        return None
+    if isinstance(values, pa.ChunkedArray):
+        values = values.combine_chunks()
+    n = len(values)
+    if n < 2 or values.null_count or not pa.types.is_string(values.type) and not pa.types.is_large_string(values.type):
+        return None
+    before, after = values.slice(0, n - 1), values.slice(1)
+    if pc.any(pc.less(after, before)).as_py():
+        return None
+    first = np.empty(n, dtype=bool)
+    first[0] = True
+    first[1:] = pc.not_equal(after, before).to_numpy(zero_copy_only=False)
+    codes = np.cumsum(first, dtype=np.int64) - 1
+    return codes, pd.Index(array.take(np.flatnonzero(first)), name="file")
+
+
+def _time_level(values: pd.TimedeltaIndex) -> tuple[np.ndarray, pd.TimedeltaIndex]:
+    """Codes (-1: NaT) and level of a time level: every row its own code.
+
+    The validation reads a segmented index by its levels and codes only
+    (:func:`audeval._core.validation.check_inputs`; repeated rows are found on the values),
+    so the times need no factorisation (a hash of every row, a fifth of a partition's cost);
+    NaT rows point nowhere, as in a factorised level.
+    """
+    ticks = np.asarray(values.asi8, dtype=np.int64)
+    missing = ticks == NAT
+    codes = np.arange(len(ticks), dtype=np.int64)
+    if missing.any():
+        codes[missing] = -1
+        ticks = np.where(missing, 0, ticks)
+    unit = np.datetime_data(values.dtype)[0]
+    return codes, pd.TimedeltaIndex(ticks.view(f"m8[{unit}]"))
+
+
+def _value_column(columns: Sequence[object], name: str, column: object | None) -> object:
+    rest = [c for c in columns if c not in LEVELS]
+    if column is not None:
+        if column not in rest:
+            raise ValueError(f"{name} has no column {column!r}; its columns are {list(columns)}.")
+        return column
+    if len(rest) != 1:
+        raise ValueError(
+            f"{name} must have one label column besides {list(LEVELS)}; "
+            f"got {rest}: pass column=... to choose one."
+        )
+    return rest[0]
+
+
+def to_series(part: pd.DataFrame | pd.Series, name: str, column: object | None = None) -> pd.Series:
+    """A partition as a Series with an audformat segmented (or filewise) index.
+
+    The partition holds the columns ``start`` and ``end``
+    (timedeltas, or seconds as numbers) and a label column,
+    and ``file`` as its index or as a column;
+    without ``start`` and ``end`` it is filewise (one label per file).
+    """
+    if isinstance(part, pd.Series):
+        if list(part.index.names) == ["file"]:  # filewise
+            codes, level = _file_level(part.index)
+            return pd.Series(part.array, index=level.take(codes, allow_fill=True), name=part.name)
+        part = part.to_frame()
+    if not isinstance(part, pd.DataFrame):
+        raise TypeError(f"{name} partitions must be pandas objects; got {type(part).__name__}.")
+    part = _columns(part)
+    columns = list(part)
+    if "file" not in columns:
+        raise ValueError(
+            f"{name} must have 'file' as its index or as a column; got columns {columns}."
+        )
+    has_start, has_end = "start" in columns, "end" in columns
+    if has_start != has_end:
+        raise ValueError(f"{name} has only one of the columns 'start' and 'end'.")
+    value = _value_column(columns, name, column)
+    values = part[value].array
+    if not has_start:
+        codes, level = _file_level(part["file"])
+        return pd.Series(values, index=level.take(codes, allow_fill=True), name=value)
+    return pd.Series(values, index=_segmented_index(part, name), name=value)
+
+
+def _columns(part: pd.DataFrame) -> dict:
+    """The index levels (as ``reset_index`` would make them columns) and the columns
+    of a partition, by name, without copying the partition."""
+    out = {}
+    if any(n in LEVELS for n in part.index.names if n is not None):
+        index = part.index
+        for k, level in enumerate(index.names):
+            out[level if level is not None else "index"] = (
+                index.get_level_values(k) if isinstance(index, pd.MultiIndex) else index
+            )
+    for column in part.columns:
+        out[column] = part[column]
+    return out
+
+
+def _segmented_index(part: pd.DataFrame, name: str) -> pd.MultiIndex:
+    """The audformat segmented index of a partition's columns ``file``, ``start``, ``end``,
+    built from the codes of each (no sort of the levels, no Python objects)."""
+    coded = [
+        _file_level(part["file"]),
+        _time_level(_times(part["start"], name, "start")),
+        _time_level(_times(part["end"], name, "end")),
+    ]
+    return pd.MultiIndex(
+        levels=[level for _, level in coded],
+        codes=[codes for codes, _ in coded],
+        names=list(LEVELS),
+        verify_integrity=False,
+    )
+
+
+def to_frame(part: pd.DataFrame | pd.Series, name: str) -> pd.DataFrame:
+    """A partition as a table on an audformat segmented index, every other column kept
+    (a score table: one column per class)."""
+    if isinstance(part, pd.Series):
+        part = part.to_frame()
+    if not isinstance(part, pd.DataFrame):
+        raise TypeError(f"{name} partitions must be pandas objects; got {type(part).__name__}.")
+    if any(n in LEVELS for n in part.index.names if n is not None):
+        part = part.reset_index()
+    columns = list(part.columns)
+    missing = [c for c in LEVELS if c not in columns]
+    if missing:
+        raise ValueError(
+            f"{name} must have the columns (or index levels) {list(LEVELS)}; "
+            f"it lacks {missing}: its columns are {columns}."
+        )
+    index = _segmented_index(part, name)
+    values = part[[c for c in columns if c not in LEVELS]]
+    return pd.DataFrame(values.to_numpy(), index=index, columns=values.columns).infer_objects()
+
+
+def _partition_statistics(batches: Batches, truth, prediction, column) -> tuple:
+    """The statistics table of one pair of partitions, the labels it found
+    and the warnings it kept (to issue once for all partitions)."""
+    truth = to_series(truth, "truth", column)
+    if batches.family.scores_input:
+        prediction = to_frame(prediction, "prediction")
+    else:
+        prediction = to_series(prediction, "prediction", column)
+    batches = batches.copy()  # (a worker may run several partitions)
+    table = batches.statistics(truth, prediction)
+    # the counts travel as arrays (a table only where it is not a (file, label) table of counts)
+    rows = rows_of(table)
+    return (table if rows is None else rows), batches.found, batches.pending
+
+
+# -------------------------------------------------------------------------
+# Whole collections
+# -------------------------------------------------------------------------
+
+
+def _check_collection(obj: object, name: str, dd) -> None:
+    if not isinstance(obj, (dd.DataFrame, dd.Series)):
+        raise TypeError(
+            f"{name} must be a dask DataFrame or Series partitioned by file; "
+            f"got {type(obj).__name__}."
+        )
+    if isinstance(obj, dd.DataFrame):
+        columns = list(obj.columns)
+        if obj.index.name != "file" and "file" not in columns:
+            raise ValueError(
+                f"{name} must have 'file' as its index or as a column; got columns {columns}."
+            )
+        has_start, has_end = "start" in columns, "end" in columns
+        if has_start != has_end:
+            raise ValueError(f"{name} has only one of the columns 'start' and 'end'.")
+    elif obj.index.name != "file":
+        raise ValueError(
+            f"{name}: a dask Series must be indexed by 'file' (one label per file); "
+            "pass a DataFrame with columns 'start', 'end' and the label for segments."
+        )
+
+
+def _with_divisions(obj, name: str):
+    """A collection indexed by file with its divisions computed, if they can be."""
+    if obj.known_divisions:
+        return obj
+    try:
+        return obj.compute_current_divisions(set_divisions=True)
+    except ValueError as error:
+        raise ValueError(
+            f"{name} is indexed by file but its partitions overlap "
+            "(a file is in several partitions, or the index is not sorted): "
+            "partition it by file with ddf.set_index('file'). "
+            f"({error})"
+        ) from None
+    except Exception:  # e.g. empty partitions: pair the partitions by position
+        return obj
+
+
+def _aligned(truth, prediction):
+    """Pairs of partitions holding the same files."""
+    by_file = truth.index.name == "file" and prediction.index.name == "file"
+    if by_file:
+        truth = _with_divisions(truth, "truth")
+        prediction = _with_divisions(prediction, "prediction")
+    if by_file and truth.known_divisions and prediction.known_divisions:
+        if tuple(truth.divisions) != tuple(prediction.divisions):
+            # the inner divisions of the side with more partitions, the outer bounds of both
+            ours = truth.divisions if truth.npartitions >= prediction.npartitions else prediction.divisions
+            try:
+                low = min(truth.divisions[0], prediction.divisions[0])
+                high = max(truth.divisions[-1], prediction.divisions[-1])
+            except TypeError:
+                raise ValueError(
+                    "the file divisions of truth and prediction cannot be ordered together."
+                ) from None
+            divisions = (low, *ours[1:-1], high)
+            if tuple(truth.divisions) != divisions:
+                truth = truth.repartition(divisions=divisions, force=True)
+            if tuple(prediction.divisions) != divisions:
+                prediction = prediction.repartition(divisions=divisions, force=True)
+    elif truth.npartitions != prediction.npartitions:
+        raise ValueError(
+            f"truth has {truth.npartitions} partitions and prediction {prediction.npartitions}: "
+            "without known file divisions on both, partition i of truth "
+            "must hold the same files as partition i of prediction. "
+            "Index both by file with known divisions, e.g. "
+            "ddf.set_index('file') or dd.read_parquet(..., index='file', calculate_divisions=True)."
+        )
+    return truth.to_delayed(), prediction.to_delayed()
+
+
+def _check_split(tables: list[pd.DataFrame]) -> None:
+    """Raise if a file is in the tables of several partitions."""
+    files = []
+    partitions = []
+    for k, table in enumerate(tables):
+        unique = pd.unique(table.index.get_level_values("file"))
+        files.append(pd.Index(unique, dtype=object))
+        partitions.append(np.full(len(unique), k, dtype=np.int64))
+    if not files:
+        return
+    all_files = files[0].append(files[1:]) if len(files) > 1 else files[0]
+    partition = np.concatenate(partitions)
+    duplicated = all_files.duplicated(keep=False)
+    if duplicated.any():
+        split = pd.Series(partition[duplicated], index=all_files[duplicated])
+        shown = [
+            f"{file!r} in partitions {sorted(group.tolist())}"
+            for file, group in list(split.groupby(level=0, sort=True))[:5]
+        ]
+        n = split.index.nunique()
+        raise ValueError(
+            f"{n} file(s) are split across partitions: {'; '.join(shown)}"
+            f"{' ...' if n > 5 else ''}. "
+            "Every file must be in one partition of truth and of prediction; "
+            "index both by file with known divisions, e.g. "
+            "ddf.set_index('file') or dd.read_parquet(..., index='file', calculate_divisions=True)."
+        )
+
+
+def dask_statistics(
+    statistics: Callable,
+    truth,
+    prediction,
+    labels: Sequence[object] | None = None,
+    *,
+    column: object | None = None,
+    **options,
+) -> pd.DataFrame:
+    r"""A statistics function on dask collections partitioned by file.
+
+    ``statistics`` (e.g. :func:`audeval.event_statistics`)
+    is called on every pair of truth and prediction partitions
+    as pandas Series, where the partitions are
+    (their columns coded straight into a segmented index),
+    and the counts travel back as arrays:
+    partitions that follow each other in file order
+    are put one after the other,
+    others are summed with :func:`audeval.sum_statistics`.
+    The result is identical to the statistics of the whole pandas Series,
+    and every metric of the family accepts it in place of ``truth``.
+    The work runs on dask's current scheduler
+    (e.g. a ``dask.distributed`` client).
+
+    ``truth`` and ``prediction`` are dask DataFrames
+    with ``file`` as index or column,
+    columns ``start`` and ``end``
+    (timedeltas, or seconds as numbers; ``end`` may be NaT)
+    and one label column
+    (or a dask Series indexed by ``file`` for one label per file).
+    Every file must be in one partition only,
+    and partition *i* of truth and of prediction must hold the same files:
+    when both are indexed by ``file`` with known divisions
+    (``set_index("file")``,
+    or ``dd.read_parquet(..., index="file", calculate_divisions=True)``)
+    they are repartitioned to common divisions;
+    else they are paired by position.
+    A file found in two partitions raises ``ValueError`` naming it.
+
+    With ``labels=None`` every partition finds its own labels
+    and the tables are summed over the union of labels,
+    which for non-categorical labels is the sorted union
+    (as for pandas input);
+    categorical label columns keep their category order.
+
+    Args:
+        statistics: statistics function of a metric family
+        truth: truth events (dask DataFrame partitioned by file)
+        prediction: predicted events (dask DataFrame partitioned by file)
+        labels: labels to evaluate
+        column: label column, if there is more than one
+            besides ``file``, ``start`` and ``end``
+        **options: options of the statistics function
+            (tolerances, ``files_duration``, ``uem``, ``positive_labels``, ...)
+
+    Returns:
+        statistics table indexed by ``(file, label)``
+
+    Raises:
+        ImportError: if dask is not installed (``pip install 'audeval[dask]'``)
+        TypeError, ValueError: on invalid input,
+            or if a file is split across partitions
+
+    Examples:
+        >>> import dask.dataframe as dd
+        >>> import audeval
+        >>> truth = pd.DataFrame(
+        ...     {
+        ...         "file": ["f1", "f2"],
+        ...         "start": pd.to_timedelta([0.0, 0.0], unit="s"),
+        ...         "end": pd.to_timedelta([1.0, 1.0], unit="s"),
+        ...         "label": ["a", "b"],
+        ...     }
+        ... )
+        >>> prediction = truth.assign(label=["a", "a"])
+        >>> stats = audeval.dask_statistics(
+        ...     audeval.event_statistics,
+        ...     dd.from_pandas(truth.set_index("file"), npartitions=2),
+        ...     dd.from_pandas(prediction.set_index("file"), npartitions=2),
+        ... )
+        >>> audeval.event_fscore(stats, None)
+        0.5
+
+    """
+    dask, dd = import_dask()
+    if not callable(statistics):
+        raise TypeError(
+            f"statistics must be a statistics function; got {type(statistics).__name__}."
+        )
+    family = family_of(statistics)
+    if statistics is not family.statistics:
+        raise TypeError(
+            f"statistics must be a statistics function such as {family.statistics.__name__}; "
+            f"got {statistics.__name__}."
+        )
+    statistics_options, _ = split_options(family, None, options)  # (unknown options raise)
+    _check_collection(truth, "truth", dd)
+    _check_collection(prediction, "prediction", dd)
+    truth_parts, prediction_parts = _aligned(truth, prediction)
+    batches = Batches(family, labels, statistics_options)
+    shared = dask.delayed(batches, traverse=False)
+    tasks = [
+        dask.delayed(_partition_statistics, pure=True)(shared, t, p, column)
+        for t, p in zip(truth_parts, prediction_parts)
+    ]
+    results = list(dask.compute(*tasks))
+    for _, found, pending in results:
+        batches.merge(found, pending)
+    batches.check()  # (labels that must occur: over all partitions)
+    parts = [part for part, _, _ in results]
+    # partitions by file in file order (the usual case): the tables one after the other
+    summed = concatenate_rows(parts) if all(isinstance(p, Rows) for p in parts) else None
+    if summed is None:
+        tables = [table_of_rows(p) if isinstance(p, Rows) else p for p in parts]
+        _check_split(tables)
+        summed = sum_statistics(tables)
+    # files of files_duration (or uem) in no partition: evaluated as in a direct call
+    unseen = batches.unseen(summed)
+    total = summed if unseen is None else sum_statistics([summed, unseen])
+    batches.warn(total)  # (once for all partitions, as the direct call)
+    return total
+
+
+__all__ = ["dask_statistics"]
