@@ -30,6 +30,8 @@ from audeval._diarization import identification_error_rate
 from audeval._diarization import jaccard_error_rate
 from audeval._diarization import diarization_mapping
 from audeval._diarization import diarization_outcomes
+from audeval._diarization import diarization_scored_region
+from audeval._diarization import diarization_speaker_outcomes
 from audeval._diarization import read_uem
 from audeval._diarization import identification_precision_recall
 from audeval._diarization import diarization_purity_coverage
@@ -146,6 +148,8 @@ __all__ = [
     "diarization_outcomes",
     "diarization_purity_coverage",
     "diarization_report",
+    "diarization_scored_region",
+    "diarization_speaker_outcomes",
     "diarization_speaker_report",
     "diarization_statistics",
     "disagreements",
