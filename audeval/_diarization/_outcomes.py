@@ -362,17 +362,18 @@ def _speaker_outcomes(truth, prediction, options) -> pd.DataFrame:
     file, side, code, outcome, start, end, want = _speaker_rows(
         pieces, scored, t_active, p_active, partner, mapped_to, width
     )
-    names = (_names_of(table.truth_labels), _names_of(table.prediction_labels))
+    names = (_names_of(table.truth_labels), _names_of(table.prediction_labels))  # code -1: None
     is_truth = side == 0
     index = pd.MultiIndex.from_arrays(
         [inputs.files[file], pd.to_timedelta(start, unit="ns"), pd.to_timedelta(end, unit="ns")],
         names=["file", "start", "end"],
     )
     frame = {
-        "side": pd.Categorical.from_codes(side, categories=list(SIDES)),
-        "speaker": np.where(is_truth, names[0][code], names[1][np.minimum(code, len(names[1]) - 1)]),
-        "partner": np.where(is_truth, names[1][want], names[0][want]),
-        "outcome": pd.Categorical.from_codes(outcome, categories=list(SPEAKER_OUTCOMES)),
+        "side": pd.Series(pd.Categorical.from_codes(side, categories=list(SIDES)), index=index),
+        # labels as given (object: a label is never turned into a string, none is None)
+        "speaker": pd.Series(np.where(is_truth, names[0][code], names[1][code]), index=index, dtype=object),
+        "partner": pd.Series(np.where(is_truth, names[1][want], names[0][want]), index=index, dtype=object),
+        "outcome": pd.Series(pd.Categorical.from_codes(outcome, categories=list(SPEAKER_OUTCOMES)), index=index),
     }
     return pd.DataFrame(frame, index=index)
 
