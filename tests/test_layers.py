@@ -280,8 +280,6 @@ KNOWN_PRIVATE_IMPORTS = {
     "audeval._sum: audeval._rows._order_columns",
     "audeval._sum: audeval._rows._same",
     "audeval._sum: audeval._rows._sortable_union",
-    "audeval.plot._events: audeval._events.metrics._confusion_matrix",
-    "audeval.plot._events: audeval._events.statistics._summed",
     "audeval.plot._structure: audeval._structure._boundaries",
     "audeval.plot._structure: audeval._structure._options.STRUCTURE",
     "audeval.plot._structure: audeval._structure._prepare",

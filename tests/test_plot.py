@@ -1114,3 +1114,62 @@ def test_diarization_timeline_draws_the_outcome_objects(options):
         ).loc[file, "diarization_error_rate"]
         assert f"DER = {der:.3f}:" in ax.get_title()
         plt.close(ax.figure)
+
+
+# -------------------------------------------------------------------------
+# The event plots draw the public objects (issue 31 item 5, issue 27 item 3)
+# -------------------------------------------------------------------------
+
+
+def test_event_timeline_draws_the_rows_of_event_outcomes():
+    truth = series(["f", "f", "f", "g"], [0.0, 2.0, 4.0, 0.0], [1.0, 3.0, 5.0, 9.0], ["a", "b", "a", "c"])
+    prediction = series(["f", "f", "f"], [0.15, 2.0, 6.0], [1.1, 3.0, 7.0], ["a", "a", "b"])
+    options = dict(onset_tolerance=0.2, offset_tolerance=0.2, compat="sed_eval", matching="greedy")
+    durations = {"f": 8.0, "g": 9.0}
+    ax = audeval.plot.event_timeline(truth, prediction, file="f", files_duration=durations, **options)
+    outcomes = audeval.event_outcomes(truth, prediction, files_duration=durations, **options)
+    rows = outcomes[(outcomes["file"] == "f").to_numpy()]
+    drawn_as = {"tp": "tp", "substituted": "substitution", "substituting": "substitution", "fn": "deletion", "fp": "insertion"}
+    expected = sorted(
+        (f"{side}:{drawn_as[outcome]}", round(s.total_seconds(), 9), round(e.total_seconds(), 9))
+        for side, outcome, s, e in zip(rows["side"], rows["outcome"], rows["start"], rows["end"])
+    )
+    drawn = sorted(
+        (p.get_gid(), round(p.get_x(), 9), round(p.get_x() + p.get_width(), 9))
+        for p in ax.patches
+        if p.get_gid().split(":")[0] in ("truth", "prediction")
+    )
+    assert drawn == expected
+    assert expected == [
+        ("prediction:insertion", 6.0, 7.0),
+        ("prediction:substitution", 2.0, 3.0),
+        ("prediction:tp", 0.15, 1.1),
+        ("truth:deletion", 4.0, 5.0),
+        ("truth:substitution", 2.0, 3.0),
+        ("truth:tp", 0.0, 1.0),
+    ]
+    assert ax.get_xlim() == (0.0, 8.0)  # the file's duration
+    # a file only in files_duration is a file of the outcomes: an empty picture
+    with pytest.warns(audeval.FilesWithoutRowsWarning):
+        ax = audeval.plot.event_timeline(truth, prediction, file="h", files_duration={**durations, "h": 2.0}, **options)
+    assert not [p for p in ax.patches if p.get_gid().startswith(("truth", "prediction"))]
+    assert ax.get_xlim() == (0.0, 2.0)
+    # without files_duration the window ends at the file's latest end, over all labels
+    ax = audeval.plot.event_timeline(truth, prediction, ["a"], file="f", **options)
+    assert ax.get_xlim() == (0.0, 7.0)
+
+
+def test_event_confusion_matrix_draws_the_labelled_matrix():
+    truth = series(["f", "f", "f"], [0.0, 2.0, 4.0], [1.0, 3.0, 5.0], ["a", "b", "c"])
+    prediction = series(["f", "f", "f"], [0.0, 2.0, 6.0], [1.0, 3.0, 7.0], ["a", "c", "b"])
+    for labels in (None, ["c", "a", "b"]):
+        for normalize in (False, True):
+            frame = audeval.event_confusion_matrix(truth, prediction, labels, normalize=normalize, as_frame=True)
+            ax = audeval.plot.event_confusion_matrix(truth, prediction, labels, normalize=normalize, colorbar=False)
+            np.testing.assert_array_equal(ax.images[0].get_array().filled(0), frame.to_numpy())
+            names = [str(label) for label in frame.index[:-1]] + ["no event"]
+            assert [t.get_text() for t in ax.get_yticklabels()] == names
+            assert [t.get_text() for t in ax.get_xticklabels()] == names
+            plt.close(ax.figure)
+    assert names == ["c", "a", "b", "no event"]
+    assert frame.loc["b", "c"] == 1.0 and frame.loc["c", "<no event>"] == 1.0
