@@ -104,6 +104,7 @@ from audeval._structure import mutual_information
 from audeval._structure import normalized_conditional_entropy
 from audeval._structure import pairwise_clustering
 from audeval._structure import rand_index
+from audeval._structure import structure_outcomes
 from audeval._structure import structure_report
 from audeval._structure import structure_statistics
 from audeval._structure import v_measure
@@ -216,6 +217,7 @@ __all__ = [
     "speaker_change_purity_coverage",
     "speaker_change_statistics",
     "speaker_set_statistics",
+    "structure_outcomes",
     "structure_report",
     "structure_statistics",
     "sum_statistics",

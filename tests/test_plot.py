@@ -1173,3 +1173,52 @@ def test_event_confusion_matrix_draws_the_labelled_matrix():
             plt.close(ax.figure)
     assert names == ["c", "a", "b", "no event"]
     assert frame.loc["b", "c"] == 1.0 and frame.loc["c", "<no event>"] == 1.0
+
+
+@pytest.mark.parametrize("options", [dict(), dict(trim=True, window=3.0), dict(pad=False, compat="mir_eval")])
+def test_structure_timeline_draws_structure_outcomes(options):
+    truth, prediction = random_partitions(5)
+    out = audeval.structure_outcomes(truth, prediction, **options)
+    report = audeval.structure_report(
+        truth, prediction, windows=(options.get("window", 0.5),), **{k: v for k, v in options.items() if k != "window"}
+    )
+    for file in report.index:
+        ax = audeval.plot.structure_timeline(truth, prediction, file=file, **options)
+        rows = out[out.index.get_level_values("file") == file]
+        for side, miss in (("truth", "deletion"), ("prediction", "insertion")):
+            bounds = rows[(rows["side"] == side).to_numpy() & (rows["kind"] == "boundary").to_numpy()]
+            expected = sorted(
+                (f"{side}:{'tp' if o == 'hit' else miss}", round(t, 9))
+                for o, t in zip(bounds["outcome"], bounds.index.get_level_values("start").total_seconds())
+            )
+            drawn = sorted(
+                (line.get_gid(), round(line.get_xdata()[0], 9))
+                for line in ax.lines
+                if line.get_gid() in (f"{side}:tp", f"{side}:{miss}")
+            )
+            assert drawn == expected
+            tiles = rows[(rows["side"] == side).to_numpy() & (rows["kind"] != "boundary").to_numpy()]
+            expected = sorted(
+                (f"{side}:{kind}", round(s.total_seconds(), 9), round(e.total_seconds(), 9))
+                for (_, s, e), kind in zip(tiles.index, tiles["kind"])
+            )
+            drawn = sorted(
+                (p.get_gid(), round(p.get_x(), 9), round(p.get_x() + p.get_width(), 9))
+                for p in ax.patches
+                if p.get_gid() in (f"{side}:segment", f"{side}:gap")
+            )
+            assert drawn == expected
+        name = audeval._structure._window_name(options.get("window", 0.5))
+        assert f"F = {report.loc[file, f'f_measure_at_{name}']:.3f}" in ax.get_title()
+        plt.close(ax.figure)
+
+
+def test_structure_timeline_compat_rounds_boundaries():
+    truth = series(["f", "f"], [0, 9.999996], [9.999996, 20], ["A", "B"])
+    prediction = series(["f", "f"], [0, 10.5], [10.5, 20], ["A", "B"])
+    ax = audeval.plot.structure_timeline(truth, prediction)
+    assert [line.get_xdata()[0] for line in lines(ax, "truth:deletion")] == [pytest.approx(9.999996)]
+    assert "R = 0.667" in ax.get_title()
+    ax = audeval.plot.structure_timeline(truth, prediction, compat="mir_eval")
+    assert not lines(ax, "truth:deletion") and len(lines(ax, "boundary-link")) == 3
+    assert "P = 1.000, R = 1.000" in ax.get_title()

@@ -98,6 +98,7 @@ from audeval._structure._options import _window_name
 from audeval._structure._options import COMPAT
 from audeval._structure._options import STRUCTURE
 from audeval._structure._options import STRUCTURE
+from audeval._structure._outcomes import structure_outcomes
 from audeval._structure._report import CLUSTERING_COLUMNS
 from audeval._structure._report import FAMILY
 from audeval._structure._report import MIR_EVAL_COLUMNS
@@ -113,6 +114,7 @@ __all__ = [
     "normalized_conditional_entropy",
     "pairwise_clustering",
     "rand_index",
+    "structure_outcomes",
     "structure_report",
     "structure_statistics",
     "v_measure",
