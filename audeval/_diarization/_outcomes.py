@@ -499,7 +499,7 @@ def diarization_scored_region(
 
     .. math::
 
-        R_f = U_f \setminus C_f \setminus O_f \quad (O_f \text{ only with } \texttt{skip\_overlap})
+        R_f = U_f \setminus C_f \setminus O_f \quad (O_f = \emptyset \text{ without skip\_overlap})
 
     So :func:`diarization_error_rate` with these options equals
     :func:`diarization_error_rate` with ``uem=`` this region and no collar or
