@@ -73,23 +73,6 @@ class _Side:
     y: np.ndarray  # top of the level of every event (set by the layout)
 
 
-#: The options of :func:`audeval.event_outcomes` (and of the matrix) the plots pass on.
-MATCHING_OPTIONS = (
-    "onset_tolerance",
-    "offset_tolerance",
-    "duration_tolerance",
-    "matching",
-    "files_duration",
-    "compat",
-)
-
-
-def _given(options, names=MATCHING_OPTIONS) -> dict:
-    """The options of ``names`` the caller gave, as given (the public function checks them;
-    the others are at the same defaults there)."""
-    return {name: options.raw[name] for name in names if name in options.given}
-
-
 def _sides(outcomes: pd.DataFrame, f: int) -> tuple[_Side, _Side]:
     """Truth and prediction rows of file ``f``; none ``shown`` yet."""
     in_file = outcomes["file"].cat.codes.to_numpy() == f
@@ -239,7 +222,8 @@ def _timeline(truth, prediction, labels, options):
     """:func:`event_timeline` of a checked options object."""
     pyplot()  # fail early without matplotlib
     palette = outcome_colors(options.colors)
-    outcomes = audeval.event_outcomes(truth, prediction, labels, **_given(options))
+    # the public outcomes with the options checked once for this call (the family's declaration)
+    outcomes = audeval.event_outcomes.with_options(options, truth, prediction, labels)
     files = pd.Index(outcomes["file"].cat.categories)
     names = list(outcomes["label"].cat.categories)
     f = file_code(files, options.file)
@@ -413,10 +397,9 @@ def event_timeline(
 def _confusion(truth, prediction, labels, options):
     """:func:`event_confusion_matrix` (the plot) of a checked options object."""
     pyplot()
-    # the public matrix (its gate: Series, or a table checked once), labelled
-    frame = audeval.event_confusion_matrix(
-        truth, prediction, labels, as_frame=True, **_given(options, (*MATCHING_OPTIONS, "normalize"))
-    )
+    # the public matrix, labelled (its gate: Series, or a table checked once)
+    options = dataclasses.replace(options, as_frame=True)
+    frame = audeval.event_confusion_matrix.with_options(options, truth, prediction, labels)
     matrix = frame.to_numpy()
     normalize, colorbar = options.normalize, options.colorbar
     n = len(matrix)
