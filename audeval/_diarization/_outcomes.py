@@ -329,12 +329,11 @@ def _speaker_rows(pieces, scored, t_active, p_active, partner, mapped_to, width:
     """Runs of one (file, side, code) with one outcome: file, side, code, outcome, start,
     end and the partner code (``-1``: none), sorted by file, side, code and start."""
     parts = []
-    for side, (active, other, onto) in enumerate(((t_active, p_active, partner), (p_active, t_active, mapped_to))):
-        piece, code, _ = active
-        want = onto[pieces.file[piece] * width + code]
-        hit = _paired(piece, want, other)
-        outcome = np.where(scored[piece], np.where(hit, 0, 1), 2)
-        parts.append((pieces.file[piece], np.full(len(piece), side), code, outcome, piece, want))
+    for k, (active, other, onto) in enumerate(((t_active, p_active, partner), (p_active, t_active, mapped_to))):
+        at, codes, _ = active
+        wanted = onto[pieces.file[at] * width + codes]
+        hit = _paired(at, wanted, other)
+        parts.append((pieces.file[at], np.full(len(at), k), codes, np.where(scored[at], np.where(hit, 0, 1), 2), at, wanted))
     file, side, code, outcome, piece, want = (np.concatenate(column).astype(np.int64) for column in zip(*parts))
     lane = (file * 2 + side) * width + code
     order = np.lexsort((pieces.start[piece], lane))
