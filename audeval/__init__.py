@@ -30,6 +30,8 @@ from audeval._diarization import identification_error_rate
 from audeval._diarization import jaccard_error_rate
 from audeval._diarization import diarization_mapping
 from audeval._diarization import diarization_outcomes
+from audeval._diarization import diarization_scored_region
+from audeval._diarization import diarization_speaker_outcomes
 from audeval._diarization import read_uem
 from audeval._diarization import identification_precision_recall
 from audeval._diarization import diarization_purity_coverage
@@ -102,6 +104,7 @@ from audeval._structure import mutual_information
 from audeval._structure import normalized_conditional_entropy
 from audeval._structure import pairwise_clustering
 from audeval._structure import rand_index
+from audeval._structure import structure_outcomes
 from audeval._structure import structure_report
 from audeval._structure import structure_statistics
 from audeval._structure import v_measure
@@ -146,6 +149,8 @@ __all__ = [
     "diarization_outcomes",
     "diarization_purity_coverage",
     "diarization_report",
+    "diarization_scored_region",
+    "diarization_speaker_outcomes",
     "diarization_speaker_report",
     "diarization_statistics",
     "disagreements",
@@ -212,6 +217,7 @@ __all__ = [
     "speaker_change_purity_coverage",
     "speaker_change_statistics",
     "speaker_set_statistics",
+    "structure_outcomes",
     "structure_report",
     "structure_statistics",
     "sum_statistics",

@@ -213,3 +213,25 @@ def test_a_toy_family():
         toy_statistics(3, 1, other=1)
     with pytest.raises(TypeError, match="not declared by the toy family"):
         toy.statistics(lambda *args: None)(lambda truth, *, other=1: None)
+
+
+def test_with_options_runs_a_declared_function_on_built_options():
+    """``f.with_options(options, *inputs)``: the core's internal API the plots use to compute
+    the public object they draw with the options of their own call (checked once)."""
+    truth = pd.Series(["a", "b"], index=audformat.segmented_index(["f", "f"], [0.0, 2.0], [1.0, 3.0]))
+    prediction = pd.Series(["a", "a"], index=audformat.segmented_index(["f", "f"], [0.1, 2.0], [1.1, 3.0]))
+    EVENT = audeval.event_outcomes.declared.family
+    options = EVENT.build({"onset_tolerance": 0.2, "offset_tolerance": 0.2, "as_frame": False})
+    pd.testing.assert_frame_equal(
+        audeval.event_outcomes.with_options(options, truth, prediction, None),
+        audeval.event_outcomes(truth, prediction, onset_tolerance=0.2, offset_tolerance=0.2),
+    )
+    # the function's needs apply (the confusion matrix needs the substitution columns)
+    frame = audeval.event_confusion_matrix.with_options(
+        EVENT.build({"onset_tolerance": 0.2, "offset_tolerance": 0.2, "as_frame": True}), truth, prediction, None
+    )
+    assert frame.to_numpy().tolist() == [[1, 0, 0], [1, 0, 0], [0, 0, 0]]
+    with pytest.raises(TypeError, match="EventOptions"):
+        audeval.event_outcomes.with_options({"onset_tolerance": 0.2}, truth, prediction, None)
+    with pytest.raises(TypeError, match="inputs"):
+        audeval.event_outcomes.with_options(options, truth, prediction)

@@ -176,3 +176,142 @@ def test_sums_equal_report_hypothesis(sides, options):
     with warnings.catch_warnings():  # files of DURATIONS without rows: the input gate's warning
         warnings.simplefilter("ignore", audeval.FilesWithoutRowsWarning)
         _check_sums(truth, prediction, options)
+
+
+# -------------------------------------------------------------------------
+# diarization_speaker_outcomes, diarization_scored_region
+# -------------------------------------------------------------------------
+
+
+def _seconds(index, level):
+    return index.get_level_values(level).total_seconds().to_numpy()
+
+
+def _check_speaker_sums(truth, prediction, options):
+    speakers = audeval.diarization_speaker_outcomes(truth, prediction, files_duration=DURATIONS, **options)
+    report = audeval.diarization_report(truth, prediction, files_duration=DURATIONS, **options)
+    report = report.drop(index="TOTAL")
+    d = pd.Series(_seconds(speakers.index, "end") - _seconds(speakers.index, "start"), index=speakers.index)
+    assert (d > 0).all()
+    side, outcome = speakers["side"].to_numpy(), speakers["outcome"].to_numpy()
+
+    def per_file(keep):
+        return d[keep].groupby(level="file").sum().reindex(report.index, fill_value=0.0)
+
+    if options.get("compat") is None:  # pyannote counts a speaker overlapping itself twice
+        np.testing.assert_allclose(per_file((side == "truth") & (outcome == "correct")), report["correct"], atol=1e-9)
+        np.testing.assert_allclose(per_file((side == "prediction") & (outcome == "correct")), report["correct"], atol=1e-9)
+        np.testing.assert_allclose(per_file((side == "truth") & (outcome != "unscored")), report["total"], atol=1e-9)
+        np.testing.assert_allclose(
+            per_file((side == "prediction") & (outcome != "unscored")),
+            report["correct"] + report["confusion"] + report["false_alarm"],
+            atol=1e-9,
+        )
+    # runs are the longest: two rows of one (file, side, speaker, outcome) never touch
+    frame = speakers.reset_index()
+    frame = frame.sort_values(["file", "side", "speaker", "outcome", "start"], kind="stable")
+    same = (frame[["file", "side", "speaker", "outcome"]].shift() == frame[["file", "side", "speaker", "outcome"]]).all(axis=1)
+    assert not (same & (frame["start"] == frame["end"].shift())).any()
+    return speakers
+
+
+@pytest.mark.parametrize("options", CASES, ids=lambda o: ",".join(f"{k}={v if k != 'uem' else 'uem'}" for k, v in o.items()) or "default")
+@pytest.mark.parametrize("seed", [0, 1])
+def test_speaker_outcomes_sum_to_report(seed, options):
+    truth, prediction = _random(seed)
+    _check_speaker_sums(truth, prediction, options)
+
+
+def test_speaker_outcomes_hand_case():
+    # A 0-4 and B 2-6 overlap on 2-4; cluster 0 on 0-6 is mapped onto A (first of two 4 s ties)
+    truth = _series([("f", 0, 4, "A"), ("f", 2, 6, "B")])
+    prediction = _series([("f", 0, 6, 0)])
+    out = audeval.diarization_speaker_outcomes(truth, prediction, files_duration={"f": 8}, collar=1.0)
+    rows = list(
+        zip(
+            out["side"], out["speaker"], out["partner"], out["outcome"],
+            _seconds(out.index, "start"), _seconds(out.index, "end"),
+        )
+    )
+    assert rows == [
+        ("truth", "A", 0, "unscored", 0.0, 0.5),
+        ("truth", "A", 0, "correct", 0.5, 1.5),
+        ("truth", "A", 0, "unscored", 1.5, 2.5),
+        ("truth", "A", 0, "correct", 2.5, 3.5),
+        ("truth", "A", 0, "unscored", 3.5, 4.0),
+        ("truth", "B", None, "unscored", 2.0, 2.5),
+        ("truth", "B", None, "error", 2.5, 3.5),
+        ("truth", "B", None, "unscored", 3.5, 4.5),
+        ("truth", "B", None, "error", 4.5, 5.5),
+        ("truth", "B", None, "unscored", 5.5, 6.0),
+        ("prediction", 0, "A", "unscored", 0.0, 0.5),
+        ("prediction", 0, "A", "correct", 0.5, 1.5),
+        ("prediction", 0, "A", "unscored", 1.5, 2.5),
+        ("prediction", 0, "A", "correct", 2.5, 3.5),
+        ("prediction", 0, "A", "unscored", 3.5, 4.5),
+        ("prediction", 0, "A", "error", 4.5, 5.5),
+        ("prediction", 0, "A", "unscored", 5.5, 6.0),
+    ]
+
+
+def test_identity_partner_is_the_same_label():
+    # A of both sides never speak together: still each other's partner under "identity"
+    truth = _series([("f", 0, 2, "A"), ("f", 2, 4, "B")])
+    prediction = _series([("f", 2, 4, "A")])
+    out = audeval.diarization_speaker_outcomes(truth, prediction, files_duration={"f": 4}, mapping="identity")
+    assert out["partner"].dtype == object and out["speaker"].dtype == object
+    assert dict(zip(out["speaker"] + ":" + out["side"].astype(str), out["partner"])) == {
+        "A:truth": "A", "B:truth": None, "A:prediction": "A"
+    }
+    assert out["outcome"].tolist() == ["error", "error", "error"]
+
+
+def test_scored_region_hand_case():
+    truth = _series([("f", 0, 4, "A"), ("f", 2, 6, "B")])
+    prediction = _series([("f", 0, 6, 0)])
+    region = audeval.diarization_scored_region(
+        truth, prediction, files_duration={"f": 8}, collar=1.0, skip_overlap=True
+    )
+    assert list(region.names) == ["file", "start", "end"]
+    assert list(zip(_seconds(region, "start"), _seconds(region, "end"))) == [(0.5, 1.5), (4.5, 5.5), (6.5, 8.0)]
+    uem = audformat.segmented_index(["f", "g"], [1.0, 0.0], [7.0, 3.0])
+    region = audeval.diarization_scored_region(truth, prediction, files_duration={"f": 8}, uem=uem)
+    assert region.get_level_values("file").tolist() == ["f", "g"]
+    assert list(zip(_seconds(region, "start"), _seconds(region, "end"))) == [(1.0, 7.0), (0.0, 3.0)]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [case for case in CASES if case.get("collar_convention") != "per_side" and case],
+    ids=lambda o: ",".join(f"{k}={v if k != 'uem' else 'uem'}" for k, v in o.items()),
+)
+def test_scored_region_is_the_uem_the_options_amount_to(options):
+    truth, prediction = _random(4)
+    region_options = {k: v for k, v in options.items() if k not in ("mapping", "individual_file_mapping")}
+    region = audeval.diarization_scored_region(truth, prediction, files_duration=DURATIONS, **region_options)
+    expected = audeval.diarization_error_rate(truth, prediction, files_duration=DURATIONS, **options)
+    plain = {k: v for k, v in options.items() if k in ("mapping", "individual_file_mapping", "compat")}
+    assert audeval.diarization_error_rate(
+        truth, prediction, files_duration=DURATIONS, uem=region, **plain
+    ) == pytest.approx(expected, abs=1e-12)
+    # the spans outside the region are exactly the "unscored" ones
+    outcomes = audeval.diarization_outcomes(truth, prediction, files_duration=DURATIONS, **options)
+    unscored = outcomes[(outcomes["outcome"] == "unscored").to_numpy()]
+    for file in DURATIONS:
+        r = region[region.get_level_values("file") == file]
+        u = unscored[unscored.index.get_level_values("file") == file].index
+        inside = np.zeros(len(u), dtype=bool)
+        for s, e in zip(_seconds(r, "start"), _seconds(r, "end")):
+            inside |= (_seconds(u, "start") < e) & (_seconds(u, "end") > s)
+        assert not inside.any()
+
+
+def test_new_functions_reject_a_table():
+    truth, prediction = _random(0)
+    table = audeval.diarization_statistics(truth, prediction, files_duration=DURATIONS)
+    with pytest.raises(TypeError, match="diarization_speaker_outcomes"):
+        audeval.diarization_speaker_outcomes(table, None)
+    with pytest.raises(TypeError, match="diarization_scored_region"):
+        audeval.diarization_scored_region(table, None)
+    with pytest.raises(ValueError, match="collar_convention"):
+        audeval.diarization_scored_region(truth, prediction, collar_convention="both")

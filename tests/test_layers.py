@@ -241,25 +241,8 @@ def private_imports(path: pathlib.Path, name: str) -> set[str]:
     return found
 
 
-# Private names imported across packages today: the plots that still re-run
-# family steps (issue 31 item 5). A new one fails: shrink this list, never grow it.
-KNOWN_PRIVATE_IMPORTS = {
-    "audeval.plot._diarization: audeval._diarization.options.DIARIZATION",
-    "audeval.plot._diarization: audeval._diarization.options.check_diarization_inputs",
-    "audeval.plot._diarization: audeval._diarization.region._crop",
-    "audeval.plot._diarization: audeval._diarization.region._merge_labels",
-    "audeval.plot._diarization: audeval._diarization.region._scored_region",
-    "audeval.plot._diarization: audeval._diarization.region.check_uem",
-    "audeval.plot._diarization: audeval._diarization.region.with_uem",
-    "audeval.plot._events: audeval._events.metrics._confusion_matrix",
-    "audeval.plot._events: audeval._events.options.EVENT",
-    "audeval.plot._events: audeval._events.outcomes.OUTCOMES",
-    "audeval.plot._events: audeval._events.outcomes.outcomes_of",
-    "audeval.plot._events: audeval._events.statistics._summed",
-    "audeval.plot._structure: audeval._structure.boundaries",
-    "audeval.plot._structure: audeval._structure.options.STRUCTURE",
-    "audeval.plot._structure: audeval._structure.prepare",
-}
+# Private names imported across packages: none (issue 27). Keep it empty.
+KNOWN_PRIVATE_IMPORTS: set[str] = set()
 
 
 def test_no_new_private_imports_across_packages():

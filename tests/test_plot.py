@@ -1020,3 +1020,205 @@ def test_diarization_timeline_uem_is_not_scored():
     )
     assert spans == [(0.0, 1.0), (3.0, 4.0)]
     assert lengths(ax, "truth:") == pytest.approx(2.0)
+
+
+def _bars(ax, prefix):
+    """(gid, start, end) of the bars whose gid starts with ``prefix``, rounded to ns."""
+    return sorted(
+        (p.get_gid(), round(p.get_x(), 9), round(p.get_x() + p.get_width(), 9))
+        for p in ax.patches
+        if p.get_gid().startswith(prefix)
+    )
+
+
+def test_diarization_timeline_uem_title_is_the_uem_scored_der():
+    # issue 31: the title gave the DER without the UEM (0.257) where the UEM-scored DER was 0.287;
+    # here 0.389 without and 0.500 with the UEM (which also changes the mapping of B)
+    truth = series(["f"] * 3, [0.0, 3.0, 6.5], [3.0, 6.5, 9.0], ["A", "B", "A"])
+    prediction = series(["f"] * 4, [0.0, 2.0, 5.0, 7.5], [2.0, 5.0, 7.5, 9.0], ["s1", "s2", "s3", "s1"])
+    uem = audformat.segmented_index(["f", "f"], [1.0, 5.0], [4.0, 8.0])
+    durations = {"f": 9.0}
+    unscored = audeval.diarization_error_rate(truth, prediction, files_duration=durations)
+    scored = audeval.diarization_error_rate(truth, prediction, files_duration=durations, uem=uem)
+    # hand: without UEM A-s1 (3.5 s) and B-s2 (2 s) mapped: 5.5 of 9 s correct
+    assert unscored == pytest.approx(3.5 / 9.0)
+    # with UEM [1, 4] and [5, 8] (6 s): A-s1 1.5 s and B-s3 1.5 s (no longer B-s2) correct
+    assert scored == pytest.approx(3.0 / 6.0)
+    ax = audeval.plot.diarization_timeline(truth, prediction, files_duration=durations)
+    assert f"DER = {unscored:.3f}" in ax.get_title()
+    plt.close(ax.figure)
+    ax = audeval.plot.diarization_timeline(truth, prediction, files_duration=durations, uem=uem)
+    assert f"DER = {scored:.3f}:" in ax.get_title() and f"{unscored:.3f}" not in ax.get_title()
+    assert ax.get_title().splitlines()[1] == (
+        "DER = 0.500: confusion 3.00 s, false alarm 0.00 s, miss 0.00 s of 6.00 s (correct 3.00 s)"
+    )
+    # hatched: the window [0, 9] outside the UEM
+    assert _bars(ax, "unscored") == [("unscored", 0.0, 1.0), ("unscored", 4.0, 5.0), ("unscored", 8.0, 9.0)]
+    # the bars are the scored rows of diarization_speaker_outcomes, one to one
+    speakers = audeval.diarization_speaker_outcomes(truth, prediction, files_duration=durations, uem=uem)
+    scored_rows = speakers[(speakers["outcome"] != "unscored").to_numpy()]
+    expected = sorted(
+        (f"{side}:{outcome}", round(s.total_seconds(), 9), round(e.total_seconds(), 9))
+        for (_, s, e), side, outcome in zip(scored_rows.index, scored_rows["side"], scored_rows["outcome"])
+    )
+    assert _bars(ax, "truth:") + _bars(ax, "prediction:") == sorted(
+        [row for row in expected if row[0].startswith("truth")]
+    ) + sorted([row for row in expected if row[0].startswith("prediction")])
+    minor = [t.get_text() for t in ax.get_yticklabels(minor=True)]
+    assert minor == ["truth", "prediction: s1", "truth", "prediction: s3", "prediction: s2"]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["A", "B", "unmapped"]
+    plt.close(ax.figure)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        dict(),
+        dict(collar=0.5, collar_convention="per_side"),
+        dict(skip_overlap=True, compat="pyannote"),
+        dict(mapping="greedy", individual_file_mapping=False, uem=True),
+    ],
+)
+def test_diarization_timeline_draws_the_outcome_objects(options):
+    truth, prediction = random_speakers(3)
+    durations = {"f0": 12.0, "f1": 12.0}
+    options = dict(options)
+    if options.pop("uem", False):
+        options["uem"] = audformat.segmented_index(["f0", "f1"], [0.5, 1.0], [10.5, 11.0])
+    speakers = audeval.diarization_speaker_outcomes(truth, prediction, files_duration=durations, **options)
+    region_options = {k: v for k, v in options.items() if k not in ("mapping", "individual_file_mapping")}
+    region = audeval.diarization_scored_region(truth, prediction, files_duration=durations, **region_options)
+    for file in ("f0", "f1"):
+        ax = audeval.plot.diarization_timeline(truth, prediction, file=file, files_duration=durations, **options)
+        rows = speakers[(speakers.index.get_level_values("file") == file) & (speakers["outcome"] != "unscored").to_numpy()]
+        expected = sorted(
+            (f"{side}:{outcome}", round(s.total_seconds(), 9), round(e.total_seconds(), 9))
+            for (_, s, e), side, outcome in zip(rows.index, rows["side"], rows["outcome"])
+        )
+        assert sorted(_bars(ax, "truth:") + _bars(ax, "prediction:")) == expected
+        # hatched bands and scored region tile the window [0, 12]
+        r = region[region.get_level_values("file") == file]
+        covered = sum((e - s).total_seconds() for _, s, e in r)
+        assert sum(b - a for _, a, b in _bars(ax, "unscored")) == pytest.approx(12.0 - covered)
+        der = audeval.diarization_error_rate(
+            truth[truth.index.get_level_values("file") == file],
+            prediction[prediction.index.get_level_values("file") == file],
+            files_duration={file: 12.0},
+            **{
+                k: (v[v.get_level_values("file") == file] if k == "uem" else v)
+                for k, v in options.items()
+                if k != "individual_file_mapping"
+            },
+        ) if options.get("individual_file_mapping", True) else audeval.diarization_report(
+            truth, prediction, files_duration=durations, **options
+        ).loc[file, "diarization_error_rate"]
+        assert f"DER = {der:.3f}:" in ax.get_title()
+        plt.close(ax.figure)
+
+
+# -------------------------------------------------------------------------
+# The event plots draw the public objects (issue 31 item 5, issue 27 item 3)
+# -------------------------------------------------------------------------
+
+
+def test_event_timeline_draws_the_rows_of_event_outcomes():
+    truth = series(["f", "f", "f", "g"], [0.0, 2.0, 4.0, 0.0], [1.0, 3.0, 5.0, 9.0], ["a", "b", "a", "c"])
+    prediction = series(["f", "f", "f"], [0.15, 2.0, 6.0], [1.1, 3.0, 7.0], ["a", "a", "b"])
+    options = dict(onset_tolerance=0.2, offset_tolerance=0.2, compat="sed_eval", matching="greedy")
+    durations = {"f": 8.0, "g": 9.0}
+    ax = audeval.plot.event_timeline(truth, prediction, file="f", files_duration=durations, **options)
+    outcomes = audeval.event_outcomes(truth, prediction, files_duration=durations, **options)
+    rows = outcomes[(outcomes["file"] == "f").to_numpy()]
+    drawn_as = {"tp": "tp", "substituted": "substitution", "substituting": "substitution", "fn": "deletion", "fp": "insertion"}
+    expected = sorted(
+        (f"{side}:{drawn_as[outcome]}", round(s.total_seconds(), 9), round(e.total_seconds(), 9))
+        for side, outcome, s, e in zip(rows["side"], rows["outcome"], rows["start"], rows["end"])
+    )
+    drawn = sorted(
+        (p.get_gid(), round(p.get_x(), 9), round(p.get_x() + p.get_width(), 9))
+        for p in ax.patches
+        if p.get_gid().split(":")[0] in ("truth", "prediction")
+    )
+    assert drawn == expected
+    assert expected == [
+        ("prediction:insertion", 6.0, 7.0),
+        ("prediction:substitution", 2.0, 3.0),
+        ("prediction:tp", 0.15, 1.1),
+        ("truth:deletion", 4.0, 5.0),
+        ("truth:substitution", 2.0, 3.0),
+        ("truth:tp", 0.0, 1.0),
+    ]
+    assert ax.get_xlim() == (0.0, 8.0)  # the file's duration
+    # a file only in files_duration is a file of the outcomes: an empty picture
+    with pytest.warns(audeval.FilesWithoutRowsWarning):
+        ax = audeval.plot.event_timeline(truth, prediction, file="h", files_duration={**durations, "h": 2.0}, **options)
+    assert not [p for p in ax.patches if p.get_gid().startswith(("truth", "prediction"))]
+    assert ax.get_xlim() == (0.0, 2.0)
+    # without files_duration the window ends at the file's latest end, over all labels
+    ax = audeval.plot.event_timeline(truth, prediction, ["a"], file="f", **options)
+    assert ax.get_xlim() == (0.0, 7.0)
+
+
+def test_event_confusion_matrix_draws_the_labelled_matrix():
+    truth = series(["f", "f", "f"], [0.0, 2.0, 4.0], [1.0, 3.0, 5.0], ["a", "b", "c"])
+    prediction = series(["f", "f", "f"], [0.0, 2.0, 6.0], [1.0, 3.0, 7.0], ["a", "c", "b"])
+    for labels in (None, ["c", "a", "b"]):
+        for normalize in (False, True):
+            frame = audeval.event_confusion_matrix(truth, prediction, labels, normalize=normalize, as_frame=True)
+            ax = audeval.plot.event_confusion_matrix(truth, prediction, labels, normalize=normalize, colorbar=False)
+            np.testing.assert_array_equal(ax.images[0].get_array().filled(0), frame.to_numpy())
+            names = [str(label) for label in frame.index[:-1]] + ["no event"]
+            assert [t.get_text() for t in ax.get_yticklabels()] == names
+            assert [t.get_text() for t in ax.get_xticklabels()] == names
+            plt.close(ax.figure)
+    assert names == ["c", "a", "b", "no event"]
+    assert frame.loc["b", "c"] == 1.0 and frame.loc["c", "<no event>"] == 1.0
+
+
+@pytest.mark.parametrize("options", [dict(), dict(trim=True, window=3.0), dict(pad=False, compat="mir_eval")])
+def test_structure_timeline_draws_structure_outcomes(options):
+    truth, prediction = random_partitions(5)
+    out = audeval.structure_outcomes(truth, prediction, **options)
+    report = audeval.structure_report(
+        truth, prediction, windows=(options.get("window", 0.5),), **{k: v for k, v in options.items() if k != "window"}
+    )
+    for file in report.index:
+        ax = audeval.plot.structure_timeline(truth, prediction, file=file, **options)
+        rows = out[out.index.get_level_values("file") == file]
+        for side, miss in (("truth", "deletion"), ("prediction", "insertion")):
+            bounds = rows[(rows["side"] == side).to_numpy() & (rows["kind"] == "boundary").to_numpy()]
+            expected = sorted(
+                (f"{side}:{'tp' if o == 'hit' else miss}", round(t, 9))
+                for o, t in zip(bounds["outcome"], bounds.index.get_level_values("start").total_seconds())
+            )
+            drawn = sorted(
+                (line.get_gid(), round(line.get_xdata()[0], 9))
+                for line in ax.lines
+                if line.get_gid() in (f"{side}:tp", f"{side}:{miss}")
+            )
+            assert drawn == expected
+            tiles = rows[(rows["side"] == side).to_numpy() & (rows["kind"] != "boundary").to_numpy()]
+            expected = sorted(
+                (f"{side}:{kind}", round(s.total_seconds(), 9), round(e.total_seconds(), 9))
+                for (_, s, e), kind in zip(tiles.index, tiles["kind"])
+            )
+            drawn = sorted(
+                (p.get_gid(), round(p.get_x(), 9), round(p.get_x() + p.get_width(), 9))
+                for p in ax.patches
+                if p.get_gid() in (f"{side}:segment", f"{side}:gap")
+            )
+            assert drawn == expected
+        name = audeval._structure._window_name(options.get("window", 0.5))
+        assert f"F = {report.loc[file, f'f_measure_at_{name}']:.3f}" in ax.get_title()
+        plt.close(ax.figure)
+
+
+def test_structure_timeline_compat_rounds_boundaries():
+    truth = series(["f", "f"], [0, 9.999996], [9.999996, 20], ["A", "B"])
+    prediction = series(["f", "f"], [0, 10.5], [10.5, 20], ["A", "B"])
+    ax = audeval.plot.structure_timeline(truth, prediction)
+    assert [line.get_xdata()[0] for line in lines(ax, "truth:deletion")] == [pytest.approx(9.999996)]
+    assert "R = 0.667" in ax.get_title()
+    ax = audeval.plot.structure_timeline(truth, prediction, compat="mir_eval")
+    assert not lines(ax, "truth:deletion") and len(lines(ax, "boundary-link")) == 3
+    assert "P = 1.000, R = 1.000" in ax.get_title()

@@ -290,7 +290,20 @@ class Declaration:
             inputs = tuple(bound.arguments[name] for name in declared.arguments[:n_arguments])
             return run(call, inputs, options)
 
+        def with_options(options, *inputs):
+            """Run the function on ``inputs`` (all its positional arguments) with an options
+            object of the family built by another declared call: nothing is checked again,
+            the function's ``needs`` are applied (how a plot computes the public object it draws)."""
+            if not isinstance(options, self.type):
+                raise TypeError(f"{public.__name__}.with_options needs {self.type.__name__}, not {type(options).__name__}.")
+            if len(inputs) != n_arguments:
+                raise TypeError(f"{public.__name__}.with_options needs the inputs {list(declared.arguments)}.")
+            if declared.needs:
+                options = dataclasses.replace(options, **{name: declared.defaults[name] for name in declared.needs})
+            return run(call, inputs, options)
+
         call.declared = declared  # type: ignore[attr-defined]  # a declared function carries its declaration
+        call.with_options = with_options  # type: ignore[attr-defined]  # the core's internal API (plots)
         return call
 
     # ------------------------------------------------------------------

@@ -56,6 +56,8 @@ from audeval._diarization.mapping import _mapped_pairs
 from audeval._diarization.mapping import diarization_mapping
 from audeval._diarization.metrics import _components
 from audeval._diarization.outcomes import diarization_outcomes
+from audeval._diarization.outcomes import diarization_scored_region
+from audeval._diarization.outcomes import diarization_speaker_outcomes
 from audeval._diarization.metrics import _jaccard
 from audeval._diarization.metrics import _rate
 from audeval._diarization.metrics import diarization_error_rate
@@ -92,6 +94,8 @@ __all__ = [
     "diarization_outcomes",
     "diarization_purity_coverage",
     "diarization_report",
+    "diarization_scored_region",
+    "diarization_speaker_outcomes",
     "diarization_speaker_report",
     "diarization_statistics",
     "identification_error_rate",

@@ -97,6 +97,7 @@ from audeval._structure.metrics import boundary_deviation
 from audeval._structure.options import _window_name
 from audeval._structure.options import COMPAT
 from audeval._structure.options import STRUCTURE
+from audeval._structure.outcomes import structure_outcomes
 from audeval._structure.report import CLUSTERING_COLUMNS
 from audeval._structure.report import FAMILY
 from audeval._structure.report import MIR_EVAL_COLUMNS
@@ -112,6 +113,7 @@ __all__ = [
     "normalized_conditional_entropy",
     "pairwise_clustering",
     "rand_index",
+    "structure_outcomes",
     "structure_report",
     "structure_statistics",
     "v_measure",

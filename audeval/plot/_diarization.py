@@ -1,10 +1,9 @@
 """Diarization plot: the speakers of one file after the label mapping.
 
-The durations, the mapping and the title's numbers come from one
-:func:`audeval.diarization_statistics` table
-(read by :func:`audeval.diarization_mapping` and :func:`audeval.diarization_report`);
-only the bars' geometry (speech merged per speaker, cropped to the scored region)
-is drawn from the diarization engine's region helpers.
+Drawn from public outcome objects only, computed with the plot's options:
+the bars are the rows of :func:`audeval.diarization_speaker_outcomes`,
+the hatched bands the complement of :func:`audeval.diarization_scored_region`,
+and the title's numbers the file's sums of :func:`audeval.diarization_outcomes`.
 """
 
 from __future__ import annotations
@@ -15,12 +14,9 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from audeval._diarization import diarization_mapping, diarization_report, diarization_statistics
-from audeval._diarization.options import DIARIZATION, check_diarization_inputs
-from audeval._diarization.region import _crop, _merge_labels, _scored_region, check_uem, with_uem
-from audeval._core.intervals import difference, intersect, merge
-from audeval._core.protocol import table_options
-from audeval._core.validation import NAT, NS_PER_SECOND, Inputs
+import audeval
+from audeval._core.intervals import difference
+from audeval._core.validation import NAT, NS_PER_SECOND, to_ns
 from audeval.plot._common import (
     BAR_PAD,
     LEVEL_HEIGHT,
@@ -41,134 +37,131 @@ from audeval.plot._common import (
 )
 
 
-def _geometry(inputs: Inputs, n_labels: int, options: dict, uem=None):
-    """Speech merged per (file, label) and cropped to the scored region, and the region
-    (``options``: those the statistics table records; ``uem``: the UEM as arrays)."""
-    n = inputs.n_files
-    collar = int(pd.Timedelta(options.get("collar", pd.Timedelta(0))).value)
-    with warnings.catch_warnings():  # the statistics already warned
-        warnings.simplefilter("ignore", UserWarning)
-        truth_merged = _merge_labels(inputs.truth, n, n_labels)
-        region = _scored_region(
-            inputs,
-            truth_merged,
-            collar,
-            bool(options.get("skip_overlap", False)),
-            collar_convention=options.get("collar_convention", "total"),
-            uem=uem,
-        )
-        truth = _crop(n, n_labels, truth_merged, region)
-        prediction = _crop(n, n_labels, _merge_labels(inputs.prediction, n, n_labels), region)
-    return truth, prediction, region
+COMPONENTS = ("correct", "miss", "false_alarm", "confusion")
 
 
-def _partners(
-    stats: pd.DataFrame,
-    file_name: object,
-    mapping: str,
-    individual_file_mapping: bool,
-    sides: tuple[list, list],
-) -> dict[int, int]:
-    """Truth label code -> predicted label code mapped onto it (in this file)."""
-    truth_labels, prediction_labels = sides
-    if mapping == "identity":
-        code = {label: k for k, label in enumerate(prediction_labels)}
-        return {t: code[label] for t, label in enumerate(truth_labels) if label in code}
-    table = diarization_mapping(
-        stats, None, mapping=mapping, individual_file_mapping=individual_file_mapping
-    )
-    if individual_file_mapping:
-        files = table.index.get_level_values("file")
-        table = table[np.asarray(files == file_name)].droplevel("file")
-    truth_code = {label: k for k, label in enumerate(truth_labels)}
-    prediction_code = {label: k for k, label in enumerate(prediction_labels)}
-    return {
-        truth_code[t]: prediction_code[p] for t, p in zip(table.index, table["prediction"])
-    }
+def _ns(times: pd.Index) -> np.ndarray:
+    """Times of an outcome object's index (timedelta) as int64 ns."""
+    return np.asarray(pd.TimedeltaIndex(times).as_unit("ns").asi8, dtype=np.int64)
 
 
-def _bars(truth, prediction, f: int, partner: dict, n_labels: int):
-    """Correct and error bars per row group (truth code t, or ``n_labels + p`` unmapped)."""
-    t_file, t_label, t_start, t_end = truth
-    p_file, p_label, p_start, p_end = prediction
-    t_in, p_in = t_file == f, p_file == f
-    truth_speakers = [int(x) for x in np.unique(t_label[t_in])]
-    partner = {t: p for t, p in partner.items() if t in truth_speakers}
-    mapped = set(partner.values())
-    unmapped = [int(p) for p in np.unique(p_label[p_in]) if p not in mapped]
-    row_of = np.full(max(n_labels, 1), -1, dtype=np.int64)
-    for t, p in partner.items():
-        row_of[p] = t
-    row_of[unmapped] = n_labels + np.asarray(unmapped, dtype=np.int64)
-    n_groups = 2 * max(n_labels, 1)
-    truth_set = merge(n_groups, t_label[t_in], t_start[t_in], t_end[t_in])
-    prediction_set = merge(n_groups, row_of[p_label[p_in]], p_start[p_in], p_end[p_in])
-    correct = intersect(n_groups, truth_set, prediction_set)
-    bars = {
-        "truth:correct": correct,
-        "truth:error": difference(n_groups, truth_set, correct),
-        "prediction:correct": correct,
-        "prediction:error": difference(n_groups, prediction_set, correct),
-    }
-    return bars, truth_speakers, partner, unmapped
+def _seconds_ns(seconds: pd.Series) -> np.ndarray:
+    """Seconds of an outcome object as int64 ns (they are ns / 1e9: exact after rounding)."""
+    return np.rint(seconds.to_numpy(dtype=np.float64) * NS_PER_SECOND).astype(np.int64)
 
 
-def _lanes(truth_speakers, partner, unmapped, sides, n_labels):
-    """Blocks per truth speaker (truth lane, mapped prediction lane), then ``unmapped``."""
-    truth_labels, prediction_labels = sides
+def _in_file(frame, file_name: object) -> np.ndarray:
+    return np.asarray(frame.get_level_values("file") == file_name, dtype=bool)
+
+
+def _files(*indexes: pd.Index) -> pd.Index:
+    """The files of the outcome objects, in order of appearance."""
+    return pd.Index(pd.unique(np.concatenate([i.get_level_values("file").to_numpy(dtype=object) for i in indexes])))
+
+
+def _components(spans: pd.DataFrame, file_name: object) -> dict[str, int]:
+    """The file's report components (int64 ns) summed from :func:`audeval.diarization_outcomes`."""
+    rows = spans[_in_file(spans.index, file_name)]
+    out = {name: int(_seconds_ns(rows[name]).sum()) for name in COMPONENTS}
+    out["total"] = out["correct"] + out["miss"] + out["confusion"]
+    return out
+
+
+def _error_rate(components: dict[str, int]) -> float:
+    """DER as :func:`audeval.diarization_error_rate`: 0 / 0 is 0, a positive error of 0 is 1."""
+    error = components["confusion"] + components["false_alarm"] + components["miss"]
+    total = components["total"]
+    if total == 0:
+        return 0.0 if error == 0 else 1.0
+    return float(np.float64(error) / np.float64(total))
+
+
+def _layout(speakers: pd.DataFrame):
+    """Truth speakers (scored time in the file, label order), their partners,
+    and the predicted speakers without a partner among them (the block ``unmapped``)."""
+    scored = speakers[(speakers["outcome"] != "unscored").to_numpy()]
+    truth_rows = scored[(scored["side"] == "truth").to_numpy()]
+    prediction_rows = scored[(scored["side"] == "prediction").to_numpy()]
+    truth_speakers = list(pd.unique(truth_rows["speaker"]))
+    partner_rows = speakers[(speakers["side"] == "truth").to_numpy()].drop_duplicates("speaker")
+    partner = dict(zip(partner_rows["speaker"], partner_rows["partner"]))
+    partner = {t: partner[t] for t in truth_speakers if partner.get(t) is not None}
+    shown = set(truth_speakers)
+    onto = prediction_rows.drop_duplicates("speaker")
+    unmapped = [p for p, t in zip(onto["speaker"], onto["partner"]) if t is None or t not in shown]
+    return truth_speakers, partner, unmapped
+
+
+def _lanes(truth_speakers, partner, unmapped):
+    """Blocks per truth speaker (truth lane, mapped prediction lane), then ``unmapped``;
+    the lane of each (side, speaker)."""
     layout = [
         (
-            str(truth_labels[t]),
+            str(t),
             [
                 ("truth", LEVEL_HEIGHT),
-                (
-                    f"prediction: {prediction_labels[partner[t]]}"
-                    if t in partner
-                    else "prediction: none",
-                    LEVEL_HEIGHT,
-                ),
+                (f"prediction: {partner[t]}" if t in partner else "prediction: none", LEVEL_HEIGHT),
             ],
         )
         for t in truth_speakers
     ]
     if unmapped:
-        layout.append(
-            ("unmapped", [(f"prediction: {prediction_labels[p]}", LEVEL_HEIGHT) for p in unmapped])
-        )
+        layout.append(("unmapped", [(f"prediction: {p}", LEVEL_HEIGHT) for p in unmapped]))
     blocks = stack(layout)
     lane_of = {}
     for t, block in zip(truth_speakers, blocks):
         lane_of[("truth", t)] = block.lanes[0]
-        lane_of[("prediction", t)] = block.lanes[1]
+        if t in partner:
+            lane_of[("prediction", partner[t])] = block.lanes[1]
     if unmapped:
         for p, lane in zip(unmapped, blocks[-1].lanes):
-            lane_of[("prediction", n_labels + p)] = lane
+            lane_of[("prediction", p)] = lane
     return blocks, lane_of
 
 
-def _draw_unscored(ax, region, f: int, lo: int, hi: int) -> bool:
-    """Hatched bands: the window minus the scored region."""
-    r_file, r_start, r_end = region.intervals
-    in_region = r_file == f
+def _draw_bars(ax, speakers: pd.DataFrame, lane_of: dict, lo: int, hi: int, color_of: dict) -> None:
+    """One bar per scored row of :func:`audeval.diarization_speaker_outcomes` in the window."""
+    scored = speakers[(speakers["outcome"] != "unscored").to_numpy()]
+    start, end = _ns(scored.index.get_level_values("start")), _ns(scored.index.get_level_values("end"))
+    sides, names, outcomes = (scored[c].to_numpy() for c in ("side", "speaker", "outcome"))
+    for i in np.flatnonzero(in_window(start, end, lo, hi)):
+        gid = f"{sides[i]}:{outcomes[i]}"
+        lane = lane_of[(sides[i], names[i])]
+        rectangle(ax, start[i], end[i], lane.top + BAR_PAD, lane.height - 2 * BAR_PAD, color_of[gid], gid)
+
+
+def _draw_unscored(ax, region: pd.MultiIndex, file_name: object, lo: int, hi: int) -> bool:
+    """Hatched bands: the window minus the scored region of the file."""
+    in_file = _in_file(region, file_name)
+    r_start = _ns(region.get_level_values("start")[in_file])
+    r_end = _ns(region.get_level_values("end")[in_file])
     window_set = (np.zeros(1, np.int64), np.array([lo]), np.array([hi]))
-    scored = (np.zeros(int(in_region.sum()), np.int64), r_start[in_region], r_end[in_region])
+    scored = (np.zeros(len(r_start), np.int64), r_start, r_end)
     unscored = difference(1, window_set, scored)
     for a, b in zip(unscored[1], unscored[2]):
         ax.axvspan(a / NS_PER_SECOND, b / NS_PER_SECOND, zorder=0.5, gid="unscored", **UNSCORED)
     return bool(len(unscored[0]))
 
 
-def _title(file_name: object, row: pd.Series, mapping: str, individual_file_mapping: bool) -> str:
+def _duration(files_duration, file_name: object) -> int:
+    """The file's duration in ns from ``files_duration``, else NaT."""
+    if files_duration is None or file_name not in files_duration:
+        return NAT
+    return to_ns(files_duration[file_name], "files_duration")
+
+
+def _title(file_name: object, components: dict, mapping: str, individual_file_mapping: bool) -> str:
     how = {"optimal": "optimal", "greedy": "greedy", "identity": "no"}[mapping]
     scope = ""
     if mapping != "identity":
         scope = " per file" if individual_file_mapping else " over all files"
+    s = {name: value / NS_PER_SECOND for name, value in components.items()}
     return (
         f"{file_name} ({how} mapping{scope})\n"
-        f"DER = {number(row['diarization_error_rate'])}: "
-        f"confusion {row['confusion']:.2f} s, false alarm {row['false_alarm']:.2f} s, "
-        f"miss {row['miss']:.2f} s of {row['total']:.2f} s "
-        f"(correct {row['correct']:.2f} s)"
+        f"DER = {number(_error_rate(components))}: "
+        f"confusion {s['confusion']:.2f} s, false alarm {s['false_alarm']:.2f} s, "
+        f"miss {s['miss']:.2f} s of {s['total']:.2f} s "
+        f"(correct {s['correct']:.2f} s)"
     )
 
 
@@ -192,13 +185,15 @@ def diarization_timeline(
 ):
     r"""Speakers of one file after the label mapping of the diarization error rate.
 
-    Speech of every label is merged, cropped to the scored region
-    and mapped exactly as by :func:`audeval.diarization_report`
-    with the same options
+    The picture draws public outcome objects computed with the same options
     (``mapping``, ``individual_file_mapping``, ``collar``, ``collar_convention``,
-    ``skip_overlap``, ``compat``, ``files_duration``, ``uem``),
-    so the title's DER is :func:`audeval.diarization_error_rate`
-    of the file with those options.
+    ``skip_overlap``, ``compat``, ``files_duration``, ``uem``):
+    the bars are the rows of :func:`audeval.diarization_speaker_outcomes`,
+    the hatched bands the time outside :func:`audeval.diarization_scored_region`,
+    and the title's numbers are the file's sums of :func:`audeval.diarization_outcomes`,
+    so its DER is :func:`audeval.diarization_error_rate` of the file with those options
+    (:math:`(\text{confusion} + \text{false alarm} + \text{miss}) / \text{total}`;
+    0 for a file without scored truth or errors, 1 for one with errors only).
     One block per truth speaker, in label order:
     the truth lane above the lane of the predicted speaker mapped to it
     (its name is in the lane label);
@@ -214,8 +209,9 @@ def diarization_timeline(
     So the summed correct bars of a file are its ``correct`` time,
     all truth bars its ``total``,
     and all prediction bars ``correct + confusion + false_alarm``
-    of the file's row of :func:`audeval.diarization_report`,
-    whose values the title shows.
+    of the file's row of :func:`audeval.diarization_report`
+    (``compat="pyannote"``: a speaker overlapping itself is drawn once,
+    counted twice in the title).
 
     Bars have the ``gid`` ``"truth:correct"``, ``"truth:error"``,
     ``"prediction:correct"`` or ``"prediction:error"``;
@@ -276,40 +272,29 @@ def diarization_timeline(
     """
     pyplot()  # fail early without matplotlib
     colors = outcome_colors(colors)
-    DIARIZATION.build({"mapping": mapping, "individual_file_mapping": individual_file_mapping})
-    # one statistics table: the mapping and the report's numbers reduce it
-    stats = diarization_statistics(
-        truth,
-        prediction,
+    region_options = dict(
         collar=collar,
-        collar_convention=collar_convention,
         skip_overlap=skip_overlap,
-        compat=compat,
         files_duration=files_duration,
+        collar_convention=collar_convention,
+        compat=compat,
         uem=uem,
     )
-    report = diarization_report(
-        stats, None, mapping=mapping, individual_file_mapping=individual_file_mapping
-    )
-    with warnings.catch_warnings():  # the statistics already warned about the inputs
+    options = dict(region_options, mapping=mapping, individual_file_mapping=individual_file_mapping)
+    spans = audeval.diarization_outcomes(truth, prediction, **options)  # warns as the metrics
+    with warnings.catch_warnings():  # the same inputs: warned above
         warnings.simplefilter("ignore", UserWarning)
-        inputs, *sides = check_diarization_inputs(truth, prediction, files_duration=files_duration)
-    inputs, uem_arrays = with_uem(inputs, check_uem(uem))  # the files of the UEM, too
-    f = file_code(inputs.files, file)
-    file_name = inputs.files[f]
-    n_labels = inputs.n_labels
-    truth_cropped, prediction_cropped, region = _geometry(
-        inputs, n_labels, table_options(stats), uem_arrays
-    )
-    partner = _partners(stats, file_name, mapping, individual_file_mapping, tuple(sides))
-    bars, truth_speakers, partner, unmapped = _bars(
-        truth_cropped, prediction_cropped, f, partner, n_labels
-    )
-    blocks, lane_of = _lanes(truth_speakers, partner, unmapped, sides, n_labels)
+        speakers = audeval.diarization_speaker_outcomes(truth, prediction, **options)
+        region = audeval.diarization_scored_region(truth, prediction, **region_options)
+    files = _files(spans.index, speakers.index, region)
+    file_name = files[file_code(files, file)]
+    speakers = speakers[_in_file(speakers.index, file_name)]
+    truth_speakers, partner, unmapped = _layout(speakers)
+    blocks, lane_of = _lanes(truth_speakers, partner, unmapped)
 
-    r_file, _, r_end = region.intervals
-    region_end = int(r_end[r_file == f].max()) if np.any(r_file == f) else 0
-    duration = int(inputs.durations[f])
+    in_region = _in_file(region, file_name)
+    region_end = int(_ns(region.get_level_values("end")[in_region]).max()) if in_region.any() else 0
+    duration = _duration(files_duration, file_name)
     lo, hi = window(start, end, duration if duration != NAT else region_end)
 
     ax = new_axes(ax, 10.0, 1.4 + 0.32 * total_height(blocks))
@@ -319,19 +304,13 @@ def diarization_timeline(
         "truth:error": colors["deletion"],
         "prediction:error": colors["insertion"],
     }
-    for gid, (group, a, b) in bars.items():
-        side = gid.split(":")[0]
-        for i in np.flatnonzero(in_window(a, b, lo, hi)):
-            lane = lane_of[(side, int(group[i]))]
-            rectangle(
-                ax, a[i], b[i], lane.top + BAR_PAD, lane.height - 2 * BAR_PAD, color_of[gid], gid
-            )
-    unscored = _draw_unscored(ax, region, f, lo, hi)
+    _draw_bars(ax, speakers, lane_of, lo, hi, color_of)
+    unscored = _draw_unscored(ax, region, file_name, lo, hi)
     if duration != NAT and lo <= duration <= hi:
         file_end_line(ax, duration)
     finish_lanes(ax, blocks, lo, hi)
-    row = report.loc[file_name]
-    ax.set_title(_title(file_name, row, mapping, individual_file_mapping), fontsize=10)
+    components = _components(spans, file_name)
+    ax.set_title(_title(file_name, components, mapping, individual_file_mapping), fontsize=10)
     legend(
         ax,
         [

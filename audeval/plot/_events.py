@@ -1,8 +1,8 @@
 """Event plots: the timeline of one file by match outcome, the confusion matrix.
 
-Both read public objects only:
+Both read public objects only, computed with the plot's options:
 the timeline draws the rows of :func:`audeval.event_outcomes`,
-the heat map the matrix of :func:`audeval.event_confusion_matrix`.
+the heat map the matrix of :func:`audeval.event_confusion_matrix` (``as_frame=True``).
 """
 
 from __future__ import annotations
@@ -14,12 +14,9 @@ import numpy as np
 import pandas as pd
 
 import audeval
-from audeval._events.outcomes import OUTCOMES, outcomes_of
-from audeval._events.metrics import _confusion_matrix
-from audeval._events.options import EVENT
-from audeval._events.statistics import _summed
+from audeval._events import EVENT
 from audeval._core.ratios import precision_recall_fscore
-from audeval._core.validation import NAT, file_extent
+from audeval._core.validation import NAT, to_ns
 from audeval.plot._common import (
     BAR_PAD,
     BLOCK_GAP,
@@ -79,7 +76,7 @@ class _Side:
 def _sides(outcomes: pd.DataFrame, f: int) -> tuple[_Side, _Side]:
     """Truth and prediction rows of file ``f``; none ``shown`` yet."""
     in_file = outcomes["file"].cat.codes.to_numpy() == f
-    drawn = np.asarray([DRAWN[name] for name in OUTCOMES], dtype=object)
+    drawn = np.asarray([DRAWN[name] for name in outcomes["outcome"].cat.categories], dtype=object)
     out = []
     for name in ("truth", "prediction"):
         rows = outcomes[in_file & (outcomes["side"] == name).to_numpy()]
@@ -199,16 +196,41 @@ def _title(file: object, truth: _Side, prediction: _Side) -> str:
     )
 
 
+def _duration(files_duration, file_name: object) -> int:
+    """The file's duration in ns from ``files_duration``, else NaT."""
+    if files_duration is None or file_name not in files_duration:
+        return NAT
+    return to_ns(files_duration[file_name], "files_duration")
+
+
+def _latest_end(file_name: object, *sides: pd.Series) -> int:
+    """The latest end (a start where the end is NaT) of the file's rows of all labels
+    (the evaluated length without ``files_duration``, sed_eval's rule)."""
+    latest = 0
+    for side in sides:
+        index = side.index
+        rows = np.asarray(index.get_level_values("file") == file_name, dtype=bool)
+        if not rows.any():
+            continue
+        ends = index.get_level_values("end")[rows]
+        ends = ends.where(~ends.isna(), index.get_level_values("start")[rows])
+        latest = max(latest, int(pd.TimedeltaIndex(ends).as_unit("ns").asi8.max()))
+    return latest
+
+
 def _timeline(truth, prediction, labels, options):
     """:func:`event_timeline` of a checked options object."""
     pyplot()  # fail early without matplotlib
     palette = outcome_colors(options.colors)
-    outcomes, inputs = outcomes_of(truth, prediction, labels, options)
-    f = file_code(inputs.files, options.file)
+    # the public outcomes with the options checked once for this call (the family's declaration)
+    outcomes = audeval.event_outcomes.with_options(options, truth, prediction, labels)
+    files = pd.Index(outcomes["file"].cat.categories)
+    names = list(outcomes["label"].cat.categories)
+    f = file_code(files, options.file)
     limits = (options.onset_tolerance, options.offset_tolerance, options.duration_tolerance)
     truth_side, prediction_side = _sides(outcomes, f)
-    duration = int(inputs.durations[f])
-    file_end = duration if duration != NAT else int(file_extent(inputs)[f])
+    duration = _duration(options.files_duration, files[f])
+    file_end = duration if duration != NAT else _latest_end(files[f], truth, prediction)
     if duration == NAT and options.collars and len(truth_side.end):
         # the offset collars of the last events lie beyond the data
         collar_end = truth_side.end + _allowance(truth_side, limits)
@@ -216,10 +238,8 @@ def _timeline(truth, prediction, labels, options):
     lo, hi = window(options.start, options.end, file_end, span=DEFAULT_SPAN)
     for side in (truth_side, prediction_side):
         side.shown = in_window(side.start, side.end, lo, hi)
-    rows = label_rows(
-        inputs.n_labels, [truth_side.label, prediction_side.label], labels is not None
-    )
-    blocks = _layout(rows, inputs.labels, (truth_side, prediction_side))
+    rows = label_rows(len(names), [truth_side.label, prediction_side.label], labels is not None)
+    blocks = _layout(rows, names, (truth_side, prediction_side))
 
     ax = new_axes(options.ax, 10.0, 1.4 + 0.32 * total_height(blocks))
     drawn_collar = False
@@ -232,7 +252,7 @@ def _timeline(truth, prediction, labels, options):
         file_end_line(ax, duration)
     finish_lanes(ax, blocks, lo, hi)
     note = window_note(lo, hi, file_end) if options.end is None else ""
-    ax.set_title(_title(inputs.files[f], truth_side, prediction_side) + note, fontsize=10)
+    ax.set_title(_title(files[f], truth_side, prediction_side) + note, fontsize=10)
     entries = [(OUTCOME_NAMES[k], palette[k]) for k in OUTCOME_COLORS]
     if drawn_collar:
         entries.append(("tolerance collar", None))
@@ -377,13 +397,13 @@ def event_timeline(
 def _confusion(truth, prediction, labels, options):
     """:func:`event_confusion_matrix` (the plot) of a checked options object."""
     pyplot()
-    metric = audeval.event_confusion_matrix  # its gate: Series, or a table checked once
-    options = dataclasses.replace(options, confusion=True, as_frame=False)
-    summed = _summed(metric, truth, prediction, labels, options)
-    matrix = np.asarray(_confusion_matrix(summed, options))
+    # the public matrix, labelled (its gate: Series, or a table checked once)
+    options = dataclasses.replace(options, as_frame=True)
+    frame = audeval.event_confusion_matrix.with_options(options, truth, prediction, labels)
+    matrix = frame.to_numpy()
     normalize, colorbar = options.normalize, options.colorbar
     n = len(matrix)
-    names = [str(label) for label in summed.labels][: n - 1] + ["no event"]
+    names = [str(label) for label in frame.index[: n - 1]] + ["no event"]
 
     ax = new_axes(options.ax, 1.6 + 0.55 * n + (1.0 if colorbar else 0.0), 1.2 + 0.5 * n)
     shown = np.ma.masked_array(matrix, mask=np.zeros(matrix.shape, dtype=bool))

@@ -1,8 +1,9 @@
 """Structure plot: two partitions of one file and their matched boundaries.
 
-The partitions are preprocessed and the boundaries matched
-by the engine of :func:`audeval.boundary_detection`;
-the title's scores are the file's row of the public :func:`audeval.structure_report`.
+Drawn from public objects only, computed with the plot's options:
+the partitions and the boundaries with their hits are the rows of
+:func:`audeval.structure_outcomes`, the title's scores the file's row of
+:func:`audeval.structure_report`.
 """
 
 from __future__ import annotations
@@ -13,11 +14,7 @@ import numpy as np
 import pandas as pd
 
 import audeval
-from audeval._structure import boundaries as _boundaries
-from audeval._structure import prepare as _prepare
-from audeval._core.matching import maximum_matching
-from audeval._structure.options import STRUCTURE
-from audeval._core.validation import NS_PER_SECOND, check_inputs, to_ns
+from audeval._core.validation import NS_PER_SECOND, to_ns
 from audeval.plot._common import (
     BAR_PAD,
     Lane,
@@ -36,33 +33,50 @@ from audeval.plot._common import (
 from audeval.plot._common import window as time_window
 
 
-def _draw_partition(ax, name: str, pieces, f: int, lane: Lane, labels: list, lo: int, hi: int):
+def _ns(times) -> np.ndarray:
+    """Timedeltas (an index level or a column, NaT as 0) as int64 ns."""
+    values = pd.TimedeltaIndex(times).as_unit("ns")
+    return np.where(values.isna(), 0, values.asi8).astype(np.int64)
+
+
+def _colour_codes(labels: pd.Series) -> dict:
+    """A colour position per label (sorted, else in order of appearance): one label, one colour."""
+    names = list(pd.unique(labels.dropna()))
+    try:
+        names = sorted(names)
+    except TypeError:
+        pass
+    return {name: k for k, name in enumerate(names)}
+
+
+def _draw_partition(ax, name: str, rows: pd.DataFrame, lane: Lane, code_of: dict, lo: int, hi: int):
     """Segments coloured by label (gaps hatched), with their label where wide enough."""
     import matplotlib
 
     palette = matplotlib.colormaps["Set3"]  # light: boundaries stay visible
     span = hi - lo
-    for i in np.flatnonzero((pieces.file == f) & in_window(pieces.start, pieces.end, lo, hi)):
-        cluster = int(pieces.cluster[i])
-        gap = cluster >= len(labels)
+    start, end = _ns(rows.index.get_level_values("start")), _ns(rows.index.get_level_values("end"))
+    gaps, labels = (rows["kind"] == "gap").to_numpy(), rows["label"].to_numpy()
+    for i in np.flatnonzero(in_window(start, end, lo, hi)):
+        gap = bool(gaps[i])
         patch = rectangle(
             ax,
-            pieces.start[i],
-            pieces.end[i],
+            start[i],
+            end[i],
             lane.top + BAR_PAD,
             lane.height - 2 * BAR_PAD,
-            "white" if gap else palette(cluster % palette.N),
+            "white" if gap else palette(code_of[labels[i]] % palette.N),
             f"{name}:{'gap' if gap else 'segment'}",
             zorder=2,
         )
         if gap:
             patch.set_hatch("///")
             patch.set_edgecolor("#BBBBBB")
-        elif (pieces.end[i] - pieces.start[i]) >= 0.03 * span:
+        elif (end[i] - start[i]) >= 0.03 * span:
             ax.text(
-                (max(pieces.start[i], lo) + min(pieces.end[i], hi)) / 2 / NS_PER_SECOND,
+                (max(start[i], lo) + min(end[i], hi)) / 2 / NS_PER_SECOND,
                 lane.top + lane.height / 2,
-                str(labels[cluster]),
+                str(labels[i]),
                 ha="center",
                 va="center",
                 fontsize=8,
@@ -72,14 +86,14 @@ def _draw_partition(ax, name: str, pieces, f: int, lane: Lane, labels: list, lo:
             )
 
 
-def _draw_boundaries(ax, name: str, bounds, index, lane: Lane, hit: np.ndarray, colors: dict):
+def _draw_boundaries(ax, name: str, time: np.ndarray, hit: np.ndarray, lane: Lane, colors: dict):
     """A thick vertical bar per boundary: hit, missed (truth) or false (prediction)."""
     from matplotlib.lines import Line2D
 
     miss = "deletion" if name == "truth" else "insertion"
-    for i in index:
-        outcome = "tp" if hit[i] else miss
-        x = bounds.time[i] / NS_PER_SECOND
+    for t, is_hit in zip(time, hit):
+        outcome = "tp" if is_hit else miss
+        x = t / NS_PER_SECOND
         ax.add_line(
             Line2D(
                 [x, x],
@@ -93,15 +107,14 @@ def _draw_boundaries(ax, name: str, bounds, index, lane: Lane, hit: np.ndarray, 
         )
 
 
-def _draw_links(ax, t_b, p_b, t_in, match, truth_lane: Lane, prediction_lane: Lane, color):
-    """A dashed line joining the two boundaries of every hit."""
+def _draw_links(ax, time, partner, hit, truth_lane: Lane, prediction_lane: Lane, color):
+    """A dashed line joining the two boundaries of every hit (from the truth boundaries)."""
     from matplotlib.lines import Line2D
 
-    for i in t_in[match[t_in] >= 0]:
-        j = match[i]
+    for t, p in zip(time[hit], partner[hit]):
         ax.add_line(
             Line2D(
-                [t_b.time[i] / NS_PER_SECOND, p_b.time[j] / NS_PER_SECOND],
+                [t / NS_PER_SECOND, p / NS_PER_SECOND],
                 [truth_lane.top + truth_lane.height, prediction_lane.top],
                 color=color,
                 linewidth=1.0,
@@ -139,6 +152,7 @@ def structure_timeline(
     frame_size: float | pd.Timedelta | None = 0.1,
     files_duration: Mapping | pd.Series | None = None,
     pad: bool = True,
+    compat: str | None = None,
     colors: Mapping[str, object] | None = None,
     ax=None,
 ):
@@ -167,7 +181,10 @@ def structure_timeline(
     boundary lines ``"truth:tp"``, ``"truth:deletion"``,
     ``"prediction:tp"`` and ``"prediction:insertion"``;
     pair lines ``"boundary-link"``, window bands ``"collar:window"``.
-    Only the exact mode is drawn (no ``compat="mir_eval"``).
+    Segments, gaps, boundaries and hits are the file's rows of
+    :func:`audeval.structure_outcomes` with the same options
+    (with ``compat="mir_eval"``: mir_eval's preprocessing and its boundaries,
+    rounded to 5 decimals of a second).
 
     Args:
         truth: true segments, a partition of each file
@@ -183,6 +200,8 @@ def structure_timeline(
         pad: boundaries after ``mir_eval.segment.evaluate``'s padding and cropping
             (as :func:`audeval.structure_report`); ``False``: the boundaries of the rows
             as given (as :func:`audeval.boundary_detection` with ``pad=False``)
+        compat: ``None`` (exact) or ``"mir_eval"`` (mir_eval 0.8.2, see
+            :func:`audeval.structure_report`)
         colors: colours per outcome replacing those of :data:`OUTCOME_COLORS`
             (``"tp"`` hit, ``"deletion"`` missed, ``"insertion"`` false boundary)
         ax: axes to draw on; ``None``: a new figure
@@ -215,21 +234,25 @@ def structure_timeline(
     """
     pyplot()  # fail early without matplotlib
     colors = outcome_colors(colors)
-    # the options of the structure family, checked once (its declaration)
-    options = STRUCTURE.build({"window": window, "trim": trim, "pad": pad, "frame_size": frame_size})
-    w = to_ns(options.window, "window", allow_none=False)
-    inputs = check_inputs(truth, prediction, files_duration=files_duration, duration_files=False)
-    prep = _prepare.prepare(inputs, truth, prediction, False)
-    f = file_code(inputs.files, file)
-    file_name = inputs.files[f]
-    lo, hi = time_window(start, end, int(prep.extent[f]))
-
-    # boundaries and their matching, as boundary_detection computes them
-    t_b, p_b = _boundaries.boundaries(prep, options.trim, options.pad)
-    t_index, p_index = _boundaries._window_pairs(t_b, p_b, w, False, prep.n_files)
-    match = maximum_matching(len(t_b.file), len(p_b.file), t_index, p_index)
-    p_matched = np.zeros(len(p_b.file), dtype=bool)
-    p_matched[match[match >= 0]] = True
+    outcomes = audeval.structure_outcomes(
+        truth, prediction, window=window, trim=trim, pad=pad, files_duration=files_duration, compat=compat
+    )
+    w = to_ns(window, "window", allow_none=False)
+    files = pd.Index(
+        pd.unique(
+            np.concatenate(
+                [side.index.get_level_values("file").to_numpy(dtype=object) for side in (truth, prediction)]
+                + [outcomes.index.get_level_values("file").to_numpy(dtype=object)]
+            )
+        )
+    )
+    file_name = files[file_code(files, file)]
+    rows = outcomes[np.asarray(outcomes.index.get_level_values("file") == file_name, dtype=bool)]
+    side = rows["side"].to_numpy()
+    is_boundary = (rows["kind"] == "boundary").to_numpy()
+    pieces = {name: rows[(side == name) & ~is_boundary] for name in ("truth", "prediction")}
+    extent = int(_ns(pieces["truth"].index.get_level_values("end")).max(initial=0))
+    lo, hi = time_window(start, end, extent)
     report = audeval.structure_report(
         truth,
         prediction,
@@ -238,27 +261,32 @@ def structure_timeline(
         trim=trim,
         pad=pad,
         files_duration=files_duration,
+        compat=compat,
     )
 
     blocks = stack([("", [("truth", 1.6), ("", 0.8), ("prediction", 1.6)])])
     truth_lane, _, prediction_lane = blocks[0].lanes
     ax = new_axes(ax, 10.0, 2.6)
-    _draw_partition(ax, "truth", prep.truth, f, truth_lane, inputs.labels, lo, hi)
-    _draw_partition(ax, "prediction", prep.prediction, f, prediction_lane, inputs.labels, lo, hi)
+    code_of = _colour_codes(rows["label"])
+    _draw_partition(ax, "truth", pieces["truth"], truth_lane, code_of, lo, hi)
+    _draw_partition(ax, "prediction", pieces["prediction"], prediction_lane, code_of, lo, hi)
 
-    # hit windows, boundaries and pairs
-    t_in = np.flatnonzero((t_b.file == f) & (t_b.time >= lo) & (t_b.time <= hi))
-    p_in = np.flatnonzero((p_b.file == f) & (p_b.time >= lo) & (p_b.time <= hi))
+    # hit windows, boundaries and pairs in the time window
+    time = _ns(rows.index.get_level_values("start"))
+    shown = is_boundary & (time >= lo) & (time <= hi)
+    hit = (rows["outcome"] == "hit").to_numpy()
+    partner = _ns(rows["partner"])
+    t_in, p_in = shown & (side == "truth"), shown & (side == "prediction")
     height = prediction_lane.top + prediction_lane.height - truth_lane.top
-    for i in t_in:
-        band(ax, t_b.time[i] - w, 2 * w, truth_lane.top, height, "collar:window")
-    _draw_boundaries(ax, "truth", t_b, t_in, truth_lane, match >= 0, colors)
-    _draw_boundaries(ax, "prediction", p_b, p_in, prediction_lane, p_matched, colors)
-    _draw_links(ax, t_b, p_b, t_in, match, truth_lane, prediction_lane, colors["tp"])
+    for t in time[t_in]:
+        band(ax, t - w, 2 * w, truth_lane.top, height, "collar:window")
+    _draw_boundaries(ax, "truth", time[t_in], hit[t_in], truth_lane, colors)
+    _draw_boundaries(ax, "prediction", time[p_in], hit[p_in], prediction_lane, colors)
+    _draw_links(ax, time[t_in], partner[t_in], hit[t_in], truth_lane, prediction_lane, colors["tp"])
     finish_lanes(ax, blocks, lo, hi)
     ax.tick_params(axis="y", which="minor", labelsize=9, labelcolor="black")
     ax.tick_params(axis="y", which="major", pad=0)
-    ax.set_title(_title(file_name, w, report.iloc[f]), fontsize=10)
+    ax.set_title(_title(file_name, w, report.loc[file_name]), fontsize=10)
     legend(
         ax,
         [
