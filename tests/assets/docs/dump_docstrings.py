@@ -4,7 +4,7 @@ Run from a worktree root, before and after a docstring change, and diff the two 
     PYTHONPATH=. python tests/assets/docs/dump_docstrings.py /tmp/before.txt
 """
 import sys, inspect
-import audeval, audeval.separation
+import audeval, audeval.separation, audeval.plot
 out = []
 for mod in [audeval, audeval.separation] + ([audeval.plot] if hasattr(audeval, "plot") else []):
     for name in sorted(getattr(mod, "__all__", [])):
