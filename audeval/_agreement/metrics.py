@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from audeval._core import options as _options
+from audeval._core.docs import fill
 from audeval._agreement.options import AGREEMENT
 from audeval._agreement.options import BLOCK
 from audeval._agreement.options import COLUMNS
@@ -192,65 +193,59 @@ def _reduction(kind: str):
     return reduce
 
 
-ARGS = """
-    Args:
-        annotations: mapping rater -> Series (audformat segmented or filewise index),
-            an audformat Database (its rater columns),
-            the first rater's Series when ``prediction`` is given,
-            or a table of :func:`agreement_statistics` (then ``prediction=None``)
-        prediction: the second rater's Series
-        labels: labels to evaluate; rows of other labels are left out
-        per_label: each label a binary category (present / absent)
-            instead of label sets; see ``average``
-        average: with ``per_label=True``: ``"macro"`` (mean over labels, undefined
-            labels left out), ``"micro"`` (the binary tables of all labels pooled)
-            or ``"none"`` (a dict label -> value)
-        frame_size: frame length :math:`s` (seconds or timedelta) to reproduce
-            frame-based tools: each file is cut into frames :math:`[k s, (k + 1) s)`
-            (its length rounded up to whole frames) and a rater gives a frame every label
-            of a row that overlaps it with positive length: any overlap labels a frame,
-            a row of zero length labels none;
-            ``None``: continuous time
-        unrated: how a file without rows of a rater counts:
-            ``"no_label"`` everywhere, or ``"missing"`` (left out of that rater's pairs)
-        files_duration: file -> duration; else a file ends at the latest end of any rater
-            (with a statistics table: pass it to :func:`agreement_statistics`)
-        per_file: one value per file (a Series; a DataFrame for ``average="none"``)
-        zero_division: value where the metric is 0 / 0
-            (no disagreement is expected: every rater always gives the same category;
-            an ``UndefinedMetricWarning`` is issued)
+_ARGS = """
+    annotations: mapping rater -> Series (audformat segmented or filewise index),
+        an audformat Database (its rater columns),
+        the first rater's Series when ``prediction`` is given,
+        or a table of :func:`agreement_statistics` (then ``prediction=None``)
+    prediction: the second rater's Series
+    labels: labels to evaluate; rows of other labels are left out
+    per_label: each label a binary category (present / absent)
+        instead of label sets; see ``average``
+    average: with ``per_label=True``: ``"macro"`` (mean over labels, undefined
+        labels left out), ``"micro"`` (the binary tables of all labels pooled)
+        or ``"none"`` (a dict label -> value)
+    frame_size: frame length :math:`s` (seconds or timedelta) to reproduce
+        frame-based tools: each file is cut into frames :math:`[k s, (k + 1) s)`
+        (its length rounded up to whole frames) and a rater gives a frame every label
+        of a row that overlaps it with positive length: any overlap labels a frame,
+        a row of zero length labels none;
+        ``None``: continuous time
+    unrated: how a file without rows of a rater counts:
+        ``"no_label"`` everywhere, or ``"missing"`` (left out of that rater's pairs)
+    files_duration: file -> duration; else a file ends at the latest end of any rater
+        (with a statistics table: pass it to :func:`agreement_statistics`)
+    per_file: one value per file (a Series; a DataFrame for ``average="none"``)
+    zero_division: value where the metric is 0 / 0
+        (no disagreement is expected: every rater always gives the same category;
+        an ``UndefinedMetricWarning`` is issued)
+"""
 
+_RAISES = """
     Raises:
         TypeError, ValueError: on invalid input or options,
             a table made with other options than given
 """
 
 
-LEVEL_ARG = """        level: ``"nominal"`` (label sets, "no label" a category),
-            or the labels are ordered values of one scale,
-            ``"ordinal"``, ``"interval"`` or ``"ratio"``
-            (numbers, an ordered categorical, or ``labels=[...]`` in order;
-            one value at a time, time without a value is missing),
-            see :func:`agreement_statistics`
+_LEVEL = """
+    level: ``"nominal"`` (label sets, "no label" a category),
+        or the labels are ordered values of one scale,
+        ``"ordinal"``, ``"interval"`` or ``"ratio"``
+        (numbers, an ordered categorical, or ``labels=[...]`` in order;
+        one value at a time, time without a value is missing),
+        see :func:`agreement_statistics`
 """
 
-WEIGHTS_ARG = """        weights: ``None``, or ``"linear"`` / ``"quadratic"``:
-            disagreement weights :math:`|i - j|` / :math:`(i - j)^2`
-            of the positions of the ordered labels (needs an ordered ``level``)
+_WEIGHTS = """
+    weights: ``None``, or ``"linear"`` / ``"quadratic"``:
+        disagreement weights :math:`|i - j|` / :math:`(i - j)^2`
+        of the positions of the ordered labels (needs an ordered ``level``)
 """
-
-
-def _doc(*extra: str):
-    def document(function):
-        args = ARGS.replace("\n    Raises:", "".join(extra) + "\n    Raises:")
-        function.__doc__ = function.__doc__.replace("    {ARGS}\n", args)
-        return function
-
-    return document
 
 
 @AGREEMENT.metric(_reduction("cohen"), gate=coincidences)
-@_doc(LEVEL_ARG, WEIGHTS_ARG)
+@fill(args=_ARGS, level=_LEVEL, weights=_WEIGHTS, raises=_RAISES)
 def cohen_kappa(
     annotations: pd.Series | Mapping[object, pd.Series] | pd.DataFrame,
     prediction: pd.Series | None = None,
@@ -284,7 +279,12 @@ def cohen_kappa(
     :math:`1 - p_e = 0` (both raters always give the one same category)
     gives ``zero_division``.
 
-    {ARGS}
+    Args:
+        {args}
+        {level}
+        {weights}
+
+    {raises}
 
     Returns:
         kappa (a dict per label for ``average="none"``; per file with ``per_file``)
@@ -303,7 +303,7 @@ def cohen_kappa(
 
 
 @AGREEMENT.metric(_reduction("fleiss"), gate=coincidences)
-@_doc()
+@fill(args=_ARGS, raises=_RAISES)
 def fleiss_kappa(
     annotations: Mapping[object, pd.Series] | pd.DataFrame,
     prediction: pd.Series | None = None,
@@ -335,7 +335,10 @@ def fleiss_kappa(
     On a frame grid this is ``statsmodels.stats.inter_rater.fleiss_kappa`` of the frames.
     :math:`1 - P_e = 0` gives ``zero_division``.
 
-    {ARGS}
+    Args:
+        {args}
+
+    {raises}
 
     Returns:
         kappa (a dict per label for ``average="none"``; per file with ``per_file``)
@@ -358,7 +361,7 @@ def fleiss_kappa(
 
 
 @AGREEMENT.metric(_reduction("alpha"), gate=coincidences)
-@_doc(LEVEL_ARG)
+@fill(args=_ARGS, level=_LEVEL, raises=_RAISES)
 def krippendorff_alpha(
     annotations: Mapping[object, pd.Series] | pd.DataFrame,
     prediction: pd.Series | None = None,
@@ -395,7 +398,11 @@ def krippendorff_alpha(
     and 0 in continuous time (the limit of ever finer frames).
     :math:`D_e = 0` (one category only) gives ``zero_division``.
 
-    {ARGS}
+    Args:
+        {args}
+        {level}
+
+    {raises}
 
     Returns:
         alpha (a dict per label for ``average="none"``; per file with ``per_file``)

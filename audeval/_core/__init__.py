@@ -15,7 +15,8 @@ underscore stay inside the core):
 * :mod:`.tables`: additive statistics tables, built and read back;
 * :mod:`.ratios`: metrics from summed counts, divide last, one set of zero-division rules;
 * :mod:`.report`: rows per label, ``micro``, ``macro``, per-file blocks;
-* :mod:`.warnings`: audeval's warnings, issued at the caller's line.
+* :mod:`.warnings`: audeval's warnings, issued at the caller's line;
+* :mod:`.docs`: argument docs shared by the families' docstrings, and :func:`~.docs.fill`, which fills them in.
 
 Layers above, bottom to top: :mod:`audeval._io` (readers, example data),
 the family packages (``_events``, ``_segments``, ``_sed_scores``, ``_diarization``,

@@ -21,10 +21,10 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from audeval._core.docs import fill
 from audeval._core.intervals import group_sum
 from audeval._core.ratios import fscore
 
-from audeval._diarization import options as opt
 from audeval._diarization.options import DIARIZATION
 from audeval._diarization.statistics import _Table
 from audeval._diarization.table import diarization_table
@@ -93,19 +93,21 @@ def _homogeneity(entropy, cross) -> float:
     return 1.0 - numerator / denominator
 
 
-_ARGS = """truth: ground truth Series, or a table from :func:`diarization_statistics`
-        prediction: predicted Series (``None`` with a table)
-        collar: unscored width around every truth boundary (seconds or timedelta);
-            ``collar_convention="total"`` (default, pyannote.metrics): total width,
-            half on each side; ``"per_side"`` (md-eval, dscore, spy-der): on each side
-        collar_convention: ``"total"`` or ``"per_side"``
-        skip_overlap: do not score regions with two or more truth labels
-        compat: ``None`` or ``"pyannote"`` (see :func:`diarization_statistics`)
-        files_duration: mapping or Series from file to duration
-        uem: scored intervals per file (see :func:`read_uem`)"""
+_ARGS = """
+    truth: ground truth Series, or a table from :func:`diarization_statistics`
+    prediction: predicted Series (``None`` with a table)
+    collar: unscored width around every truth boundary (seconds or timedelta);
+        ``collar_convention="total"`` (default, pyannote.metrics): total width,
+        half on each side; ``"per_side"`` (md-eval, dscore, spy-der): on each side
+    collar_convention: ``"total"`` or ``"per_side"``
+    skip_overlap: do not score regions with two or more truth labels
+    compat: ``None`` or ``"pyannote"`` (see :func:`diarization_statistics`)
+    files_duration: mapping or Series from file to duration
+    uem: scored intervals per file (see :func:`read_uem`)
+"""
 
 
-_doc = opt.fill_doc(args=_ARGS)
+_doc = fill(args=_ARGS)
 
 
 def _purity_coverage(table: _Table, options) -> tuple[float, float, float]:

@@ -14,10 +14,10 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from audeval._core.docs import fill
 from audeval._core.intervals import group_sum
 from audeval._core.ratios import divide, fscore
 
-from audeval._diarization import options as opt
 from audeval._diarization.mapping import _mapped_pairs
 from audeval._diarization.options import DIARIZATION
 from audeval._diarization.statistics import _Table
@@ -93,19 +93,21 @@ def _rate(error, total) -> np.ndarray:
     return np.where(total == 0, np.where(error == 0, 0.0, 1.0), divide(error, total, 0.0))
 
 
-_SHARED_ARGS = """collar: unscored width (seconds or timedelta) around every truth boundary,
-            as ``collar_convention`` says
-        collar_convention: ``"total"`` (default, pyannote.metrics): ``collar`` is the
-            total width, half before and half after each truth boundary;
-            ``"per_side"`` (NIST md-eval, dscore, spy-der): ``collar`` on each side
-        skip_overlap: do not score regions with two or more truth labels
-        compat: ``None`` (NIST rule: a speaker overlapping itself is merged)
-            or ``"pyannote"`` (such turns count twice, as in pyannote.metrics)
-        files_duration: mapping or Series from file to duration
-        uem: scored intervals per file (segmented index or Series; see :func:`read_uem`)"""
+_SHARED_ARGS = """
+    collar: unscored width (seconds or timedelta) around every truth boundary,
+        as ``collar_convention`` says
+    collar_convention: ``"total"`` (default, pyannote.metrics): ``collar`` is the
+        total width, half before and half after each truth boundary;
+        ``"per_side"`` (NIST md-eval, dscore, spy-der): ``collar`` on each side
+    skip_overlap: do not score regions with two or more truth labels
+    compat: ``None`` (NIST rule: a speaker overlapping itself is merged)
+        or ``"pyannote"`` (such turns count twice, as in pyannote.metrics)
+    files_duration: mapping or Series from file to duration
+    uem: scored intervals per file (segmented index or Series; see :func:`read_uem`)
+"""
 
 
-_doc = opt.fill_doc(shared=_SHARED_ARGS)
+_doc = fill(shared=_SHARED_ARGS)
 
 IDENTITY = {"mapping": "identity", "individual_file_mapping": True}
 """What the identification metrics need whatever the call says: labels compared as they are."""
@@ -308,7 +310,7 @@ def identification_precision_recall(
         truth: ground truth Series, or a table from :func:`diarization_statistics`
         prediction: predicted Series (``None`` with a table)
         beta: weight of recall in the F-score (positive; else ``ValueError``)
-        zero_division: value of an undefined precision or recall
+        {zero_division}
         {shared}
 
     Returns:

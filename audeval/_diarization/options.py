@@ -52,17 +52,6 @@ MAPPING_COLUMN = "duration_mapping"
 DIARIZATION_COLUMNS = FILE_COLUMNS + PAIR_COLUMNS
 """Columns of every diarization statistics table (``compat="pyannote"`` adds ``matched*``)."""
 
-def fill_doc(**parts: str):
-    """A decorator that puts shared docstring text in place of ``{name}`` for each part."""
-
-    def fill(function):
-        for name, text in parts.items():
-            function.__doc__ = function.__doc__.replace("{" + name + "}", text)
-        return function
-
-    return fill
-
-
 def collar_sides(collar_ns: int, convention: str) -> tuple[int, int]:
     """Unscored time before and after a boundary (ns)."""
     if convention == "per_side":

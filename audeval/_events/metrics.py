@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from audeval._core import ratios as _scores
+from audeval._core.docs import fill
 from audeval._core.report import label_report
 from audeval._events.options import COLUMNS, EVENT, Tolerance
 from audeval._events.reductions import (
@@ -147,13 +148,7 @@ def _report(gated: tuple[Summed, pd.DataFrame | None], options) -> pd.DataFrame:
 # -------------------------------------------------------------------------
 
 
-def _doc(function):
-    function.__doc__ = (
-        function.__doc__.replace("{common}", _COMMON_ARGS.strip("\n"))
-        .replace("{tolerances}", _TOLERANCE_ARGS.strip("\n"))
-        .replace("{example}", _EXAMPLE.strip("\n"))
-    )
-    return function
+_doc = fill(common=_COMMON_ARGS, tolerances=_TOLERANCE_ARGS, example=_EXAMPLE)
 
 
 @EVENT.metric(lambda summed, o: _per_class(summed, o, "precision"), gate=_summed)
@@ -181,15 +176,15 @@ def event_precision_per_class(
     (see :func:`event_statistics` for the matching rules).
 
     Args:
-{common}
+        {common}
         zero_division: value of an undefined precision (no predicted events)
-{tolerances}
+        {tolerances}
 
     Returns:
         precision per label
 
     Examples:
-{example}
+        {example}
         >>> event_precision_per_class(truth, prediction, onset_tolerance=0.2, offset_tolerance=0.2)
         {'a': 1.0, 'b': 0.0}
 
@@ -218,15 +213,15 @@ def event_recall_per_class(
         R_c = \frac{\text{TP}_c}{\text{TP}_c + \text{FN}_c}
 
     Args:
-{common}
+        {common}
         zero_division: value of an undefined recall (no truth events)
-{tolerances}
+        {tolerances}
 
     Returns:
         recall per label
 
     Examples:
-{example}
+        {example}
         >>> event_recall_per_class(truth, prediction, onset_tolerance=0.2, offset_tolerance=0.2)
         {'a': 0.5, 'b': 0.0}
 
@@ -260,17 +255,17 @@ def event_fscore_per_class(
     0 when :math:`P_c R_c = 0`.
 
     Args:
-{common}
-        zero_division: value of an undefined precision or recall
+        {common}
+        {zero_division}
         propagate_nans: if ``True``, the F-score is NaN
             when precision or recall is NaN, else it is 0
-{tolerances}
+        {tolerances}
 
     Returns:
         F-score per label
 
     Examples:
-{example}
+        {example}
         >>> event_fscore_per_class(truth, prediction, onset_tolerance=0.2, offset_tolerance=0.2)
         {'a': 0.6666666666666666, 'b': 0.0}
 
@@ -303,17 +298,17 @@ def event_unweighted_average_fscore(
     Same as :func:`event_fscore` with ``average="macro"``.
 
     Args:
-{common}
-        zero_division: value of an undefined precision or recall
+        {common}
+        {zero_division}
         propagate_nans: if ``True``, a class F-score is NaN
             when its precision or recall is NaN
-{tolerances}
+        {tolerances}
 
     Returns:
         unweighted average F-score
 
     Examples:
-{example}
+        {example}
         >>> event_unweighted_average_fscore(
         ...     truth, prediction, onset_tolerance=0.2, offset_tolerance=0.2
         ... )
@@ -354,18 +349,18 @@ def event_fscore(
     (sed_eval's class-wise average, :func:`event_unweighted_average_fscore`).
 
     Args:
-{common}
-        average: ``"micro"`` or ``"macro"``
-        zero_division: value of an undefined precision or recall
+        {common}
+        {average}
+        {zero_division}
         propagate_nans: if ``True``, an F-score is NaN
             when its precision or recall is NaN
-{tolerances}
+        {tolerances}
 
     Returns:
         F-score
 
     Examples:
-{example}
+        {example}
         >>> event_fscore(truth, prediction, onset_tolerance=0.2, offset_tolerance=0.2)
         0.3333333333333333
 
@@ -401,15 +396,15 @@ def event_error_rate(
     ``0 / 0`` gives ``zero_division``, ``x / 0`` gives ``inf``.
 
     Args:
-{common}
+        {common}
         zero_division: error rate without truth events and without errors
-{tolerances}
+        {tolerances}
 
     Returns:
         error rate
 
     Examples:
-{example}
+        {example}
         >>> event_error_rate(truth, prediction, onset_tolerance=0.2, offset_tolerance=0.2)
         1.0
 
@@ -441,15 +436,15 @@ def event_error_rate_per_class(
     ``0 / 0`` gives ``zero_division``, ``x / 0`` gives ``inf``.
 
     Args:
-{common}
+        {common}
         zero_division: error rate of a class without truth events and without errors
-{tolerances}
+        {tolerances}
 
     Returns:
         error rate per label
 
     Examples:
-{example}
+        {example}
         >>> event_error_rate_per_class(truth, prediction, onset_tolerance=0.2, offset_tolerance=0.2)
         {'a': 0.5, 'b': 3.0}
 
@@ -484,8 +479,8 @@ def event_confusion_matrix(
     As audmetric's ``event_confusion_matrix`` with ``matching="greedy"``.
 
     Args:
-{common}
-{tolerances}
+        {common}
+        {tolerances}
         normalize: divide each row by its sum (rows summing to 0 stay 0)
         as_frame: return a DataFrame labelled with the labels and ``"<no event>"``:
             index ``truth`` (rows), columns ``prediction``
@@ -496,7 +491,7 @@ def event_confusion_matrix(
         with ``as_frame=True`` a labelled DataFrame (``matrix.loc[i, j]``)
 
     Examples:
-{example}
+        {example}
         >>> event_confusion_matrix(truth, prediction, onset_tolerance=0.2, offset_tolerance=0.2)
         [[1, 1, 0], [0, 0, 1], [0, 1, 0]]
         >>> event_confusion_matrix(
@@ -564,18 +559,18 @@ def event_report(
     (the shape of :func:`audeval.segment_report` and of the CLI's ``--per-file``).
 
     Args:
-{common}
+        {common}
         per_file: one block of rows per file plus a ``TOTAL`` block
         zero_division: value of an undefined ratio
         propagate_nans: if ``True``, an F-score is NaN
             when its precision or recall is NaN
-{tolerances}
+        {tolerances}
 
     Returns:
         report table
 
     Examples:
-{example}
+        {example}
         >>> report = event_report(truth, prediction, onset_tolerance=0.2, offset_tolerance=0.2)
         >>> report[["n_truth", "tp", "fscore", "error_rate"]].round(3)
                n_truth   tp  fscore  error_rate

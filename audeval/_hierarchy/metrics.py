@@ -14,6 +14,7 @@ from audeval._hierarchy.options import HIERARCHY
 from audeval._hierarchy.options import OPTIONS
 from audeval._hierarchy.options import normalise
 from audeval._hierarchy.options import settings
+from audeval._core.docs import fill
 from audeval._core.protocol import Family
 from audeval._core.protocol import stamp
 
@@ -94,6 +95,7 @@ def _report(table: pd.DataFrame, options) -> pd.DataFrame:
 
 
 @HIERARCHY.statistics(_statistics_of)
+@fill(example=_EXAMPLE)
 def hierarchy_statistics(
     truth: Hierarchy,
     prediction: Hierarchy,
@@ -139,13 +141,14 @@ def hierarchy_statistics(
         monotonic: two units meet at level ``l`` only if they also meet
             at every coarser level (mir_eval issue 409);
             ``False``: the deepest level at which they meet (mir_eval 0.8.2)
-        files_duration: durations to resolve ``end=NaT``
+        {files_duration}
         compat: ``"mir_eval"`` to reproduce ``mir_eval.hierarchy`` 0.8.2
 
     Returns:
         statistics table, one row per file
 
-    Examples:{example}
+    Examples:
+        {example}
         >>> table = hierarchy_statistics(truth, prediction)
         >>> table[["l_recall_score", "l_recall_queries"]]
               l_recall_score  l_recall_queries
@@ -158,6 +161,7 @@ def hierarchy_statistics(
 
 
 @HIERARCHY.metric(_measure(), gate=_gate(frozenset({"t"})))
+@fill(example=_EXAMPLE)
 def hierarchy_tmeasure(
     truth: Hierarchy | pd.DataFrame,
     prediction: Hierarchy | None,
@@ -218,15 +222,16 @@ def hierarchy_tmeasure(
             else adjacent levels only (reduced)
         frame_size: frame hop in seconds or as timedelta;
             ``None``: exact in continuous time (with any window)
-        beta: weight of recall in the F-measure
+        {beta}
         monotonic: meets count only on unbroken paths from the top level
-        files_duration: durations to resolve ``end=NaT``
+        {files_duration}
         compat: ``"mir_eval"`` to reproduce ``mir_eval.hierarchy`` 0.8.2
 
     Returns:
         precision, recall, F-measure: means over files (0.0 without files)
 
-    Examples:{example}
+    Examples:
+        {example}
         >>> [round(v, 4) for v in hierarchy_tmeasure(truth, prediction)]
         [0.8277, 0.7213, 0.7708]
         >>> [round(v, 4) for v in hierarchy_tmeasure(truth, prediction, transitive=True)]
@@ -244,6 +249,7 @@ def hierarchy_tmeasure(
 
 
 @HIERARCHY.metric(_measure("l"), gate=_gate(frozenset({"l"})), unused=("window",))
+@fill(example=_EXAMPLE)
 def hierarchy_lmeasure(
     truth: Hierarchy | pd.DataFrame,
     prediction: Hierarchy | None,
@@ -281,18 +287,19 @@ def hierarchy_lmeasure(
         prediction: predicted hierarchy; ``None`` with a table
         frame_size: frame hop in seconds or as timedelta;
             ``None``: exact in continuous time
-        beta: weight of recall in the F-measure
+        {beta}
         monotonic: meets count only on unbroken paths from the top level
         window: the T-measure window of the statistics, declared unused here
             (``hierarchy_lmeasure.declared.unused``): no effect on the L-measure;
             kept in the signature; with a table, checked against the table's
-        files_duration: durations to resolve ``end=NaT``
+        {files_duration}
         compat: ``"mir_eval"`` to reproduce ``mir_eval.hierarchy`` 0.8.2
 
     Returns:
         precision, recall, F-measure: means over files (0.0 without files)
 
-    Examples:{example}
+    Examples:
+        {example}
         >>> [round(v, 4) for v in hierarchy_lmeasure(truth, prediction)]
         [0.8, 0.7, 0.7467]
         >>> [round(v, 4) for v in hierarchy_lmeasure(truth, prediction, frame_size=None)]
@@ -304,6 +311,7 @@ def hierarchy_lmeasure(
 
 
 @HIERARCHY.metric(_report, gate=_gate(frozenset({"t", "l"})))
+@fill(example=_EXAMPLE)
 def hierarchy_report(
     truth: Hierarchy | pd.DataFrame,
     prediction: Hierarchy | None,
@@ -333,26 +341,22 @@ def hierarchy_report(
         window: T-measure window in seconds; ``None``: the whole track
         frame_size: frame hop in seconds or as timedelta;
             ``None``: exact in continuous time (with any window)
-        beta: weight of recall in every F-measure
+        {beta_report}
         monotonic: meets count only on unbroken paths from the top level
-        files_duration: durations to resolve ``end=NaT``
+        {files_duration}
         compat: ``"mir_eval"`` to reproduce ``mir_eval.hierarchy`` 0.8.2
 
     Returns:
         DataFrame indexed by file
 
-    Examples:{example}
+    Examples:
+        {example}
         >>> hierarchy_report(truth, prediction)[["t_measure_reduced", "l_measure"]].round(3)
               t_measure_reduced  l_measure
         file
         a                 0.771      0.747
 
     """
-
-
-for _function in (hierarchy_statistics, hierarchy_tmeasure, hierarchy_lmeasure, hierarchy_report):
-    _function.__doc__ = _function.__doc__.replace("{example}", _EXAMPLE)  # type: ignore[union-attr]  # every public function has a docstring
-del _function
 
 
 FAMILY = Family(

@@ -16,24 +16,27 @@ import numbers
 import numpy as np
 import pandas as pd
 
+from audeval._core.docs import fill
 from audeval._core.report import PerClass
 from audeval._sed_scores.gate import accumulated
 from audeval._sed_scores.options import SCORE
 from audeval._sed_scores.statistics import Accumulated
 
-_ARGS = """truth: truth events, or a table of :func:`score_statistics`
-        scores: score table (``None`` with a table)
-        labels: classes to evaluate
-        criterion: ``"intersection"``, ``"collar"``, ``"segment"`` or ``"clip"``
-            (:func:`score_statistics`)
-        dtc_threshold: detection tolerance criterion (intersection)
-        gtc_threshold: ground truth intersection criterion (intersection)
-        onset_tolerance: onset collar in seconds (collar)
-        offset_tolerance: smallest offset collar in seconds (collar)
-        duration_tolerance: offset collar as a share of the truth event's length (collar)
-        segment_length: segment length in seconds (segment)
-        files_duration: duration per file (else the latest end of its frames and truth)
-        compat: ``"sed_scores_eval"``: its 6-decimal rounding of times"""
+_ARGS = """
+    truth: truth events, or a table of :func:`score_statistics`
+    scores: score table (``None`` with a table)
+    labels: classes to evaluate
+    criterion: ``"intersection"``, ``"collar"``, ``"segment"`` or ``"clip"``
+        (:func:`score_statistics`)
+    dtc_threshold: detection tolerance criterion (intersection)
+    gtc_threshold: ground truth intersection criterion (intersection)
+    onset_tolerance: onset collar in seconds (collar)
+    offset_tolerance: smallest offset collar in seconds (collar)
+    duration_tolerance: offset collar as a share of the truth event's length (collar)
+    segment_length: segment length in seconds (segment)
+    files_duration: duration per file (else the latest end of its frames and truth)
+    compat: ``"sed_scores_eval"``: its 6-decimal rounding of times
+"""
 
 
 def _rates(acc: Accumulated, i: int, beta: float) -> tuple[np.ndarray, ...]:
@@ -73,6 +76,7 @@ def _curve(acc: Accumulated, beta: float) -> pd.DataFrame:
 
 
 @_metric(lambda acc, options: _curve(acc, options.beta))
+@fill(args=_ARGS)
 def precision_recall_curve(
     truth: pd.Series | pd.DataFrame,
     scores: pd.DataFrame | None = None,
@@ -185,6 +189,7 @@ def _average_precision(acc: Accumulated, options) -> float | dict[object, float]
 
 
 @_metric(_best_fscore)
+@fill(args=_ARGS)
 def best_fscore(
     truth: pd.Series | pd.DataFrame,
     scores: pd.DataFrame | None = None,
@@ -243,6 +248,7 @@ def best_fscore(
 
 
 @_metric(_fscore_at)
+@fill(args=_ARGS)
 def fscore_at(
     truth: pd.Series | pd.DataFrame,
     scores: pd.DataFrame | None = None,
@@ -295,6 +301,7 @@ def _check_threshold(value) -> float:
 
 
 @_metric(_average_precision)
+@fill(args=_ARGS)
 def average_precision(
     truth: pd.Series | pd.DataFrame,
     scores: pd.DataFrame | None = None,
@@ -347,8 +354,3 @@ def _ap(precision: np.ndarray, recall: np.ndarray) -> float:
     last[:-1] = r[1:] != r[:-1]
     p, r = p[last], r[last]
     return float(np.sum(p[1:] * np.diff(r)))
-
-
-for _function in (precision_recall_curve, best_fscore, fscore_at, average_precision):
-    _function.__doc__ = _function.__doc__.replace("{args}", _ARGS)
-del _function

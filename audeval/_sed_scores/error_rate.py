@@ -15,23 +15,26 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from audeval._core.docs import fill
 from audeval._sed_scores.gate import accumulated
 from audeval._sed_scores.options import SCORE
 from audeval._sed_scores.statistics import Accumulated
 
 CRITERIA = ("intersection", "collar")
 
-_ARGS = """truth: truth events, or a table of :func:`score_statistics`
-        scores: score table (``None`` with a table)
-        labels: classes to evaluate
-        criterion: ``"intersection"`` or ``"collar"`` (:func:`score_statistics`)
-        dtc_threshold: detection tolerance criterion (intersection)
-        gtc_threshold: ground truth intersection criterion (intersection)
-        onset_tolerance: onset collar in seconds (collar)
-        offset_tolerance: smallest offset collar in seconds (collar)
-        duration_tolerance: offset collar as a share of the truth event's length (collar)
-        files_duration: duration per file (else the latest end of its frames and truth)
-        compat: ``"sed_scores_eval"``: its 6-decimal rounding of times"""
+_ARGS = """
+    truth: truth events, or a table of :func:`score_statistics`
+    scores: score table (``None`` with a table)
+    labels: classes to evaluate
+    criterion: ``"intersection"`` or ``"collar"`` (:func:`score_statistics`)
+    dtc_threshold: detection tolerance criterion (intersection)
+    gtc_threshold: ground truth intersection criterion (intersection)
+    onset_tolerance: onset collar in seconds (collar)
+    offset_tolerance: smallest offset collar in seconds (collar)
+    duration_tolerance: offset collar as a share of the truth event's length (collar)
+    files_duration: duration per file (else the latest end of its frames and truth)
+    compat: ``"sed_scores_eval"``: its 6-decimal rounding of times
+"""
 
 
 def _gate(metric, truth, scores, labels, options) -> Accumulated:
@@ -97,6 +100,7 @@ def _best(acc: Accumulated, options) -> pd.DataFrame:
 
 
 @SCORE.metric(_curve, gate=_gate)
+@fill(args=_ARGS)
 def error_rate_curve(
     truth: pd.Series | pd.DataFrame,
     scores: pd.DataFrame | None = None,
@@ -149,6 +153,7 @@ def error_rate_curve(
 
 
 @SCORE.metric(_best, gate=_gate)
+@fill(args=_ARGS)
 def best_error_rate(
     truth: pd.Series | pd.DataFrame,
     scores: pd.DataFrame | None = None,
@@ -192,8 +197,3 @@ def best_error_rate(
         macro         0.0             0.0            0.0        NaN
 
     """
-
-
-for _function in (error_rate_curve, best_error_rate):
-    _function.__doc__ = _function.__doc__.replace("{args}", _ARGS)  # type: ignore[union-attr]  # every public function has a docstring
-del _function

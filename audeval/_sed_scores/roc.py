@@ -7,19 +7,22 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from audeval._core.docs import fill
 from audeval._core.report import PerClass
 from audeval._sed_scores.gate import accumulated
 from audeval._sed_scores.options import SCORE
 from audeval._sed_scores.psd import staircase_area
 from audeval._sed_scores.statistics import Accumulated
 
-_ARGS = """truth: truth events, or a table of :func:`score_statistics`
-        scores: score table (``None`` with a table)
-        labels: classes to evaluate
-        criterion: ``"segment"`` or ``"clip"`` (:func:`score_statistics`)
-        segment_length: segment length in seconds (``criterion="segment"``)
-        files_duration: duration per file (else the latest end of its frames and truth)
-        compat: ``"sed_scores_eval"`` (no effect on segments on an exact grid)"""
+_ARGS = """
+    truth: truth events, or a table of :func:`score_statistics`
+    scores: score table (``None`` with a table)
+    labels: classes to evaluate
+    criterion: ``"segment"`` or ``"clip"`` (:func:`score_statistics`)
+    segment_length: segment length in seconds (``criterion="segment"``)
+    files_duration: duration per file (else the latest end of its frames and truth)
+    compat: ``"sed_scores_eval"`` (no effect on segments on an exact grid)
+"""
 
 
 def _roc(acc: Accumulated, i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -66,6 +69,7 @@ def _auroc(acc: Accumulated, options) -> float | dict[object, float]:
 
 
 @SCORE.metric(_roc_curve, gate=_items)
+@fill(args=_ARGS)
 def roc_curve(
     truth: pd.Series | pd.DataFrame,
     scores: pd.DataFrame | None = None,
@@ -110,6 +114,7 @@ def roc_curve(
 
 
 @SCORE.metric(_auroc, gate=_items)
+@fill(args=_ARGS)
 def auroc(
     truth: pd.Series | pd.DataFrame,
     scores: pd.DataFrame | None = None,
@@ -213,8 +218,3 @@ def _linear_area(tpr, fpr, max_fpr, mcclish) -> float:
         low = max_fpr * max_fpr / 2
         return 0.5 * (1 + (area - low) / (max_fpr - low))
     return area / max_fpr
-
-
-for _function in (roc_curve, auroc):
-    _function.__doc__ = _function.__doc__.replace("{args}", _ARGS)  # type: ignore[union-attr]  # every public function has a docstring
-del _function

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
+from audeval._core.docs import fill
 from audeval._core.protocol import table_options
 
 from audeval._core.report import label_report
@@ -17,17 +18,22 @@ from audeval._segments.statistics import _counts
 
 
 
-_ARGS_DOC = """truth: ground truth Series (audformat segmented or filewise index),
-            or a statistics table from :func:`segment_statistics`
-            (then ``prediction=None``; ``time_resolution`` and ``compat`` are ignored)
-        prediction: predicted Series, or ``None`` with a statistics table
-        labels: labels to evaluate, in order; rows with other labels are left out
-        time_resolution: segment length in seconds (or ``pd.Timedelta``);
-            ``None``: exact continuous time (durations)
-        files_duration: mapping or Series from file to duration, the evaluated length;
-            default: the latest end in truth or prediction per file
-        compat: ``"sed_eval"`` reproduces sed_eval's float64 binning,
-            see :func:`segment_statistics`"""
+_ARGS = """
+    truth: ground truth Series (audformat segmented or filewise index),
+        or a statistics table from :func:`segment_statistics`
+        (then ``prediction=None``; ``time_resolution`` and ``compat`` are ignored)
+    prediction: predicted Series, or ``None`` with a statistics table
+    labels: labels to evaluate, in order; rows with other labels are left out
+    time_resolution: segment length in seconds (or ``pd.Timedelta``);
+        ``None``: exact continuous time (durations)
+    files_duration: mapping or Series from file to duration, the evaluated length;
+        default: the latest end in truth or prediction per file
+    compat: ``"sed_eval"`` reproduces sed_eval's float64 binning,
+        see :func:`segment_statistics`
+"""
+
+
+_doc = fill(args=_ARGS)
 
 
 def _metric(reduce, *, gate=_counts, cross_label=False):
@@ -80,6 +86,7 @@ def _report(counts, options) -> pd.DataFrame:
 
 
 @_metric(lambda counts, o: _per_class(counts, "precision", o.zero_division))
+@_doc
 def segment_precision_per_class(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
@@ -123,6 +130,7 @@ def segment_precision_per_class(
 
 
 @_metric(lambda counts, o: _per_class(counts, "recall", o.zero_division))
+@_doc
 def segment_recall_per_class(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
@@ -166,6 +174,7 @@ def segment_recall_per_class(
 
 
 @_metric(lambda counts, o: _per_class(counts, "fscore", o.zero_division, o.propagate_nans))
+@_doc
 def segment_fscore_per_class(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
@@ -190,7 +199,7 @@ def segment_fscore_per_class(
 
     Args:
         {args}
-        zero_division: value of an undefined precision or recall
+        {zero_division}
         propagate_nans: NaN F-score where precision or recall is NaN
 
     Returns:
@@ -212,6 +221,7 @@ def segment_fscore_per_class(
 
 
 @_metric(_fscore)
+@_doc
 def segment_fscore(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
@@ -240,8 +250,8 @@ def segment_fscore(
 
     Args:
         {args}
-        average: ``"micro"`` or ``"macro"``
-        zero_division: value of an undefined precision or recall
+        {average}
+        {zero_division}
         propagate_nans: NaN F-score where precision or recall is NaN
 
     Returns:
@@ -265,6 +275,7 @@ def segment_fscore(
 
 
 @_metric(lambda counts, o: _micro(counts, o, "error_rate"), cross_label=True)
+@_doc
 def segment_error_rate(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
@@ -319,6 +330,7 @@ def segment_error_rate(
 
 
 @_metric(lambda counts, o: _per_class(counts, "error_rate", o.zero_division))
+@_doc
 def segment_error_rate_per_class(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
@@ -364,6 +376,7 @@ def segment_error_rate_per_class(
 
 
 @_metric(_accuracy, gate=_accuracy_counts)
+@_doc
 def segment_accuracy(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
@@ -437,6 +450,7 @@ def segment_accuracy(
 
 
 @_metric(_report, cross_label=True)
+@_doc
 def segment_report(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None = None,
@@ -534,17 +548,3 @@ def _scaled(values: tuple[dict, dict, dict], scale: float) -> tuple[dict, dict, 
         {k: v * scale if k in ("n_truth", "n_prediction", "tp", "fp", "fn", "tn") else v for k, v in d.items()}
         for d in values
     )
-
-
-for _function in (
-    segment_precision_per_class,
-    segment_recall_per_class,
-    segment_fscore_per_class,
-    segment_fscore,
-    segment_error_rate,
-    segment_error_rate_per_class,
-    segment_accuracy,
-    segment_report,
-):
-    _function.__doc__ = _function.__doc__.replace("{args}", _ARGS_DOC)
-del _function

@@ -12,10 +12,12 @@ from collections.abc import Mapping
 
 import pandas as pd
 
+from audeval._core.docs import fill
 from audeval._structure.metrics import metric
 
 
 @metric("pairwise_clustering")
+@fill()
 def pairwise_clustering(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None,
@@ -50,8 +52,8 @@ def pairwise_clustering(
             ``None`` with a table
         frame_size: frame hop in seconds or as timedelta;
             ``None``: the exact frameless limit
-        beta: weight of recall in the F-measure
-        files_duration: durations to resolve ``end=NaT``
+        {beta}
+        {files_duration}
         compat: ``"mir_eval"`` to reproduce mir_eval's frame grid and labels
 
     Returns:
@@ -77,6 +79,7 @@ def pairwise_clustering(
 
 
 @metric("rand_index", single=True)
+@fill()
 def rand_index(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None,
@@ -104,7 +107,7 @@ def rand_index(
             ``None`` with a table
         frame_size: frame hop in seconds or as timedelta;
             ``None``: the exact frameless limit
-        files_duration: durations to resolve ``end=NaT``
+        {files_duration}
         compat: ``"mir_eval"`` to reproduce mir_eval's frame grid and labels
 
     Returns:
@@ -128,6 +131,7 @@ def rand_index(
 
 
 @metric("adjusted_rand_index", single=True)
+@fill()
 def adjusted_rand_index(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None,
@@ -155,7 +159,7 @@ def adjusted_rand_index(
             ``None`` with a table
         frame_size: frame hop in seconds or as timedelta;
             ``None``: the exact frameless limit
-        files_duration: durations to resolve ``end=NaT``
+        {files_duration}
         compat: ``"mir_eval"`` to reproduce mir_eval's frame grid and labels
 
     Returns:
@@ -179,6 +183,7 @@ def adjusted_rand_index(
 
 
 @metric("mutual_information")
+@fill()
 def mutual_information(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None,
@@ -217,7 +222,7 @@ def mutual_information(
             ``None`` with a table
         frame_size: frame hop in seconds or as timedelta;
             ``None``: the exact frameless limit
-        files_duration: durations to resolve ``end=NaT``
+        {files_duration}
         compat: ``"mir_eval"`` to reproduce mir_eval's frame grid and labels
 
     Returns:
@@ -241,6 +246,7 @@ def mutual_information(
 
 
 @metric("normalized_conditional_entropy")
+@fill()
 def normalized_conditional_entropy(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None,
@@ -275,7 +281,7 @@ def normalized_conditional_entropy(
             ``None``: the exact frameless limit
         beta: weight of the under-segmentation score in the F-measure
         marginal: normalise by marginal entropies
-        files_duration: durations to resolve ``end=NaT``
+        {files_duration}
         compat: ``"mir_eval"`` to reproduce mir_eval's frame grid and labels
 
     Returns:
@@ -300,6 +306,7 @@ def normalized_conditional_entropy(
 
 
 @metric("v_measure", needs={"marginal": True})
+@fill()
 def v_measure(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None,
@@ -327,7 +334,7 @@ def v_measure(
         frame_size: frame hop in seconds or as timedelta;
             ``None``: the exact frameless limit
         beta: weight of recall in the V-measure
-        files_duration: durations to resolve ``end=NaT``
+        {files_duration}
         compat: ``"mir_eval"`` to reproduce mir_eval's frame grid and labels
 
     Returns:

@@ -14,6 +14,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
+from audeval._core.docs import fill
 from audeval._structure import statistics as _table
 from audeval._structure import reductions
 from audeval._structure.options import STRUCTURE
@@ -74,6 +75,7 @@ def metric(name: str, empty: float = 0.0, *, single: bool = False, **kwargs):
 
 
 @metric("boundary_detection", unused=("frame_size",))
+@fill()
 def boundary_detection(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None,
@@ -114,7 +116,7 @@ def boundary_detection(
         prediction: predicted segments, a partition of each file;
             ``None`` with a table
         window: largest distance of a hit, in seconds or as timedelta
-        beta: weight of recall in the F-measure
+        {beta}
         trim: leave out the first and last boundary of each side
             (0 and ``T``)
         pad: apply ``mir_eval.segment.evaluate``'s padding and cropping
@@ -123,7 +125,7 @@ def boundary_detection(
         frame_size: frame hop of the statistics' clustering sums,
             declared unused here (``.declared.unused``): no effect on boundaries;
             kept in the signature; with a table, checked against the table's
-        files_duration: durations to resolve ``end=NaT``
+        {files_duration}
         compat: ``"mir_eval"`` to reproduce mir_eval
             (boundaries rounded to 10 µs, float64 window)
 
@@ -164,6 +166,7 @@ def boundary_detection(
 
 
 @metric("boundary_deviation", np.nan, unused=("frame_size",))
+@fill()
 def boundary_deviation(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None,
@@ -201,7 +204,7 @@ def boundary_deviation(
         frame_size: frame hop of the statistics' clustering sums,
             declared unused here (``.declared.unused``): no effect on boundaries;
             kept in the signature; with a table, checked against the table's
-        files_duration: durations to resolve ``end=NaT``
+        {files_duration}
         compat: ``"mir_eval"`` to reproduce mir_eval
 
     Returns:

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from audeval._core.docs import fill
 from audeval._core.protocol import Family
 from audeval._core.protocol import stamp
 from audeval._structure import statistics as _table
@@ -86,6 +87,7 @@ def _report(table: pd.DataFrame, options) -> pd.DataFrame:
 
 
 @STRUCTURE.statistics(_statistics)
+@fill()
 def structure_statistics(
     truth: pd.Series,
     prediction: pd.Series,
@@ -138,7 +140,7 @@ def structure_statistics(
         trim: leave out the first and last boundary of each side
         pad: pad and crop as ``mir_eval.segment.evaluate`` before taking boundaries
             (see :func:`boundary_detection`)
-        files_duration: durations to resolve ``end=NaT``
+        {files_duration}
         compat: ``"mir_eval"`` to reproduce mir_eval 0.8.2
 
     Returns:
@@ -166,6 +168,7 @@ def structure_statistics(
 
 
 @STRUCTURE.metric(_report, gate=gate)
+@fill()
 def structure_report(
     truth: pd.Series | pd.DataFrame,
     prediction: pd.Series | None,
@@ -216,11 +219,11 @@ def structure_report(
             with a table: the table's windows if not given
         frame_size: frame hop in seconds or as timedelta;
             ``None``: the exact frameless limit (AMI is then NaN)
-        beta: weight of recall in every F-measure
+        {beta_report}
         trim: leave out the first and last boundary in the boundary metrics
         pad: pad and crop as ``mir_eval.segment.evaluate`` before taking boundaries;
             ``False``: boundaries of the rows as given (see :func:`boundary_detection`)
-        files_duration: durations to resolve ``end=NaT``
+        {files_duration}
         compat: ``"mir_eval"`` to reproduce mir_eval 0.8.2
 
     Returns:

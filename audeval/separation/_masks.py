@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from audeval._core.docs import fill
 from audeval._core.ratios import check_zero_division
 from audeval._core.ratios import divide
 from audeval._core.ratios import fscore
@@ -25,6 +26,7 @@ def _as_masks(x: object, name: str) -> np.ndarray:
     return arr
 
 
+@fill()
 def mask_scores(
     truth: object,
     prediction: object,
@@ -52,7 +54,7 @@ def mask_scores(
             (sources, frequencies, frames) or
             (sources, frequencies, frames, channels)
         prediction: estimated binary masks of the same shape
-        zero_division: value of an undefined precision or recall
+        {zero_division}
 
     Returns:
         dict with ``precision``, ``recall``, ``f1``, ``accuracy``,
