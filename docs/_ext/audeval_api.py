@@ -36,6 +36,7 @@ FAMILY_PAGES = {
 PAGE_EXTRAS = {
     "events": ("audeval._events.outcomes",),
     "agreement": ("audeval._generic.matrix",),
+    "scores": ("audeval._io.scores",),
 }
 # the generic layers: (the modules whose public names a group shows, in this order)
 LAYER_GROUPS = {
