@@ -205,7 +205,7 @@ class _Layout:
             keep = np.tile(self.keep, len(rows)) if self.stale_rule(lower, upper) else None
             filtered = self._rule(block.reshape(-1), k, lower, upper, keep).reshape(len(rows), self.width)
             for i, row in enumerate(filtered):  # (a gather per class: faster than one over all)
-                np.take(row, self.position, out=out[first + i])
+                np.take(row, self.position, out=out[first + i], mode="clip")  # (unbuffered)
         return out.T
 
     def stale_rule(self, lower: bool, upper: bool) -> bool:
