@@ -52,8 +52,9 @@ from audeval._score_based.inputs import (
     _sort_order,
 )
 
-CHUNK = 1 << 22
-"""About how many padded values (32 MiB) :class:`_Layout` filters at once."""
+CHUNK = 1 << 21
+"""About how many padded values (16 MiB) :class:`_Layout` filters at once (below glibc's
+largest threshold for fresh mappings, so that the blocks' buffers are reused)."""
 
 EPS_NS = 100
 """sed_scores_eval's tolerance of its median comparisons (1e-7 s) in ns."""
@@ -106,6 +107,43 @@ def filter_frames(
     where no length changes anything it is ``scores`` itself (in that order), not to be written to.
     """
     return filter_variants(scores, frame_file, hop, [lengths], compat=compat)[0]
+
+
+def iter_variants(
+    scores: np.ndarray,
+    frame_file: np.ndarray,
+    hop: np.ndarray,
+    variants: list[np.ndarray],
+    *,
+    compat: str | None,
+):
+    """The results of :func:`filter_variants` one at a time; with one frame length for all files
+    and one filter length for all classes of a variant, each is written into the same array,
+    valid until the next one is asked for (fresh large arrays cost the kernel's zeroing of their pages)."""
+    scores = np.asfortranarray(scores, dtype=np.float64)
+    hops = np.unique(hop)
+    if len(scores) == 0 or len(hops) != 1 or any(len(np.unique(lengths)) > 1 for lengths in variants):
+        yield from filter_variants(scores, frame_file, hop, variants, compat=compat)
+        return
+    h = int(hops[0])
+    tol = 2 * EPS_NS if compat == "sed_scores_eval" else 0
+    rules = {
+        int(length): _rule(int(length), h, tol, compat)
+        for lengths in variants for length in np.unique(lengths) if length >= h
+    }
+    if not rules:
+        yield from [scores] * len(variants)
+        return
+    layout = _Layout(scores, frame_file, max(k for k, _, _ in rules.values()) + 1, edge=compat != "sed_scores_eval")
+    out = None
+    for lengths in variants:
+        if len(lengths) == 0 or lengths[0] < h:
+            yield scores
+            continue
+        if out is None:
+            out = np.empty((scores.shape[1], len(scores)))  # (classes, frames): its transpose in Fortran order
+        layout.filter(np.arange(len(lengths)), *rules[int(lengths[0])], out=out)
+        yield out.T
 
 
 def filter_variants(
@@ -173,6 +211,7 @@ class _Layout:
         run = np.cumsum(first) - 1  # the file's position among the block's files
         n_runs = int(run[-1]) + 1
         self.pad, self.width, self.edge = pad, n + 2 * pad * n_runs, edge
+        self._scratch: dict[str, np.ndarray] = {}
         self.position = np.arange(n) + pad * (2 * run + 1)
         self.keep = np.zeros(self.width, dtype=bool)  # the frames among the padding
         self.keep[self.position] = True
@@ -189,16 +228,17 @@ class _Layout:
             self.padded[:, left] = -np.inf
             self.padded[:, right] = -np.inf
 
-    def filter(self, columns: np.ndarray, k: int, lower: bool, upper: bool) -> np.ndarray:
+    def filter(self, columns: np.ndarray, k: int, lower: bool, upper: bool, out=None) -> np.ndarray:
         """The rule of the module docstring for ``columns``: ``(frames, len(columns))``
         (Fortran order), classes end to end (each row of ``padded`` starts and ends with padding),
-        in blocks of about ``CHUNK`` values to bound the memory."""
+        in blocks of about ``CHUNK`` values to bound the memory; ``out``: ``(len(columns), frames)``
+        to write into."""
         n = len(self.position)
-        out = np.empty((len(columns), n))
+        out = np.empty((len(columns), n)) if out is None else out
         per = max(1, CHUNK // self.width)
         for first in range(0, len(columns), per):
             rows = columns[first : first + per]
-            if len(rows) == len(self.padded) or (len(rows) > 1 and (np.diff(rows) == 1).all()):
+            if (np.diff(rows) == 1).all():
                 block = self.padded[rows[0] : rows[-1] + 1]  # a view
             else:
                 block = self.padded[rows]
@@ -208,14 +248,22 @@ class _Layout:
                 np.take(row, self.position, out=out[first + i], mode="clip")  # (unbuffered)
         return out.T
 
+    def scratch(self, name: str, size: int) -> np.ndarray:
+        """A buffer of ``size`` float64 kept between blocks and lengths (fresh large arrays
+        cost the kernel's zeroing of their pages, as much as a rank filter's work)."""
+        buffer = self._scratch.get(name)
+        if buffer is None or len(buffer) < size:
+            buffer = self._scratch[name] = np.empty(size)
+        return buffer[:size]
+
     def stale_rule(self, lower: bool, upper: bool) -> bool:
         return lower and upper and not self.edge
 
     def _rule(self, flat: np.ndarray, k: int, lower: bool, upper: bool, keep) -> np.ndarray:
         if not lower:
-            return _rank(flat, k, 2 * k + 1)
+            return _rank(flat, k, 2 * k + 1, self.scratch)
         if not upper:
-            return _rank(flat, k + 1, 2 * k + 3)
+            return _rank(flat, k + 1, 2 * k + 3, self.scratch)
         if not self.edge:  # sed_scores_eval: its state at the ties of even windows
             return _held(flat, k + 1, keep)
         middle = _rank(flat, k, 2 * k + 1)
@@ -263,9 +311,14 @@ def _held(flat: np.ndarray, m: int, keep: np.ndarray) -> np.ndarray:
     return low
 
 
-def _rank(flat: np.ndarray, rank: int, size: int) -> np.ndarray:
+def _fresh(name: str, size: int) -> np.ndarray:
+    return np.empty(size)
+
+
+def _rank(flat: np.ndarray, rank: int, size: int, scratch=_fresh) -> np.ndarray:
     """The ``rank``-th smallest of the ``size`` values centred on each element (``size`` odd);
     the first and last ``size // 2`` elements (padding) are not used by the caller.
+    ``scratch(name, n)``: an array of ``n`` float64 to write into (the result is ``"out"``).
 
     The medians of 3 and of 5 come from elementwise minima and maxima
     (for 5: the median of the centre and of the larger of the pairs' minima and the smaller
@@ -277,12 +330,12 @@ def _rank(flat: np.ndarray, rank: int, size: int) -> np.ndarray:
         return flat
     m = len(flat)
     if 2 * rank + 1 == size and size in (3, 5) and m > size:
-        out = np.empty_like(flat)
+        out = scratch("out", m)
         out[:half] = flat[:half]
         out[m - half :] = flat[m - half :]
         middle = out[half : m - half]
-        low = np.minimum(flat[:-1], flat[1:])  # pairs (i, i + 1)
-        high = np.maximum(flat[:-1], flat[1:])
+        low = np.minimum(flat[:-1], flat[1:], out=scratch("low", m - 1))  # pairs (i, i + 1)
+        high = np.maximum(flat[:-1], flat[1:], out=scratch("high", m - 1))
         if size == 3:  # median(a, b, c) = max(min(a, b), min(max(a, b), c))
             np.minimum(high[:-1], flat[2:], out=middle)
             np.maximum(low[:-1], middle, out=middle)
@@ -297,7 +350,7 @@ def _rank(flat: np.ndarray, rank: int, size: int) -> np.ndarray:
         return out
     from scipy import ndimage  # (a heavy import: only when a score table is filtered)
 
-    return ndimage.rank_filter(flat, rank, size=size, mode="nearest")
+    return ndimage.rank_filter(flat, rank, size=size, mode="nearest", output=scratch("out", m))
 
 
 def median_filter(

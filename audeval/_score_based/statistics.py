@@ -34,7 +34,7 @@ from audeval._score_based.inputs import ScoreInputs, check_scores
 from audeval._score_based.collar import collar_deltas
 from audeval._score_based.intersection import intersection_deltas
 from audeval._score_based.items import clip_items, item_deltas, segment_items
-from audeval._score_based.medfilt import filter_variants, frame_hops
+from audeval._score_based.medfilt import iter_variants, frame_hops
 from audeval._score_based.options import SCORE
 from audeval._score_based.operating import (
     operating_point_counts,
@@ -283,11 +283,10 @@ def filtered_statistics(inputs: ScoreInputs, scores: pd.DataFrame, options: dict
         np.full(inputs.n_labels, int(round(seconds * 1e9)), dtype=np.int64)
         for seconds in options["median_filter_lengths"]
     ]
-    filtered_scores = filter_variants(inputs.scores, inputs.frame_file, hop, variants, compat=options["compat"])
     shared: dict = {}  # the frames and truth are the same for every length
-    for j, values in enumerate(filtered_scores):
+    # one length at a time, each written into the same array (the deltas keep no view of it)
+    for j, values in enumerate(iter_variants(inputs.scores, inputs.frame_file, hop, variants, compat=options["compat"])):
         filtered = dataclasses.replace(inputs, scores=values)
-        filtered_scores[j] = None  # type: ignore[call-overload]  # freed once counted; freed once counted
         group, rank, levels, columns = intersection_deltas(
             filtered, dtc=options["dtc_threshold"], gtc=options["gtc_threshold"],
             cttc=options["cttc_threshold"], decimals=decimals, max_efpr=max_efpr, shared=shared,
