@@ -34,7 +34,7 @@ from audeval._score_based.inputs import ScoreInputs, check_scores
 from audeval._score_based.collar import collar_deltas
 from audeval._score_based.intersection import intersection_deltas
 from audeval._score_based.items import clip_items, item_deltas, segment_items
-from audeval._score_based.medfilt import iter_variants, frame_hops
+from audeval._score_based.medfilt import frame_hops, iter_variants
 from audeval._score_based.options import SCORE
 from audeval._score_based.operating import (
     operating_point_counts,
@@ -285,7 +285,8 @@ def filtered_statistics(inputs: ScoreInputs, scores: pd.DataFrame, options: dict
     ]
     shared: dict = {}  # the frames and truth are the same for every length
     # one length at a time, each written into the same array (the deltas keep no view of it)
-    for j, values in enumerate(iter_variants(inputs.scores, inputs.frame_file, hop, variants, compat=options["compat"])):
+    filtered_scores = iter_variants(inputs.scores, inputs.frame_file, hop, variants, compat=options["compat"])
+    for j, values in enumerate(filtered_scores):
         filtered = dataclasses.replace(inputs, scores=values)
         group, rank, levels, columns = intersection_deltas(
             filtered, dtc=options["dtc_threshold"], gtc=options["gtc_threshold"],
