@@ -43,6 +43,21 @@ def brute_force(x: np.ndarray, hop: float, length: float, edge: str) -> np.ndarr
     return out
 
 
+def held(x: np.ndarray, m: int) -> np.ndarray:
+    """sed_scores_eval 0.0.4's medfilt for a length of 2m frames, by its recurrence, frame by frame:
+    at the start of frame i its window holds frames i - m .. i + m - 1 whole (-inf beyond the file)
+    and splits exactly between their m-th and (m+1)-th smallest, a <= b; its median bar stays
+    where it was if that lies in [a, b], else moves to the nearer of them:
+    s = min(max(s, a), b), from s = -inf; frame i gets the state at its end."""
+    padded = np.concatenate([np.full(m, -np.inf), x, np.full(m, -np.inf)])
+    state, out = -np.inf, []
+    for j in range(len(x) + 1):  # the boundaries t_0 .. t_n
+        window = np.sort(padded[j : j + 2 * m])
+        state = min(max(state, window[m - 1]), window[m])
+        out.append(state)
+    return np.array(out[1:])
+
+
 def test_hand_computed():
     scores = table([0.1, 0.9, 0.2, 0.8, 0.7])
     # 3 s on 1 s frames: the median of 3 frames; beyond the ends the edge frame (native) or -inf
@@ -58,6 +73,14 @@ def test_hand_computed():
     # 2 s (an even multiple): the window of frame i holds frames i +- 1 at half weight,
     # the lower value at the exact tie: min(max(a, b), s_i)
     assert audeval.median_filter(table([0.5, 0.1, 0.9, 0.3]), 2.0)["c0"].tolist() == [0.5, 0.1, 0.3, 0.3]
+    # under compat, sed_scores_eval's state at the exact ties of even windows (frames i, i + 1 for 2 s):
+    # min(max(previous, min(s_i, s_i+1)), max(s_i, s_i+1)), from -inf; not the lower median
+    assert audeval.median_filter(table([0.5, 0.1, 0.9, 0.3]), 2.0, compat="sed_scores_eval")["c0"].tolist() == [
+        0.1, 0.1, 0.3, 0.3
+    ]
+    assert audeval.median_filter(table([0.2, 0.8, 0.4, 0.6]), 2.0, compat="sed_scores_eval")["c0"].tolist() == [
+        0.2, 0.4, 0.4, 0.4
+    ]
     # shorter than a frame, or 0: unchanged
     assert audeval.median_filter(scores, 0.5).equals(scores)
     assert audeval.median_filter(scores, 0.0).equals(scores)
@@ -73,9 +96,11 @@ def test_equals_the_continuous_median_by_its_definition(hop):
         length = round(multiple * hop, 6)
         got = audeval.median_filter(table(x, hop), length)["c0"].to_numpy()
         np.testing.assert_array_equal(got, brute_force(x, hop, length, "nearest"))
+        got = audeval.median_filter(table(x, hop), length, compat="sed_scores_eval")["c0"].to_numpy()
         if not np.isclose((length / hop) % 2, 0) or length < hop:
-            got = audeval.median_filter(table(x, hop), length, compat="sed_scores_eval")["c0"].to_numpy()
             np.testing.assert_array_equal(got, brute_force(x, hop, length, "-inf"))
+        else:
+            np.testing.assert_array_equal(got, held(x, int(round(length / hop)) // 2))
 
 
 def test_files_and_classes_at_once_equal_one_at_a_time():
@@ -116,6 +141,27 @@ def test_sed_scores_eval_medfilt_golden():
     assert not native.equals(compat)
 
 
+def test_sed_scores_eval_medfilt_even_golden():
+    """sed_scores_eval 0.0.4's medfilt for even multiples of the 64 ms frames (2, 4, 8, 16 frames,
+    and one per class beside odd and other lengths): its state at the ties, not the lower median."""
+    scores, _, _ = load("random")
+    cases = golden()["random"]["medfilt_even"]
+    assert len(cases) == 5
+    differs = 0
+    for case in cases:
+        got = audeval.median_filter(scores, case["length"], compat="sed_scores_eval")
+        for file, expected in case["values"].items():
+            values = got[got.index.get_level_values("file") == file].to_numpy()
+            np.testing.assert_allclose(values, np.asarray(expected), rtol=0, atol=1e-12)
+            for j, column in enumerate(scores.columns):
+                length = case["length"][column] if isinstance(case["length"], dict) else case["length"]
+                if round(length / 0.064) % 2 == 0:
+                    x = scores[scores.index.get_level_values("file") == file][column].to_numpy()
+                    np.testing.assert_array_equal(values[:, j], held(x, round(length / 0.064) // 2))
+        differs += not got.equals(audeval.median_filter(scores, case["length"]))
+    assert differs == len(cases)  # not the native filter (the lower median, edge frames beyond the ends)
+
+
 def test_errors():
     scores = table([0.1, 0.9, 0.2])
     with pytest.raises(ValueError, match="must name every class.*missing \\['c0'\\]"):
@@ -126,8 +172,6 @@ def test_errors():
         audeval.median_filter(scores, None)
     with pytest.raises(ValueError, match="compat must be"):
         audeval.median_filter(scores, 1.0, compat="psds_eval")
-    with pytest.raises(ValueError, match="even multiple of the frame length"):
-        audeval.median_filter(scores, 2.0, compat="sed_scores_eval")
     index = audformat.segmented_index(["f", "f", "f"], [0, 1, 3], [1, 3, 4])
     with pytest.raises(ValueError, match="frames of one length per file.*\\['f'\\]"):
         audeval.median_filter(pd.DataFrame({"a": [0.1, 0.2, 0.3]}, index=index), 1.0)

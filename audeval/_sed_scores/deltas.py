@@ -124,6 +124,44 @@ def flatten(
     return out, group.astype(np.int64, copy=False), frame.astype(np.int64, copy=False)
 
 
+def flatten_runs(
+    scores: np.ndarray,
+    frame_file: np.ndarray,
+    n_files: int,
+    keep: np.ndarray,
+    floor: np.ndarray | None = None,
+    labels: tuple[int, int] | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`flatten` with each run of equal consecutive scores of a file as one element
+    (median filtered scores hold many): values, group, first and last frame per element,
+    for :func:`nodes` (a detection holds a run whole, so the tree is the same)."""
+    n, n_labels = scores.shape
+    c0, c1 = labels if labels is not None else (0, n_labels)
+    values = scores.T[c0:c1]
+    mask = keep.reshape(n_labels, n_files)[c0:c1][:, frame_file]
+    if floor is not None:
+        mask &= values >= floor[c0:c1, None]
+    same = np.zeros(mask.shape, dtype=bool)  # the frame continues a run of its file
+    if n > 1:
+        np.equal(values[:, 1:], values[:, :-1], out=same[:, 1:])
+        same[:, 1:] &= (frame_file[1:] == frame_file[:-1])[None, :]
+    end = mask.copy()  # (equal values in a file: both in the mask or both not)
+    end[:, :-1] &= ~same[:, 1:]
+    mask &= ~same
+    del same
+    flat = np.flatnonzero(mask)  # (label - c0) * n + frame
+    del mask
+    last = np.flatnonzero(end)
+    del end
+    label = flat // n
+    frame = flat - label * n
+    out = values.ravel()[flat] if values.flags.c_contiguous else values[label, frame]
+    group = (label + c0) * n_files
+    group += frame_file[frame]
+    last -= label * n
+    return out, group.astype(np.int64, copy=False), frame.astype(np.int64, copy=False), last
+
+
 def flatten_clipped(
     scores: np.ndarray,
     frame_file: np.ndarray,

@@ -279,7 +279,7 @@ def intersection_deltas(
     for c0, c1 in label_blocks(len(inputs.frame_file), n_labels, cells):
         if not tree[c0:c1].any():
             continue
-        flat = _deltas.flatten(inputs.scores, inputs.frame_file, n_files, keep, floor, (c0, c1))
+        flat = _deltas.flatten_runs(inputs.scores, inputs.frame_file, n_files, keep, floor, (c0, c1))
         top = _tree_parts(inputs, truth, coverage, _deltas.nodes(*flat), dtc, gtc, cttc, decimals, (c0, c1))
         del flat
         bottom = {}

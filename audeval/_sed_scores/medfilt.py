@@ -25,6 +25,15 @@ The result is in Fortran order: each class's scores contiguous, as the engines r
 Beyond a file's ends the signal continues with its first and last score
 (``compat="sed_scores_eval"``: with :math:`-\infty`, as sed_scores_eval's ``medfilt``,
 with its tolerance of :math:`10^{-7}` s in the half-window comparison).
+
+Under ``compat="sed_scores_eval"`` an even multiple :math:`L = 2mh` follows that toolkit's
+sweep instead: at each frame boundary its window holds :math:`2m` whole frames and splits exactly
+between their :math:`m`-th and :math:`(m+1)`-th smallest, :math:`a_j \le b_j`; its median
+stays where it was if that lies in :math:`[a_j, b_j]`, else moves to the nearer end, and a frame
+gets the value at its end: :math:`s_j = \min(\max(s_{j-1}, a_j), b_j)` from
+:math:`s = -\infty` before the file, frame :math:`i` the state :math:`s_{i+1}`
+(deterministic, but not the median of the frame's window). A chain of such clamps is a clamp,
+so the recurrence is a prefix scan by doubling over all files at once (:func:`_held`).
 """
 
 from __future__ import annotations
@@ -42,6 +51,10 @@ from audeval._sed_scores.inputs import (
     _not_consecutive,
     _sort_order,
 )
+
+CHUNK = 1 << 21
+"""About how many padded values (16 MiB) :class:`_Layout` filters at once (below glibc's
+largest threshold for fresh mappings, so that the blocks' buffers are reused)."""
 
 EPS_NS = 100
 """sed_scores_eval's tolerance of its median comparisons (1e-7 s) in ns."""
@@ -96,6 +109,43 @@ def filter_frames(
     return filter_variants(scores, frame_file, hop, [lengths], compat=compat)[0]
 
 
+def iter_variants(
+    scores: np.ndarray,
+    frame_file: np.ndarray,
+    hop: np.ndarray,
+    variants: list[np.ndarray],
+    *,
+    compat: str | None,
+):
+    """The results of :func:`filter_variants` one at a time; with one frame length for all files
+    and one filter length for all classes of a variant, each is written into the same array,
+    valid until the next one is asked for (fresh large arrays cost the kernel's zeroing of their pages)."""
+    scores = np.asfortranarray(scores, dtype=np.float64)
+    hops = np.unique(hop)
+    if len(scores) == 0 or len(hops) != 1 or any(len(np.unique(lengths)) > 1 for lengths in variants):
+        yield from filter_variants(scores, frame_file, hop, variants, compat=compat)
+        return
+    h = int(hops[0])
+    tol = 2 * EPS_NS if compat == "sed_scores_eval" else 0
+    rules = {
+        int(length): _rule(int(length), h, tol, compat)
+        for lengths in variants for length in np.unique(lengths) if length >= h
+    }
+    if not rules:
+        yield from [scores] * len(variants)
+        return
+    layout = _Layout(scores, frame_file, max(k for k, _, _ in rules.values()) + 1, edge=compat != "sed_scores_eval")
+    out = None
+    for lengths in variants:
+        if len(lengths) == 0 or lengths[0] < h:
+            yield scores
+            continue
+        if out is None:
+            out = np.empty((scores.shape[1], len(scores)))  # (classes, frames): its transpose in Fortran order
+        layout.filter(np.arange(len(lengths)), *rules[int(lengths[0])], out=out)
+        yield out.T
+
+
 def filter_variants(
     scores: np.ndarray,
     frame_file: np.ndarray,
@@ -147,12 +197,6 @@ def _rule(length: int, h: int, tol: int, compat: str | None) -> tuple[int, bool,
     k = (length - h) // (2 * h)
     lower = length >= (2 * k + 2) * h - tol
     upper = length <= (2 * k + 2) * h + tol
-    if lower and upper and compat == "sed_scores_eval":
-        raise ValueError(
-            f"length {length / 1e9:g} s is an even multiple of the frame length {h / 1e9:g} s: "
-            "sed_scores_eval 0.0.4's medfilt keeps a stale value at the exact ties of such "
-            "windows (not reproduced); use an odd multiple or another length."
-        )
     return k, lower, upper
 
 
@@ -166,7 +210,8 @@ class _Layout:
         first[1:] = frame_file[1:] != frame_file[:-1]
         run = np.cumsum(first) - 1  # the file's position among the block's files
         n_runs = int(run[-1]) + 1
-        self.pad, self.width = pad, n + 2 * pad * n_runs
+        self.pad, self.width, self.edge = pad, n + 2 * pad * n_runs, edge
+        self._scratch: dict[str, np.ndarray] = {}
         self.position = np.arange(n) + pad * (2 * run + 1)
         self.keep = np.zeros(self.width, dtype=bool)  # the frames among the padding
         self.keep[self.position] = True
@@ -183,20 +228,44 @@ class _Layout:
             self.padded[:, left] = -np.inf
             self.padded[:, right] = -np.inf
 
-    def filter(self, columns: np.ndarray, k: int, lower: bool, upper: bool) -> np.ndarray:
+    def filter(self, columns: np.ndarray, k: int, lower: bool, upper: bool, out=None) -> np.ndarray:
         """The rule of the module docstring for ``columns``: ``(frames, len(columns))``
-        (Fortran order), a class at a time (arrays of one class's frames)."""
-        out = np.empty((len(columns), len(self.position)))
-        for i, column in enumerate(columns):
-            self._rule(self.padded[column], k, lower, upper).compress(self.keep, out=out[i])
+        (Fortran order), classes end to end (each row of ``padded`` starts and ends with padding),
+        in blocks of about ``CHUNK`` values to bound the memory; ``out``: ``(len(columns), frames)``
+        to write into."""
+        n = len(self.position)
+        out = np.empty((len(columns), n)) if out is None else out
+        per = max(1, CHUNK // self.width)
+        for first in range(0, len(columns), per):
+            rows = columns[first : first + per]
+            if (np.diff(rows) == 1).all():
+                block = self.padded[rows[0] : rows[-1] + 1]  # a view
+            else:
+                block = self.padded[rows]
+            keep = np.tile(self.keep, len(rows)) if self.stale_rule(lower, upper) else None
+            filtered = self._rule(block.reshape(-1), k, lower, upper, keep).reshape(len(rows), self.width)
+            for i, row in enumerate(filtered):  # (a gather per class: faster than one over all)
+                np.take(row, self.position, out=out[first + i], mode="clip")  # (unbuffered)
         return out.T
 
-    @staticmethod
-    def _rule(flat: np.ndarray, k: int, lower: bool, upper: bool) -> np.ndarray:
+    def scratch(self, name: str, size: int) -> np.ndarray:
+        """A buffer of ``size`` float64 kept between blocks and lengths (fresh large arrays
+        cost the kernel's zeroing of their pages, as much as a rank filter's work)."""
+        buffer = self._scratch.get(name)
+        if buffer is None or len(buffer) < size:
+            buffer = self._scratch[name] = np.empty(size)
+        return buffer[:size]
+
+    def stale_rule(self, lower: bool, upper: bool) -> bool:
+        return lower and upper and not self.edge
+
+    def _rule(self, flat: np.ndarray, k: int, lower: bool, upper: bool, keep) -> np.ndarray:
         if not lower:
-            return _rank(flat, k, 2 * k + 1)
+            return _rank(flat, k, 2 * k + 1, self.scratch)
         if not upper:
-            return _rank(flat, k + 1, 2 * k + 3)
+            return _rank(flat, k + 1, 2 * k + 3, self.scratch)
+        if not self.edge:  # sed_scores_eval: its state at the ties of even windows
+            return _held(flat, k + 1, keep)
         middle = _rank(flat, k, 2 * k + 1)
         below = _rank(flat, k - 1, 2 * k + 1) if k >= 1 else np.full_like(flat, -np.inf)
         shift = k + 1
@@ -205,9 +274,51 @@ class _Layout:
         return np.minimum(np.maximum(below, outer), middle)
 
 
-def _rank(flat: np.ndarray, rank: int, size: int) -> np.ndarray:
+def _held(flat: np.ndarray, m: int, keep: np.ndarray) -> np.ndarray:
+    r"""sed_scores_eval's filter of length :math:`2m` frames: :math:`s_i = \min(\max(s_{i-1}, a_i), b_i)`
+    with :math:`a_i \le b_i` the :math:`m`-th and :math:`(m+1)`-th smallest of frames
+    :math:`i - m + 1 .. i + m`, and :math:`s` before a file's first frame the :math:`m`-th smallest
+    of its frames :math:`-m .. m - 1`; ``flat`` holds ``m`` frames of -inf around each file.
+
+    A chain of clamps is a clamp (:math:`[a, b]` after :math:`[a', b']`: the bounds
+    :math:`\min(\max(a', a), b)` and :math:`\min(\max(b', a), b)`), so the recurrence is
+    a prefix scan by doubling (:math:`\lceil \log_2 \rceil` of the longest file steps),
+    the padding positions constant clamps that restart it at every file.
+    """
+    if m == 1:  # the 2 frames i, i + 1
+        low = np.minimum(flat[:-1], flat[1:])
+        high = np.maximum(flat[:-1], flat[1:])
+    else:
+        from scipy import ndimage
+
+        # ndimage's even windows hold i - m .. i + m - 1: shifted by one
+        low = ndimage.rank_filter(flat, m - 1, size=2 * m, mode="nearest")[1:]
+        high = ndimage.rank_filter(flat, m, size=2 * m, mode="nearest")[1:]
+    low = np.append(low, flat[-1])
+    high = np.append(high, flat[-1])
+    high[~keep] = low[~keep]
+    step = 1
+    while step < len(flat):
+        open_ = low[step:] != high[step:]
+        if not open_.any():
+            break
+        before_low, before_high = low[:-step], high[:-step]
+        low[step:], high[step:] = (
+            np.minimum(np.maximum(before_low, low[step:]), high[step:]),
+            np.minimum(np.maximum(before_high, low[step:]), high[step:]),
+        )
+        step *= 2
+    return low
+
+
+def _fresh(name: str, size: int) -> np.ndarray:
+    return np.empty(size)
+
+
+def _rank(flat: np.ndarray, rank: int, size: int, scratch=_fresh) -> np.ndarray:
     """The ``rank``-th smallest of the ``size`` values centred on each element (``size`` odd);
     the first and last ``size // 2`` elements (padding) are not used by the caller.
+    ``scratch(name, n)``: an array of ``n`` float64 to write into (the result is ``"out"``).
 
     The medians of 3 and of 5 come from elementwise minima and maxima
     (for 5: the median of the centre and of the larger of the pairs' minima and the smaller
@@ -219,12 +330,12 @@ def _rank(flat: np.ndarray, rank: int, size: int) -> np.ndarray:
         return flat
     m = len(flat)
     if 2 * rank + 1 == size and size in (3, 5) and m > size:
-        out = np.empty_like(flat)
+        out = scratch("out", m)
         out[:half] = flat[:half]
         out[m - half :] = flat[m - half :]
         middle = out[half : m - half]
-        low = np.minimum(flat[:-1], flat[1:])  # pairs (i, i + 1)
-        high = np.maximum(flat[:-1], flat[1:])
+        low = np.minimum(flat[:-1], flat[1:], out=scratch("low", m - 1))  # pairs (i, i + 1)
+        high = np.maximum(flat[:-1], flat[1:], out=scratch("high", m - 1))
         if size == 3:  # median(a, b, c) = max(min(a, b), min(max(a, b), c))
             np.minimum(high[:-1], flat[2:], out=middle)
             np.maximum(low[:-1], middle, out=middle)
@@ -239,7 +350,7 @@ def _rank(flat: np.ndarray, rank: int, size: int) -> np.ndarray:
         return out
     from scipy import ndimage  # (a heavy import: only when a score table is filtered)
 
-    return ndimage.rank_filter(flat, rank, size=size, mode="nearest")
+    return ndimage.rank_filter(flat, rank, size=size, mode="nearest", output=scratch("out", m))
 
 
 def median_filter(
@@ -276,8 +387,11 @@ def median_filter(
         compat: ``"sed_scores_eval"``: as sed_scores_eval 0.0.4's ``postprocessing.medfilt``
             (:math:`-\infty` beyond the file's ends, its tolerance of :math:`10^{-7}` s;
             that toolkit returns only the frames where a score changes, the same scores);
-            even multiples of the frame length raise there (that toolkit keeps
-            a stale value at their exact ties)
+            for :math:`L = 2mh`, an even multiple of the frame length, that toolkit keeps
+            its previous value where the window splits exactly in halves, a departure from the
+            median reproduced here: :math:`s_j = \min(\max(s_{j-1}, a_j), b_j)` from
+            :math:`s = -\infty`, with :math:`a_j \le b_j` the :math:`m`-th and :math:`(m+1)`-th
+            smallest of frames :math:`j - m .. j + m - 1`, frame :math:`j - 1` getting :math:`s_j`
 
     Returns:
         the filtered scores, same index and columns (float64)
@@ -293,6 +407,12 @@ def median_filter(
         [0.1, 0.2, 0.8, 0.7, 0.7]
         >>> median_filter(scores, 3.0, compat="sed_scores_eval")["a"].tolist()
         [0.1, 0.2, 0.8, 0.7, 0.7]
+        >>> index = audformat.segmented_index(["f"] * 4, [0, 1, 2, 3], [1, 2, 3, 4])
+        >>> scores = pd.DataFrame({"a": [0.2, 0.8, 0.4, 0.6]}, index=index)
+        >>> median_filter(scores, 2.0)["a"].tolist()
+        [0.2, 0.4, 0.4, 0.6]
+        >>> median_filter(scores, 2.0, compat="sed_scores_eval")["a"].tolist()
+        [0.2, 0.4, 0.4, 0.4]
 
     """
     if compat not in (None, "sed_scores_eval"):

@@ -34,7 +34,7 @@ from audeval._sed_scores.inputs import ScoreInputs, check_scores
 from audeval._sed_scores.collar import collar_deltas
 from audeval._sed_scores.intersection import intersection_deltas
 from audeval._sed_scores.items import clip_items, item_deltas, segment_items
-from audeval._sed_scores.medfilt import filter_variants, frame_hops
+from audeval._sed_scores.medfilt import frame_hops, iter_variants
 from audeval._sed_scores.options import SCORE
 from audeval._sed_scores.operating import (
     operating_point_counts,
@@ -283,11 +283,11 @@ def filtered_statistics(inputs: ScoreInputs, scores: pd.DataFrame, options: dict
         np.full(inputs.n_labels, int(round(seconds * 1e9)), dtype=np.int64)
         for seconds in options["median_filter_lengths"]
     ]
-    filtered_scores = filter_variants(inputs.scores, inputs.frame_file, hop, variants, compat=options["compat"])
     shared: dict = {}  # the frames and truth are the same for every length
+    # one length at a time, each written into the same array (the deltas keep no view of it)
+    filtered_scores = iter_variants(inputs.scores, inputs.frame_file, hop, variants, compat=options["compat"])
     for j, values in enumerate(filtered_scores):
         filtered = dataclasses.replace(inputs, scores=values)
-        filtered_scores[j] = None  # type: ignore[call-overload]  # freed once counted; freed once counted
         group, rank, levels, columns = intersection_deltas(
             filtered, dtc=options["dtc_threshold"], gtc=options["gtc_threshold"],
             cttc=options["cttc_threshold"], decimals=decimals, max_efpr=max_efpr, shared=shared,

@@ -16,7 +16,8 @@ Data:
   with the truth rows of those files in ``desed_truth.csv``.
 
 Writes ``pipsds_golden.json``: the median filter of every class at the frame centres
-(``medfilt``, random data), ``median_filter_independent_psds`` (value and pi-PSD-ROC) and the
+(``medfilt``, random data; ``medfilt_even``: lengths that are even multiples of the frame length),
+``median_filter_independent_psds`` (value and pi-PSD-ROC; ``pipsds_even``: with such lengths) and the
 intersection- and collar-based error rate curves and best error rates.
 """
 
@@ -36,6 +37,8 @@ HOP = 0.064
 LENGTHS = [0.0, 0.1, 0.192, 0.3, 0.45, 1.0]
 """Filter lengths on 64 ms frames: below one frame, an odd multiple (3 frames),
 windows whose outer frames count less or more than half."""
+EVEN = [0.128, 0.256, 0.512, 1.024]
+"""Even multiples of the 64 ms frames (2, 4, 8, 16 frames): sed_scores_eval's state at the ties."""
 
 
 def as_list(x):
@@ -116,9 +119,23 @@ def medfilt_cases(frame, classes, scores):
     return out
 
 
-def pipsds_cases(scores, gt, durations, n_classes):
+def medfilt_even_cases(frame, classes, scores):
+    """Even multiples of the frame length (2, 4, 8, 16 frames), one of them per class beside others."""
     out = []
-    settings = [
+    mixed = dict(zip(classes, [0.128, 0.192, 0.512][: len(classes)] + [0.256] * (len(classes) - 3)))
+    for length in EVEN + [mixed]:
+        arg = np.array([length[c] for c in classes]) if isinstance(length, dict) else length
+        filtered = medfilt(scores, filter_length_in_sec=arg)
+        values = {}
+        for file, part in frame.groupby("file", sort=True):
+            values[file] = at_centres(filtered[file], part).tolist()
+        out.append({"length": length, "values": values})
+    return out
+
+
+def pipsds_cases(scores, gt, durations, n_classes, settings=None):
+    out = []
+    settings = settings or [
         (0.7, 0.7, None, 0.0, 0.0, 100.0, LENGTHS),
         (0.7, 0.7, None, 0.0, 1.0, 100.0, [0.0, 0.3, 1.0]),
         (0.1, 0.1, 0.3, 0.5, 1 / np.sqrt(max(n_classes - 1, 1)), 100.0, [0.1, 0.45]),
@@ -182,8 +199,14 @@ def main():
             "pipsds": pipsds_cases(scores, gt, durations, len(classes)),
             "error_rate": error_rate_cases(scores, gt),
         }
+        golden[name]["pipsds_even"] = pipsds_cases(scores, gt, durations, len(classes), settings=[
+            (0.5, 0.3, None, 0.0, 0.0, 300.0, [0.0, 0.128, 0.256]),
+            (0.3, 0.3, None, 0.0, 1.0, 1000.0, [0.128, 0.3, 0.512, 1.024]),
+            (0.1, 0.1, 0.3, 0.5, 1 / np.sqrt(max(len(classes) - 1, 1)), 100.0, [0.256, 0.45]),
+        ])
         if name == "random":  # DESED's filtered scores are checked through piPSDS
             golden[name]["medfilt"] = medfilt_cases(frame, classes, scores)
+            golden[name]["medfilt_even"] = medfilt_even_cases(frame, classes, scores)
         else:  # DESED's curves through the best error rates
             for case in golden[name]["error_rate"]:
                 del case["curve"]
