@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from audeval._registry import Batches, family_of, split_options
-from audeval._rows import Rows, concatenate_rows, rows_of, table_of_rows
+from audeval._rows import Rows, concatenate_rows, rows_of, rows_of_counts, table_of_rows
 from audeval._sum import sum_statistics
 from audeval._validation import NAT, seconds_to_ns
 
@@ -236,10 +236,29 @@ def _partition_statistics(batches: Batches, truth, prediction, column) -> tuple:
     else:
         prediction = to_series(prediction, "prediction", column)
     batches = batches.copy()  # (a worker may run several partitions)
-    table = batches.statistics(truth, prediction)
-    # the counts travel as arrays (a table only where it is not a (file, label) table of counts)
-    rows = rows_of(table)
-    return (table if rows is None else rows), batches.found, batches.pending
+    rows = _counted(batches, truth, prediction)
+    if rows is None:
+        table = batches.statistics(truth, prediction)
+        # the counts travel as arrays (a table only where it is not a (file, label) table of counts)
+        rows = rows_of(table)
+        if rows is None:
+            return table, batches.found, batches.pending
+    return rows, batches.found, batches.pending
+
+
+def _counted(batches: Batches, truth: pd.Series, prediction: pd.Series) -> Rows | None:
+    """The counts of a pair of partitions as :class:`Rows` straight from the family's arrays
+    (no statistics table built on the worker and taken apart again), where the family
+    computes them so (its batch arrays have ``counts()``, e.g. events); else ``None``."""
+    family = batches.family
+    if family.parts is None or batches.deferred or not isinstance(truth, pd.Series):
+        return None
+    pending = batches.statistics(truth, prediction, parts=True)
+    counts = getattr(pending, "counts", None)
+    if counts is None:
+        return None
+    inputs, columns, keys = batches._warning_once(counts)
+    return rows_of_counts(family.name, inputs.files, list(inputs.labels), columns, keys, pending.recorded)
 
 
 # -------------------------------------------------------------------------
