@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 import sys
+import uuid
 
 import numpy as np
 import pandas as pd
@@ -272,16 +273,17 @@ def _check_collection(obj: object, name: str, dd) -> None:
             f"{name} must be a dask DataFrame or Series partitioned by file; "
             f"got {type(obj).__name__}."
         )
+    meta = obj._meta  # (the empty pandas object: no expression built to read names)
     if isinstance(obj, dd.DataFrame):
-        columns = list(obj.columns)
-        if obj.index.name != "file" and "file" not in columns:
+        columns = list(meta.columns)
+        if meta.index.name != "file" and "file" not in columns:
             raise ValueError(
                 f"{name} must have 'file' as its index or as a column; got columns {columns}."
             )
         has_start, has_end = "start" in columns, "end" in columns
         if has_start != has_end:
             raise ValueError(f"{name} has only one of the columns 'start' and 'end'.")
-    elif obj.index.name != "file":
+    elif meta.index.name != "file":
         raise ValueError(
             f"{name}: a dask Series must be indexed by 'file' (one label per file); "
             "pass a DataFrame with columns 'start', 'end' and the label for segments."
@@ -307,7 +309,7 @@ def _with_divisions(obj, name: str):
 
 def _aligned(truth, prediction):
     """Pairs of partitions holding the same files."""
-    by_file = truth.index.name == "file" and prediction.index.name == "file"
+    by_file = truth._meta.index.name == "file" and prediction._meta.index.name == "file"
     if by_file:
         truth = _with_divisions(truth, "truth")
         prediction = _with_divisions(prediction, "prediction")
@@ -467,12 +469,16 @@ def dask_statistics(
     _check_collection(prediction, "prediction", dd)
     truth_parts, prediction_parts = _aligned(truth, prediction)
     batches = Batches(family, labels, statistics_options)
-    shared = dask.delayed(batches, traverse=False)
+    # named tasks (no hash of the options object and the partitions' keys to name them),
+    # and no second optimisation of the partitions' graph (to_delayed optimised it)
+    token = uuid.uuid4().hex
+    shared = dask.delayed(batches, traverse=False, name=f"audeval-options-{token}")
+    task = dask.delayed(_partition_statistics, pure=False)
     tasks = [
-        dask.delayed(_partition_statistics, pure=True)(shared, t, p, column)
-        for t, p in zip(truth_parts, prediction_parts)
+        task(shared, t, p, column, dask_key_name=f"audeval-statistics-{token}-{k}")
+        for k, (t, p) in enumerate(zip(truth_parts, prediction_parts))
     ]
-    results = list(dask.compute(*tasks))
+    results = list(dask.compute(*tasks, optimize_graph=False))
     for _, found, pending in results:
         batches.merge(found, pending)
     batches.check()  # (labels that must occur: over all partitions)
