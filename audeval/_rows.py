@@ -160,7 +160,7 @@ def rows_of_counts(
         file_codes,
         label_codes,
         out,
-        {ATTRS: {"family": family, "options": copy.deepcopy(dict(recorded))}},
+        {ATTRS: {"family": family, "options": dict(recorded)}},  # (recorded: made for this batch)
     )
 
 

@@ -124,7 +124,7 @@ def read_direct(folder: pathlib.Path) -> pd.Series:
     index = pd.MultiIndex.from_arrays(
         [frame["file"], frame["start"], frame["end"]], names=["file", "start", "end"]
     )
-    return pd.Series(frame["label"].to_numpy(), index=index, name="label")
+    return pd.Series(frame["label"].array, index=index, name="label")
 
 
 def read_dask(folder: pathlib.Path):
