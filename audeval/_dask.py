@@ -129,6 +129,7 @@ def _time_level(values: np.ndarray) -> tuple[np.ndarray, pd.TimedeltaIndex]:
     so the times need no factorisation (a hash of every row, a fifth of a partition's cost);
     NaT rows point nowhere, as in a factorised level.
     """
+    values = np.asarray(values)
     ticks = values.view(np.int64)
     missing = ticks == NAT
     codes = np.arange(len(ticks), dtype=np.int64)
