@@ -32,7 +32,7 @@ and of ``direct`` (the data already in memory).
 
 The cost model (printed after the table) comes from the same runs:
 the direct call's cost per event ``c`` and pandas' reading cost per event ``r``
-(``direct + read`` less ``direct``, wall: pyarrow reads with its threads);
+(``direct + read`` less ``direct``, CPU time of all of pyarrow's reading threads);
 the partition work per event ``w`` (the sync run less its concatenation, per event);
 the cost per partition ``q`` (sync at many small partitions against few, same events);
 the client's cost per event ``d`` (concatenating the partitions' counts);
@@ -304,13 +304,14 @@ def main():
     W = args.workers
     print()
     print(
-        "| truth events | partitions | direct CPU (wall) | direct + read wall | sync CPU | sync / direct (CPU) "
+        "| truth events | partitions | direct CPU (wall) | direct + read CPU (wall) | sync CPU | sync / direct (CPU) "
         f"| {W} workers reading, wall | / direct + read (wall) | / direct (wall) | identical | load |"
     )
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
     for n, p, wall, cpu, load in rows:
         print(
-            f"| {n:,} | {p} | {cpu['direct']:.4f} s ({wall['direct']:.4f}) | {wall['direct + read']:.4f} s "
+            f"| {n:,} | {p} | {cpu['direct']:.4f} s ({wall['direct']:.4f}) "
+            f"| {cpu['direct + read']:.4f} s ({wall['direct + read']:.4f}) "
             f"| {cpu['sync']:.4f} s | {cpu['sync'] / cpu['direct']:.2f}x "
             f"| {wall['workers']:.4f} s | {wall['workers'] / wall['direct + read']:.2f}x "
             f"| {wall['workers'] / wall['direct']:.2f}x | yes | {load:.1f} |"
@@ -320,7 +321,7 @@ def main():
     largest, smallest = max(model), min(model)
     big, small = model[largest], model[smallest]
     c = big["cpu"]["direct"] / largest
-    r = max(big["wall"]["direct + read"] - big["wall"]["direct"], 0.0) / largest
+    r = max(big["cpu"]["direct + read"] - big["cpu"]["direct"], 0.0) / largest  # (CPU: all of pyarrow's threads)
     d = big["concatenation"] / largest
     w = max(big["cpu"]["sync"] - big["concatenation"] - partition * big["partitions"], 0.0) / largest
     work_small = small["partitions"] * partition / W + smallest * ((w + r) / W + d)
