@@ -77,10 +77,11 @@ def _file_level(values) -> tuple[np.ndarray, pd.Index]:
     """
     array = values.array if hasattr(values, "array") else pd.array(values)
     if isinstance(array.dtype, pd.StringDtype):
-        array = array.astype("str")
         runs = _sorted_runs(array)
         if runs is not None:
-            return runs
+            codes, names = runs
+            return codes, pd.Index(names.astype("str"), name="file")  # (only the names converted)
+        array = array.astype("str")
     elif pd.api.types.is_string_dtype(array.dtype):  # (objects: pandas infers their type)
         array = pd.Index(np.asarray(array, dtype=object)).array
     codes, uniques = pd.factorize(array, use_na_sentinel=True)
@@ -89,8 +90,8 @@ def _file_level(values) -> tuple[np.ndarray, pd.Index]:
     return np.asarray(codes, dtype=np.int64), pd.Index(uniques, name="file")
 
 
-def _sorted_runs(array) -> tuple[np.ndarray, pd.Index] | None:
-    """Codes and file names of sorted arrow strings (a partition indexed by file) from their runs;
+def _sorted_runs(array) -> tuple[np.ndarray, object] | None:
+    """Codes and file names (an array like ``array``) of sorted arrow strings (a partition indexed by file) from their runs;
     ``None`` where they are not sorted or not arrow strings.
 
     One run-end encoding of the rows; sorted means the names of the runs strictly increase
@@ -118,7 +119,7 @@ def _sorted_runs(array) -> tuple[np.ndarray, pd.Index] | None:
     starts[0] = 0
     starts[1:] = ends[:-1]
     codes = np.repeat(np.arange(n_runs, dtype=np.int64), ends - starts)
-    return codes, pd.Index(array.take(starts), name="file")
+    return codes, array.take(starts)
 
 
 def _time_level(values: np.ndarray) -> tuple[np.ndarray, pd.TimedeltaIndex]:
@@ -197,8 +198,9 @@ class _Columns:
         if any(n in LEVELS for n in index.names if n is not None):
             for k, level in enumerate(index.names):
                 self.levels[level if level is not None else "index"] = k
-        self.columns = set(part.columns)
-        self.names = list(dict.fromkeys([*self.levels, *part.columns]))
+        columns = part.columns.tolist()  # (one pass: an arrow-backed Index iterates slowly)
+        self.columns = set(columns)
+        self.names = list(dict.fromkeys([*self.levels, *columns]))
 
     def __iter__(self):
         return iter(self.names)
@@ -406,8 +408,13 @@ def _run(dask, batches: Batches, truth_parts: list, prediction_parts: list, colu
     token = uuid.uuid4().hex
     shared = f"audeval-options-{token}"
     graph = {}
+    merged = set()
     for part in (*truth_parts, *prediction_parts):
-        graph.update(part.__dask_graph__())
+        # (the partitions of a collection share its one graph: merged once)
+        layers = part.__dask_graph__()
+        if id(layers) not in merged:
+            merged.add(id(layers))
+            graph.update(layers)
     graph[shared] = batches
     task = functools.partial(_partition_statistics, column=column)
     keys = []
