@@ -343,6 +343,13 @@ def main():
         f"  check: the model gives {predicted:.2f} s for {largest:,} events with {W} workers here, "
         f"measured {big['wall']['workers']:.2f} s (wall)"
     )
+    load = max(row[4] for row in rows)
+    slowdown = max(1.0, load / (os.cpu_count() or 1))
+    print(
+        f"  at the load average {load:.1f} on {os.cpu_count()} cores each process gets about 1/{slowdown:.1f} of a core: "
+        f"the model gives {t0 + (predicted - t0) * slowdown:.2f} s "
+        f"(and {largest * (c + r) * slowdown:.2f} s for direct + read, measured {big['wall']['direct + read']:.2f} s)"
+    )
     print(
         "| workers W | partitions p | n* vs direct + read, idle cores "
         f"| n* vs direct + read, this machine's {factor:.2f}x | n* vs direct (in memory), idle cores |"
