@@ -5,34 +5,40 @@ Run (needs the ``dask`` extra: ``pip install "dask[dataframe]" distributed``)::
     OPENBLAS_NUM_THREADS=1 python benchmarks/dask_scaling.py [--sizes 10000 100000 1000000] [--repeat 5]
 
 Data: DCASE-like clips of 10 s with 10 classes (``benchmarks/_data.py``, categorical labels),
-truth and prediction as dask DataFrames indexed by ``file`` with the same file divisions
-(as two parquet datasets written by file would be), ``--events-per-partition`` truth events
-per partition (at least 2 partitions). Built untimed and kept in memory:
-in this process for the synchronous scheduler,
-persisted on the workers for the cluster (the data live where they are evaluated).
+``--events-per-partition`` truth events per partition (at least 2 partitions), written untimed
+as two parquet datasets (truth, prediction) of one file per partition, cut at the same files
+(``part.000.parquet``, ...: columns ``file``, ``start``, ``end`` as durations, ``label``),
+as an evaluation that outgrows one process keeps its annotations.
 
 Timed, in interleaved rounds (medians of ``--repeat``), all giving the same table:
 
-* ``direct``: :func:`audeval.event_statistics` on the pandas Series in this process;
-* ``sync``: :func:`audeval.dask_statistics` with dask's synchronous scheduler (one process);
-* ``2 workers``: :func:`audeval.dask_statistics` on a ``dask.distributed`` LocalCluster
-  of ``--workers`` processes with one thread each,
+* ``direct``: :func:`audeval.event_statistics` on the pandas Series held in this process;
+* ``direct + read``: the same after reading both datasets with ``pandas.read_parquet``
+  and building the segmented index (what a user writes in one process);
+* ``sync``: :func:`audeval.dask_statistics` with dask's synchronous scheduler (one process)
+  on the dask DataFrames held in this process (``persist``: the target compares the statistics);
+* ``workers``: :func:`audeval.dask_statistics` on a ``dask.distributed`` LocalCluster
+  of ``--workers`` processes with one thread each, on ``dd.read_parquet`` of the datasets:
+  the workers read their partitions and only the partitions' counts travel back
+  (the partitions are paired by position: both datasets are cut at the same files),
   started without distributed's ``MALLOC_TRIM_THRESHOLD_=65536``
   (``--malloc-trim`` keeps it: it makes the workers' array work 2.5x slower,
   as every large temporary array is mapped and faulted in anew).
 
 ``direct`` and ``sync`` report CPU time (``time.process_time``) and wall time;
-the cluster reports wall time (its work is in other processes), and so does its ratio:
-wall time against the direct call's wall time.
+the workers report wall time (their work is in other processes), and so do their ratios:
+against the wall time of ``direct + read`` (the same work from the same files)
+and of ``direct`` (the data already in memory).
 
 The cost model (printed after the table) comes from the same runs:
-the direct call's cost per event ``c``; the partition work per event on a worker ``w``
-(the sync run less the concatenation, per event);
+the direct call's cost per event ``c`` and pandas' reading cost per event ``r``
+(``direct + read`` less ``direct``, CPU time of all of pyarrow's reading threads);
+the partition work per event ``w`` (the sync run less its concatenation, per event);
 the cost per partition ``q`` (sync at many small partitions against few, same events);
-the client's cost per event ``d`` (concatenating the partitions' counts, and receiving them);
-the cluster's fixed cost per call ``t0`` (the cluster run less its work at the smallest size).
-With ``W`` workers and ``p`` partitions: ``T(n) = t0 + p q / W + n (w / W + d)``,
-which overtakes the direct call ``n c`` from ``n* = (t0 + p q / W) / (c - w / W - d)`` on.
+the client's cost per event ``d`` (concatenating the partitions' counts);
+the cluster's fixed cost per call ``t0`` (the workers' run less their work at the smallest size).
+With ``W`` workers and ``p`` partitions: ``T(n) = t0 + p q / W + n ((w + r) / W + d)``,
+which overtakes ``direct + read`` (``n (c + r)``) from ``n* = (t0 + p q / W) / (c + r - (w + r) / W - d)`` on.
 ``w`` is also measured with all workers busy at once (the same partition's work, thread CPU time,
 in the workers against this process alone): on a machine whose cores are shared
 that factor is what keeps the local workers from overtaking.
@@ -41,6 +47,8 @@ that factor is what keeps the local workers from overtaking.
 from __future__ import annotations
 
 import argparse
+import shutil
+import tempfile
 import os
 import pathlib
 import platform
@@ -93,6 +101,36 @@ def collections(truth, prediction, n_partitions: int):
         frame = flat(series)
         out.append(dd.from_pandas(frame, npartitions=1, sort=True).repartition(divisions=cuts))
     return out
+
+
+def write_datasets(truth, prediction, n_partitions: int, root: pathlib.Path) -> tuple[pathlib.Path, pathlib.Path]:
+    """Both sides as parquet datasets of one file per partition, cut at the same files."""
+    cuts = divisions(truth, prediction, n_partitions)
+    paths = []
+    for name, series in (("truth", truth), ("prediction", prediction)):
+        frame = series.rename("label").reset_index()
+        where = np.searchsorted(np.asarray(cuts[1:-1], dtype=object), frame["file"].to_numpy(dtype=object), side="right")
+        folder = root / name
+        folder.mkdir(parents=True)
+        for k in range(len(cuts) - 1):
+            frame[where == k].to_parquet(folder / f"part.{k:03d}.parquet", index=False)
+        paths.append(folder)
+    return paths[0], paths[1]
+
+
+def read_direct(folder: pathlib.Path) -> pd.Series:
+    """A dataset read with pandas into a Series on a segmented index (the one-process way)."""
+    frame = pd.read_parquet(folder)
+    index = pd.MultiIndex.from_arrays(
+        [frame["file"], frame["start"], frame["end"]], names=["file", "start", "end"]
+    )
+    return pd.Series(frame["label"].array, index=index, name="label")
+
+
+def read_dask(folder: pathlib.Path):
+    import dask.dataframe as dd
+
+    return dd.read_parquet(str(folder))
 
 
 def clock(function) -> tuple[float, float, object]:
@@ -203,6 +241,7 @@ def main():
         # (2.5x the CPU time of the same work in this process, measured here)
         environ.pop("MALLOC_TRIM_THRESHOLD_", None)
     print(f"worker environment: {environ}")
+    root = pathlib.Path(tempfile.mkdtemp(prefix="dask_scaling_"))
     with warnings.catch_warnings(), dask.config.set({"distributed.nanny.pre-spawn-environ": environ}):
         warnings.simplefilter("ignore")
         cluster = distributed.LocalCluster(
@@ -220,18 +259,24 @@ def main():
         for n in args.sizes:
             truth, prediction, _ = _data.dcase(n, seed=0)
             n_partitions = max(2, round(n / args.events_per_partition))
+            truth_path, prediction_path = write_datasets(truth, prediction, n_partitions, root / str(n))
             local = [c.persist(scheduler="sync") for c in collections(truth, prediction, n_partitions)]
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # (the data are sent to the workers once, untimed)
-                remote = client.persist(collections(truth, prediction, n_partitions))
-            distributed.wait(distributed.futures_of(remote))
 
-            def on_cluster(remote=remote):
+            def direct_read():
+                return audeval.event_statistics(
+                    read_direct(truth_path), read_direct(prediction_path), **OPTIONS
+                )
+
+            def on_cluster():
                 with dask.config.set(scheduler=client.get):
-                    return audeval.dask_statistics(audeval.event_statistics, *remote, **OPTIONS)
+                    return audeval.dask_statistics(
+                        audeval.event_statistics, read_dask(truth_path), read_dask(prediction_path),
+                        **OPTIONS,
+                    )
 
             calls = {
                 "direct": lambda: audeval.event_statistics(truth, prediction, **OPTIONS),
+                "direct + read": direct_read,
                 "sync": lambda: _sync(*local, dask),
                 "workers": on_cluster,
             }
@@ -240,10 +285,12 @@ def main():
             load = max(load, os.getloadavg()[0])
             for name in ("sync", "workers"):
                 pd.testing.assert_frame_equal(results[name], results["direct"])
+            pd.testing.assert_frame_equal(
+                results["direct + read"], results["direct"], check_index_type=False
+            )
             concatenation = concatenation_cost(truth, prediction, n_partitions, args.repeat)
-            rows.append((n, n_partitions, wall, cpu, load, concatenation))
+            rows.append((n, n_partitions, wall, cpu, load))
             model[n] = dict(wall=wall, cpu=cpu, partitions=n_partitions, concatenation=concatenation)
-            del remote
         partition = per_partition_cost(*_data.dcase(min(args.sizes), seed=0)[:2], args.repeat)
         # the same work alone in this process, and in all workers at once (cores shared with the load)
         alone = _speed()
@@ -252,61 +299,75 @@ def main():
     finally:
         client.close()
         cluster.close()
+        shutil.rmtree(root, ignore_errors=True)
 
+    W = args.workers
     print()
     print(
-        "| truth events | partitions | direct CPU (wall) | sync CPU (wall) | sync / direct (CPU) "
-        f"| {args.workers} workers wall | {args.workers} workers / direct (wall) | identical | load |"
+        "| truth events | partitions | direct CPU (wall) | direct + read CPU (wall) | sync CPU | sync / direct (CPU) "
+        f"| {W} workers reading, wall | / direct + read (wall) | / direct (wall) | identical | load |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|---|---:|")
-    for n, p, wall, cpu, load, _ in rows:
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
+    for n, p, wall, cpu, load in rows:
         print(
             f"| {n:,} | {p} | {cpu['direct']:.4f} s ({wall['direct']:.4f}) "
-            f"| {cpu['sync']:.4f} s ({wall['sync']:.4f}) | {cpu['sync'] / cpu['direct']:.2f}x "
-            f"| {wall['workers']:.4f} s | {wall['workers'] / wall['direct']:.2f}x | yes | {load:.1f} |"
+            f"| {cpu['direct + read']:.4f} s ({wall['direct + read']:.4f}) "
+            f"| {cpu['sync']:.4f} s | {cpu['sync'] / cpu['direct']:.2f}x "
+            f"| {wall['workers']:.4f} s | {wall['workers'] / wall['direct + read']:.2f}x "
+            f"| {wall['workers'] / wall['direct']:.2f}x | yes | {load:.1f} |"
         )
 
-    # cost model (CPU per event from the largest size, fixed costs from the smallest)
+    # cost model (per event from the largest size, fixed costs from the smallest)
     largest, smallest = max(model), min(model)
     big, small = model[largest], model[smallest]
     c = big["cpu"]["direct"] / largest
+    r = max(big["cpu"]["direct + read"] - big["cpu"]["direct"], 0.0) / largest  # (CPU: all of pyarrow's threads)
     d = big["concatenation"] / largest
     w = max(big["cpu"]["sync"] - big["concatenation"] - partition * big["partitions"], 0.0) / largest
-    workers = args.workers
-    work_small = small["partitions"] * partition / workers + smallest * (w / workers + d)
+    work_small = small["partitions"] * partition / W + smallest * ((w + r) / W + d)
     t0 = max(small["wall"]["workers"] - work_small, 0.0)
     print()
-    print("Cost model (CPU seconds; T(n) = t0 + p q / W + n (w / W + d), direct n c):")
+    print("Cost model (seconds; workers T(n) = t0 + p q / W + n ((w + r) / W + d), direct + read n (c + r)):")
     print(
-        f"  c = {c * 1e9:.0f} ns per event (direct), w = {w * 1e9:.0f} ns per event (partition work), "
-        f"d = {d * 1e9:.0f} ns per event (client concatenation), q = {partition * 1e3:.2f} ms per partition, "
-        f"t0 = {t0 * 1e3:.1f} ms per call (cluster round trip, measured with {workers} workers)"
+        f"  c = {c * 1e9:.0f} ns per event (direct), r = {r * 1e9:.0f} ns per event (reading), "
+        f"w = {w * 1e9:.0f} ns per event (partition work), d = {d * 1e9:.0f} ns per event (client concatenation), "
+        f"q = {partition * 1e3:.2f} ms per partition, "
+        f"t0 = {t0 * 1e3:.1f} ms per call (cluster round trip, measured with {W} workers)"
     )
     print(
         f"  the same partition's work takes {factor:.2f}x its CPU time in one process "
-        f"when the {workers} workers run it at once on this machine (cores shared with the load): "
-        f"w = {w * factor * 1e9:.0f} ns per event here"
+        f"when the {W} workers run it at once on this machine (cores shared with the load)"
     )
-    predicted = t0 + big["partitions"] * partition / workers + largest * (w * factor / workers + d)
+    predicted = t0 + big["partitions"] * partition / W + largest * ((w + r) * factor / W + d)
     print(
-        f"  check: the model gives {predicted:.2f} s for {largest:,} events with {workers} workers here, "
+        f"  check: the model gives {predicted:.2f} s for {largest:,} events with {W} workers here, "
         f"measured {big['wall']['workers']:.2f} s (wall)"
     )
+    load = max(row[4] for row in rows)
+    slowdown = max(1.0, load / (os.cpu_count() or 1))
     print(
-        "| workers W | partitions p | n* on idle cores (w as in one process) "
-        f"| n* with this machine's {factor:.2f}x |"
+        f"  at the load average {load:.1f} on {os.cpu_count()} cores each process gets about 1/{slowdown:.1f} of a core: "
+        f"the model gives {t0 + (predicted - t0) * slowdown:.2f} s "
+        f"(and {largest * (c + r) * slowdown:.2f} s for direct + read, measured {big['wall']['direct + read']:.2f} s)"
     )
-    print("|---:|---:|---:|---:|")
+    print(
+        "| workers W | partitions p | n* vs direct + read, idle cores "
+        f"| n* vs direct + read, this machine's {factor:.2f}x | n* vs direct (in memory), idle cores |"
+    )
+    print("|---:|---:|---:|---:|---:|")
     for n_workers in (2, 4, 8, 16, 64):
         p = max(n_workers, 8)
         cells = []
-        for f in (1.0, factor):
-            gain = c - w * f / n_workers - d
+        for f, reading in ((1.0, r), (factor, r), (1.0, None)):
+            if reading is None:  # the workers read, the direct call holds the data
+                gain = c - (w + r) / n_workers - d
+            else:
+                gain = c + reading - (w + reading) * f / n_workers - d
             if gain <= 0:
-                cells.append("never (workers + client >= direct per event)")
+                cells.append("never")
             else:
                 cells.append(f"{(t0 + p * partition / n_workers) / gain:,.0f} events")
-        print(f"| {n_workers} | {p} | {cells[0]} | {cells[1]} |")
+        print(f"| {n_workers} | {p} | {' | '.join(cells)} |")
 
 
 if __name__ == "__main__":

@@ -220,3 +220,57 @@ def test_partition_levels():
     assert series.index.get_level_values("end")[0] == pd.Timedelta(2, unit="s")
     assert pd.isna(series.index.get_level_values("end")[1])
     assert series.tolist() == ["a", "b"]
+
+
+def test_file_runs_only_where_every_file_is_one_run():
+    codes, level = _file_level(pd.Series(["a", "b", "a"], dtype="string"))  # "a" twice: factorised
+    assert codes.tolist() == [0, 1, 0]
+    assert level.tolist() == ["a", "b"]
+    codes, level = _file_level(pd.Series(["b", "b", "a"], dtype="string"))  # runs, not sorted
+    assert codes.tolist() == [0, 0, 1]
+    assert level.tolist() == ["b", "a"]
+    codes, level = _file_level(pd.Series(["a", "a", "a", "b"], dtype="string"))
+    assert codes.tolist() == [0, 0, 0, 1]
+    assert level.tolist() == ["a", "b"]
+    assert level.dtype == pd.Index(["a"]).dtype
+
+
+@MAY_WARN_DUPLICATES
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"onset_tolerance": 0.5, "offset_tolerance": 0.25},
+        {"onset_tolerance": 0.5, "offset_tolerance": None, "confusion": True},
+        {"onset_tolerance": 0.25, "offset_tolerance": 0.25, "dense": True, "matching": "greedy"},
+    ],
+)
+def test_a_partition_sends_the_arrays_of_its_table(options):
+    """The counts of a partition (no table built on the worker) are the arrays of its table."""
+    from audeval._generic.dask import _partition_statistics
+    from audeval._generic.registry import Batches, family_of
+
+    truth, prediction = frame(3), frame(4)
+    batches = Batches(family_of(audeval.event_statistics), None, options)
+    sent, _, _ = _partition_statistics(batches, truth.set_index("file"), prediction.set_index("file"))
+    expected = _rows.rows_of(audeval.event_statistics(as_series(truth), as_series(prediction), **options))
+    assert isinstance(sent, _rows.Rows)
+    assert sent.files.equals(expected.files) and sent.files.name == "file"
+    assert sent.labels == expected.labels
+    np.testing.assert_array_equal(sent.file_codes, expected.file_codes)
+    np.testing.assert_array_equal(sent.label_codes, expected.label_codes)
+    assert list(sent.columns) == list(expected.columns)
+    for name, values in expected.columns.items():
+        if isinstance(values, tuple):
+            for a, b in zip(sent.columns[name], values):
+                np.testing.assert_array_equal(a, b)
+        else:
+            np.testing.assert_array_equal(sent.columns[name], values)
+    assert sent.attrs == expected.attrs
+    if "dense" in options:  # (a view option of the table: not an option of dask_statistics)
+        return
+    t, p = common(truth, prediction, 3)
+    with dask.config.set(scheduler="sync"):
+        stats = audeval.dask_statistics(audeval.event_statistics, t, p, **options)
+    pd.testing.assert_frame_equal(
+        stats, audeval.event_statistics(as_series(truth), as_series(prediction), **options)
+    )

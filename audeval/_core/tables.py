@@ -38,8 +38,11 @@ from audeval._core.validation import Inputs
 
 def label_index(labels: Sequence[object]) -> pd.CategoricalIndex:
     """Labels as an ordered categorical index that keeps their order."""
+    categories = pd.Index(list(labels), dtype=object)
+    # (from the codes 0, 1, ...: no lookup of every label in the categories)
+    codes = np.arange(len(categories), dtype=np.int64)
     return pd.CategoricalIndex(
-        list(labels), categories=pd.Index(list(labels), dtype=object), ordered=True, name="label"
+        pd.Categorical.from_codes(codes, categories=categories, ordered=True), name="label"
     )
 
 

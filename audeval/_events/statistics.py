@@ -77,8 +77,9 @@ def _count_arrays(em: EventMatch, confusion: bool, dense: bool = True) -> tuple[
 def event_parts(truth, prediction, labels=None, **options) -> PendingEvents:
     """:func:`event_statistics` of a batch for batched paths: validated now,
     matched with the other batches when they are reduced (:meth:`PendingEvents.resolve`)."""
-    (inputs, tol), recorded = _match(truth, prediction, labels, EVENT.build(options), match=False)
-    return PendingEvents(inputs, tol, recorded)
+    checked = EVENT.build(options)
+    (inputs, tol), recorded = _match(truth, prediction, labels, checked, match=False)
+    return PendingEvents(inputs, tol, recorded, checked.dense)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -92,6 +93,15 @@ class PendingEvents:
     inputs: Inputs
     tol: Tolerances
     recorded: dict
+    dense: bool = False
+
+    def counts(self) -> tuple[Inputs, dict, np.ndarray | None]:
+        """This batch matched alone: its inputs, and the columns and row keys of its
+        :func:`event_statistics` table (``None``: the grid), without the table
+        (what a dask partition sends back, :func:`audeval._generic.rows.rows_of_counts`)."""
+        match = match_events(self.inputs, self.tol, self.recorded["matching"])
+        columns, keys = _count_arrays(match, self.recorded["confusion"], dense=self.dense)
+        return self.inputs, columns, keys
 
     @property
     def files(self) -> pd.Index:

@@ -11,13 +11,15 @@ which is checked: a split file raises ``ValueError`` naming it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+import functools
 import sys
+import uuid
 
 import numpy as np
 import pandas as pd
 
 from audeval._generic.registry import Batches, family_of, split_options
-from audeval._generic.rows import Rows, concatenate_rows, rows_of, table_of_rows
+from audeval._generic.rows import Rows, concatenate_rows, rows_of, rows_of_counts, table_of_rows
 from audeval._generic.sum import sum_statistics
 from audeval._core.validation import NAT, seconds_to_ns
 
@@ -52,17 +54,18 @@ def is_dask_collection(obj: object) -> bool:
 # -------------------------------------------------------------------------
 
 
-def _times(values, name: str, what: str) -> pd.TimedeltaIndex:
-    values = pd.Series(values)
-    if pd.api.types.is_timedelta64_dtype(values.dtype):
-        return pd.TimedeltaIndex(values)
-    if pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(values.dtype):
+def _times(values, name: str, what: str) -> np.ndarray:
+    """A partition's time column as ``timedelta64`` values (its unit kept; seconds: ns)."""
+    dtype = values.dtype
+    if pd.api.types.is_timedelta64_dtype(dtype):
+        return np.asarray(values.to_numpy())
+    if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
         # the one seconds -> ns rule (round to the nearest; pandas truncates)
-        seconds = values.to_numpy(dtype=np.float64)
+        seconds = values.to_numpy(dtype=np.float64, na_value=np.nan)
         ns = np.where(np.isnan(seconds), NAT, seconds_to_ns(np.nan_to_num(seconds)))
-        return pd.TimedeltaIndex(ns.astype("m8[ns]"))
+        return ns.astype("m8[ns]")
     raise TypeError(
-        f"{name}: the column '{what}' must hold timedeltas or seconds; got dtype {values.dtype}."
+        f"{name}: the column '{what}' must hold timedeltas or seconds; got dtype {dtype}."
     )
 
 
@@ -74,10 +77,11 @@ def _file_level(values) -> tuple[np.ndarray, pd.Index]:
     """
     array = values.array if hasattr(values, "array") else pd.array(values)
     if isinstance(array.dtype, pd.StringDtype):
-        array = array.astype("str")
         runs = _sorted_runs(array)
         if runs is not None:
-            return runs
+            codes, names = runs
+            return codes, pd.Index(names.astype("str"), name="file")  # (only the names converted)
+        array = array.astype("str")
     elif pd.api.types.is_string_dtype(array.dtype):  # (objects: pandas infers their type)
         array = pd.Index(np.asarray(array, dtype=object)).array
     codes, uniques = pd.factorize(array, use_na_sentinel=True)
@@ -86,9 +90,13 @@ def _file_level(values) -> tuple[np.ndarray, pd.Index]:
     return np.asarray(codes, dtype=np.int64), pd.Index(uniques, name="file")
 
 
-def _sorted_runs(array) -> tuple[np.ndarray, pd.Index] | None:
-    """Codes and file names of sorted arrow strings (a partition indexed by file) from their runs;
-    ``None`` where they are not sorted or not arrow strings."""
+def _sorted_runs(array) -> tuple[np.ndarray, object] | None:
+    """Codes and file names (an array like ``array``) of sorted arrow strings (a partition indexed by file) from their runs;
+    ``None`` where they are not sorted or not arrow strings.
+
+    One run-end encoding of the rows; sorted means the names of the runs strictly increase
+    (so every file is one run), which is checked on the runs only.
+    """
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -101,32 +109,35 @@ def _sorted_runs(array) -> tuple[np.ndarray, pd.Index] | None:
     n = len(values)
     if n < 2 or values.null_count or not pa.types.is_string(values.type) and not pa.types.is_large_string(values.type):
         return None
-    before, after = values.slice(0, n - 1), values.slice(1)
-    if pc.any(pc.less(after, before)).as_py():
+    runs = pc.run_end_encode(values)
+    names = runs.values
+    n_runs = len(names)
+    if n_runs > 1 and pc.any(pc.less_equal(names.slice(1), names.slice(0, n_runs - 1))).as_py():
         return None
-    first = np.empty(n, dtype=bool)
-    first[0] = True
-    first[1:] = pc.not_equal(after, before).to_numpy(zero_copy_only=False)
-    codes = np.cumsum(first, dtype=np.int64) - 1
-    return codes, pd.Index(array.take(np.flatnonzero(first)), name="file")
+    ends = runs.run_ends.to_numpy().astype(np.int64)
+    starts = np.empty(n_runs, dtype=np.int64)
+    starts[0] = 0
+    starts[1:] = ends[:-1]
+    codes = np.repeat(np.arange(n_runs, dtype=np.int64), ends - starts)
+    return codes, array.take(starts)
 
 
-def _time_level(values: pd.TimedeltaIndex) -> tuple[np.ndarray, pd.TimedeltaIndex]:
-    """Codes (-1: NaT) and level of a time level: every row its own code.
+def _time_level(values: np.ndarray) -> tuple[np.ndarray, pd.TimedeltaIndex]:
+    """Codes (-1: NaT) and level of a time level (``timedelta64`` values): every row its own code.
 
     The validation reads a segmented index by its levels and codes only
     (:func:`audeval._core.validation.check_inputs`; repeated rows are found on the values),
     so the times need no factorisation (a hash of every row, a fifth of a partition's cost);
     NaT rows point nowhere, as in a factorised level.
     """
-    ticks = np.asarray(values.asi8, dtype=np.int64)
+    values = np.asarray(values)
+    ticks = values.view(np.int64)
     missing = ticks == NAT
     codes = np.arange(len(ticks), dtype=np.int64)
     if missing.any():
         codes[missing] = -1
         ticks = np.where(missing, 0, ticks)
-    unit = np.datetime_data(values.dtype)[0]
-    return codes, pd.TimedeltaIndex(ticks.view(f"m8[{unit}]"))
+    return codes, pd.TimedeltaIndex(ticks.view(values.dtype))
 
 
 def _value_column(columns: Sequence[object], name: str, column: object | None) -> object:
@@ -175,22 +186,41 @@ def to_series(part: pd.DataFrame | pd.Series, name: str, column: object | None =
     return pd.Series(values, index=_segmented_index(part, name), name=value)
 
 
-def _columns(part: pd.DataFrame) -> dict:
+class _Columns:
     """The index levels (as ``reset_index`` would make them columns) and the columns
-    of a partition, by name, without copying the partition."""
-    out = {}
-    if any(n in LEVELS for n in part.index.names if n is not None):
+    of a partition, by name (a column before a level of the same name),
+    each taken out only when it is read (no copy of the partition)."""
+
+    def __init__(self, part: pd.DataFrame):
+        self.part = part
+        self.levels: dict = {}
         index = part.index
-        for k, level in enumerate(index.names):
-            out[level if level is not None else "index"] = (
-                index.get_level_values(k) if isinstance(index, pd.MultiIndex) else index
-            )
-    for column in part.columns:
-        out[column] = part[column]
-    return out
+        if any(n in LEVELS for n in index.names if n is not None):
+            for k, level in enumerate(index.names):
+                self.levels[level if level is not None else "index"] = k
+        columns = part.columns.tolist()  # (one pass: an arrow-backed Index iterates slowly)
+        self.columns = set(columns)
+        self.names = list(dict.fromkeys([*self.levels, *columns]))
+
+    def __iter__(self):
+        return iter(self.names)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.columns or name in self.levels
+
+    def __getitem__(self, name: object):
+        if name in self.columns:
+            return self.part[name]
+        index = self.part.index
+        return index.get_level_values(self.levels[name]) if isinstance(index, pd.MultiIndex) else index
 
 
-def _segmented_index(part: pd.DataFrame, name: str) -> pd.MultiIndex:
+def _columns(part: pd.DataFrame) -> _Columns:
+    """The levels and columns of a partition by name (:class:`_Columns`)."""
+    return _Columns(part)
+
+
+def _segmented_index(part: pd.DataFrame | _Columns, name: str) -> pd.MultiIndex:
     """The audformat segmented index of a partition's columns ``file``, ``start``, ``end``,
     built from the codes of each (no sort of the levels, no Python objects)."""
     coded = [
@@ -227,7 +257,7 @@ def to_frame(part: pd.DataFrame | pd.Series, name: str) -> pd.DataFrame:
     return pd.DataFrame(values.to_numpy(), index=index, columns=values.columns).infer_objects()
 
 
-def _partition_statistics(batches: Batches, truth, prediction, column) -> tuple:
+def _partition_statistics(batches: Batches, truth, prediction, column: object | None = None) -> tuple:
     """The statistics table of one pair of partitions, the labels it found
     and the warnings it kept (to issue once for all partitions)."""
     truth = to_series(truth, "truth", column)
@@ -236,10 +266,29 @@ def _partition_statistics(batches: Batches, truth, prediction, column) -> tuple:
     else:
         prediction = to_series(prediction, "prediction", column)
     batches = batches.copy()  # (a worker may run several partitions)
-    table = batches.statistics(truth, prediction)
-    # the counts travel as arrays (a table only where it is not a (file, label) table of counts)
-    rows = rows_of(table)
-    return (table if rows is None else rows), batches.found, batches.pending
+    rows = _counted(batches, truth, prediction)
+    if rows is None:
+        table = batches.statistics(truth, prediction)
+        # the counts travel as arrays (a table only where it is not a (file, label) table of counts)
+        rows = rows_of(table)
+        if rows is None:
+            return table, batches.found, batches.pending
+    return rows, batches.found, batches.pending
+
+
+def _counted(batches: Batches, truth: pd.Series, prediction: pd.Series) -> Rows | None:
+    """The counts of a pair of partitions as :class:`Rows` straight from the family's arrays
+    (no statistics table built on the worker and taken apart again), where the family
+    computes them so (its batch arrays have ``counts()``, e.g. events); else ``None``."""
+    family = batches.family
+    if family.parts is None or batches.deferred or not isinstance(truth, pd.Series):
+        return None
+    pending = batches.statistics(truth, prediction, parts=True)
+    counts = getattr(pending, "counts", None)
+    if counts is None:
+        return None
+    inputs, columns, keys = batches._warning_once(counts)
+    return rows_of_counts(family.name, inputs.files, list(inputs.labels), columns, keys, pending.recorded)
 
 
 # -------------------------------------------------------------------------
@@ -253,16 +302,17 @@ def _check_collection(obj: object, name: str, dd) -> None:
             f"{name} must be a dask DataFrame or Series partitioned by file; "
             f"got {type(obj).__name__}."
         )
+    meta = obj._meta  # (the empty pandas object: no expression built to read names)
     if isinstance(obj, dd.DataFrame):
-        columns = list(obj.columns)
-        if obj.index.name != "file" and "file" not in columns:
+        columns = list(meta.columns)
+        if meta.index.name != "file" and "file" not in columns:
             raise ValueError(
                 f"{name} must have 'file' as its index or as a column; got columns {columns}."
             )
         has_start, has_end = "start" in columns, "end" in columns
         if has_start != has_end:
             raise ValueError(f"{name} has only one of the columns 'start' and 'end'.")
-    elif obj.index.name != "file":
+    elif meta.index.name != "file":
         raise ValueError(
             f"{name}: a dask Series must be indexed by 'file' (one label per file); "
             "pass a DataFrame with columns 'start', 'end' and the label for segments."
@@ -288,7 +338,7 @@ def _with_divisions(obj, name: str):
 
 def _aligned(truth, prediction):
     """Pairs of partitions holding the same files."""
-    by_file = truth.index.name == "file" and prediction.index.name == "file"
+    by_file = truth._meta.index.name == "file" and prediction._meta.index.name == "file"
     if by_file:
         truth = _with_divisions(truth, "truth")
         prediction = _with_divisions(prediction, "prediction")
@@ -346,6 +396,34 @@ def _check_split(tables: list[pd.DataFrame]) -> None:
             "index both by file with known divisions, e.g. "
             "ddf.set_index('file') or dd.read_parquet(..., index='file', calculate_divisions=True)."
         )
+
+
+def _run(dask, batches: Batches, truth_parts: list, prediction_parts: list, column) -> list:
+    """:func:`_partition_statistics` of every pair of partitions on dask's current scheduler.
+
+    One task per pair, in a plain task graph handed to the scheduler
+    (no second optimisation of the partitions' graphs, which ``to_delayed`` optimised,
+    and no hash of the options object to name the tasks).
+    """
+    token = uuid.uuid4().hex
+    shared = f"audeval-options-{token}"
+    graph = {}
+    merged = set()
+    for part in (*truth_parts, *prediction_parts):
+        # (the partitions of a collection share its one graph: merged once)
+        layers = part.__dask_graph__()
+        if id(layers) not in merged:
+            merged.add(id(layers))
+            graph.update(layers)
+    graph[shared] = batches
+    task = functools.partial(_partition_statistics, column=column)
+    keys = []
+    for k, (t, p) in enumerate(zip(truth_parts, prediction_parts)):
+        key = (f"audeval-statistics-{token}", k)
+        graph[key] = (task, shared, t.key, p.key)
+        keys.append(key)
+    get = dask.base.get_scheduler(collections=[*truth_parts[:1], *prediction_parts[:1]])
+    return list(get(graph, keys))
 
 
 def dask_statistics(
@@ -448,12 +526,7 @@ def dask_statistics(
     _check_collection(prediction, "prediction", dd)
     truth_parts, prediction_parts = _aligned(truth, prediction)
     batches = Batches(family, labels, statistics_options)
-    shared = dask.delayed(batches, traverse=False)
-    tasks = [
-        dask.delayed(_partition_statistics, pure=True)(shared, t, p, column)
-        for t, p in zip(truth_parts, prediction_parts)
-    ]
-    results = list(dask.compute(*tasks))
+    results = _run(dask, batches, truth_parts, prediction_parts, column)
     for _, found, pending in results:
         batches.merge(found, pending)
     batches.check()  # (labels that must occur: over all partitions)

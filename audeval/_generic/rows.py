@@ -122,6 +122,48 @@ def rows_of(table: pd.DataFrame) -> Rows | None:
     )
 
 
+def rows_of_counts(
+    family: str,
+    files: pd.Index,
+    labels: list,
+    columns: dict,
+    keys: np.ndarray | None,
+    recorded: dict,
+) -> Rows | None:
+    """:class:`Rows` of counts as a family's statistics function puts them in its table
+    (:func:`audeval._core.tables.statistics_frame` of ``columns`` at the row ``keys``
+    ``file * n_labels + label``, ``None``: the grid; stamped with ``recorded``),
+    without building the table: ``rows_of(stamp(statistics_frame(...)))``.
+    ``None`` where a column is of none of the dtypes of :class:`Rows`."""
+    n_files, n_labels = len(files), len(labels)
+    if keys is None:
+        file_codes = np.repeat(np.arange(n_files, dtype=np.int64), n_labels)
+        label_codes = np.tile(np.arange(n_labels, dtype=np.int64), n_files)
+    else:
+        file_codes, label_codes = np.divmod(np.asarray(keys, dtype=np.int64), max(n_labels, 1))
+    out = {}
+    for name, values in columns.items():
+        dtype = getattr(values, "dtype", None)
+        if dtype == _SPARSE:
+            keep = values.sp_values != 0
+            out[name] = (
+                values.sp_index.indices[keep].astype(np.int64),
+                np.asarray(values.sp_values[keep], dtype=np.int64),
+            )
+        elif isinstance(values, np.ndarray) and dtype in _PLAIN:
+            out[name] = values
+        else:
+            return None
+    return Rows(
+        pd.Index(files, name="file"),
+        list(labels),
+        file_codes,
+        label_codes,
+        out,
+        {ATTRS: {"family": family, "options": dict(recorded)}},  # (recorded: made for this batch)
+    )
+
+
 def concatenate_rows(parts: list[Rows]) -> pd.DataFrame | None:
     """The sum of the tables of ``parts`` where they are of disjoint files
     that follow each other in file order (dask partitions and batches by file):
