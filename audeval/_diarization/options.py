@@ -240,7 +240,13 @@ def side_labels(series: object, name: str) -> list:
     if isinstance(series.dtype, pd.CategoricalDtype):  # used categories, in category order
         codes = np.unique(np.asarray(series.cat.codes))
         return [series.cat.categories[c] for c in codes if c >= 0]
-    _, values = factorize(series, name)  # missing labels are the input gate's error
+    try:  # only the distinct labels: pd.unique, no codes (missing labels are the input gate's error)
+        uniques = pd.unique(series.array)
+    except TypeError:  # unhashable labels: the gate's message, naming the argument
+        factorize(series, name)
+        raise
+    values = uniques.tolist() if hasattr(uniques, "tolist") else list(uniques)
+    values = [v for v in values if not (v is None or v is pd.NA or v != v)]
     try:
         return sorted(values)
     except TypeError:
