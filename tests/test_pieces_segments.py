@@ -27,6 +27,7 @@ from audeval._hierarchy._inputs import Axis
 from audeval._hierarchy._inputs import Side
 from audeval._pieces import NAT
 from audeval._segments import engine
+from audeval._segments.activity import outcome_runs
 from audeval._validation import Inputs
 from audeval._validation import Segments
 
@@ -46,6 +47,7 @@ def _load(name):
 
 old_engine = _load("segments_engine_old")
 old_counts = _load("hierarchy_counts_old")
+old_runs = _load("segment_runs_old")
 SETTINGS = hypothesis.settings(max_examples=40, deadline=None)
 
 
@@ -162,6 +164,25 @@ def test_segment_counts_match_old(data, grid):
     for name in ("tp", "fp", "fn", "tn", "substitutions"):
         np.testing.assert_array_equal(getattr(new, name), getattr(old, name), err_msg=name)
         assert getattr(new, name).dtype == np.int64, name
+
+
+@SETTINGS
+@hypothesis.given(sides(scale=10**8), st.sampled_from([(None, None), (10**9, None), (3 * 10**8, "sed_eval")]))
+def test_outcome_runs_match_old(data, grid):
+    extent, n_labels, (truth, prediction) = data
+    r_ns, compat = grid
+    r_seconds = None if r_ns is None else r_ns / 1e9
+    inputs = _inputs(extent, n_labels, truth, prediction)
+    n_units = engine._n_units(extent, r_ns, r_seconds, compat)
+
+    def units(start, end):
+        return engine._to_units(start, end, r_ns, r_seconds, compat)
+
+    new = outcome_runs(inputs, n_units, units)
+    old = old_runs.outcome_runs(inputs, n_units, units)
+    assert list(new) == list(old)
+    for name in old:
+        _equal(new[name], old[name])
 
 
 def test_channel_totals_hand_computed():

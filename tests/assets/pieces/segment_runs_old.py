@@ -1,0 +1,28 @@
+"""The segment family's outcome runs as they were before they came from the piece engine.
+
+The reference of ``tests/test_pieces_segments.py`` (``audeval._segments.activity.outcome_runs``
+now cuts pieces with :func:`audeval._pieces.cut` and joins them with :func:`audeval._pieces.join_runs`).
+Copied unchanged from ``audeval/_segments/activity.py`` at f18e5b3.
+"""
+
+from __future__ import annotations
+
+from audeval._intervals import difference, intersect, merge
+from audeval._segments.engine import _side_units
+
+
+def outcome_runs(inputs, n_units, units) -> dict[str, tuple]:
+    """Runs of TP, FN and FP units per ``(file, label)`` group, as the statistics count them
+    (``units(start, end)``: the grid; ``n_units``: evaluated units per file);
+    each a ``(group, first, stop)`` triple of :func:`audeval._intervals.merge`."""
+    n_groups = inputs.n_files * inputs.n_labels
+    truth_active, prediction_active = (
+        merge(n_groups, *_side_units(inputs, side, n_units, units)[:3])
+        for side in (inputs.truth, inputs.prediction)
+    )
+    both = intersect(n_groups, truth_active, prediction_active)
+    return {
+        "tp": both,
+        "fn": difference(n_groups, truth_active, both),
+        "fp": difference(n_groups, prediction_active, both),
+    }
