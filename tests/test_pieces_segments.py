@@ -28,6 +28,7 @@ from audeval._hierarchy._inputs import Side
 from audeval._pieces import NAT
 from audeval._segments import engine
 from audeval._segments.activity import outcome_runs
+from audeval._segments.gaps import _gaps
 from audeval._validation import Inputs
 from audeval._validation import Segments
 
@@ -48,6 +49,7 @@ def _load(name):
 old_engine = _load("segments_engine_old")
 old_counts = _load("hierarchy_counts_old")
 old_runs = _load("segment_runs_old")
+old_gaps = _load("segment_gaps_old")
 SETTINGS = hypothesis.settings(max_examples=40, deadline=None)
 
 
@@ -183,6 +185,24 @@ def test_outcome_runs_match_old(data, grid):
     assert list(new) == list(old)
     for name in old:
         _equal(new[name], old[name])
+
+
+@SETTINGS
+@hypothesis.given(sides(), st.data())
+def test_gaps_match_old(data, draw):
+    extent, _, ((file, label, start, end), _) = data
+    # ends past the extent, zero-length events, and unresolved NaT ends (until the end)
+    open_end = np.array(draw.draw(st.lists(st.booleans(), min_size=len(file), max_size=len(file))), bool)
+    side = Segments(file, start, np.where(open_end, NAT, end), label, np.arange(len(file), dtype=np.int64))
+    new, old = _gaps(side, extent, 9), old_gaps._gaps(side, extent, 9)
+    columns = ("file", "start", "end", "label", "position")
+    n = len(file)
+    _equal([getattr(new, c)[:n] for c in columns], [getattr(old, c)[:n] for c in columns])
+    assert _rows(*(getattr(new, c)[n:] for c in columns)) == _rows(*(getattr(old, c)[n:] for c in columns))
+
+
+def _rows(*arrays) -> list:
+    return sorted(zip(*(a.tolist() for a in arrays)))
 
 
 def test_channel_totals_hand_computed():

@@ -13,31 +13,28 @@ import dataclasses
 
 import numpy as np
 
-from audeval._intervals import merge
+from audeval._pieces import coverage, cut, join_runs
 from audeval._validation import Inputs, Segments, file_extent
 
 
 def _gaps(side: Segments, extent: np.ndarray, code: int) -> Segments:
-    """``side`` plus its uncovered parts of ``[0, extent_f)`` as label ``code``."""
+    """``side`` plus its uncovered parts of ``[0, extent_f)`` as label ``code``.
+
+    The uncovered pieces (:func:`audeval._pieces.cut` with the files' extent,
+    :func:`audeval._pieces.coverage` zero) inside the extent, touching ones joined.
+    """
     n_files = len(extent)
     end = np.where(side.end < 0, extent[side.file], side.end)  # NaT: until the end
-    group, start, stop = merge(n_files, side.file, side.start, end)
-    # gaps: before each merged interval (after the previous one of its file), and after the last
-    previous = np.zeros(len(group), dtype=np.int64)
-    same = np.zeros(len(group), dtype=bool)
-    same[1:] = group[1:] == group[:-1]
-    previous[1:] = np.where(same[1:], stop[:-1], 0)
-    last = np.zeros(n_files, dtype=np.int64)
-    np.maximum.at(last, group, stop)
-    gap_file = np.concatenate([group, np.arange(n_files, dtype=np.int64)])
-    gap_start = np.concatenate([previous, last])
-    gap_end = np.concatenate([np.minimum(start, extent[group]), extent])
-    keep = gap_end > gap_start
-    n = int(keep.sum())
+    p = cut(n_files, side.file, side.start, end, extent=extent)
+    limit = extent[p.file]
+    free = (coverage(len(p), p.first, p.stop) == 0) & (p.start < limit)
+    file, start, stop = p.file[free], p.start[free], np.minimum(p.end[free], limit[free])
+    first, last = join_runs(file, start, stop, np.zeros(len(file), dtype=np.int64))
+    n = len(first)
     return Segments(
-        np.concatenate([side.file, gap_file[keep]]),
-        np.concatenate([side.start, gap_start[keep]]),
-        np.concatenate([side.end, gap_end[keep]]),
+        np.concatenate([side.file, file[first]]),
+        np.concatenate([side.start, start[first]]),
+        np.concatenate([side.end, stop[last]]),
         np.concatenate([side.label, np.full(n, code, dtype=np.int64)]),
         np.concatenate([side.position, np.full(n, -1, dtype=np.int64)]),
     )
