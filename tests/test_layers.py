@@ -31,6 +31,7 @@ CORE = {
     "audeval._protocol",
     "audeval._scores",
     "audeval._pieces",
+    "audeval._pieces_keyed",
     "audeval._tables",
     "audeval._validation",
 }
