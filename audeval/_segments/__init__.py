@@ -43,7 +43,6 @@ from audeval._protocol import Family
 from audeval._segments import reductions
 from audeval._segments.activity import segment_activity
 from audeval._segments.engine import _n_units
-from audeval._segments.engine import _side_units
 from audeval._segments.engine import _to_units
 from audeval._segments.metrics import segment_accuracy
 from audeval._segments.metrics import segment_error_rate

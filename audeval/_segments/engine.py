@@ -85,13 +85,6 @@ def _unit_range(side, n_units: np.ndarray, units) -> tuple[np.ndarray, np.ndarra
     return a, np.minimum(b, n_units[side.file])
 
 
-def _side_units(inputs: Inputs, side, n_units: np.ndarray, units) -> tuple:
-    """Group, first and end (exclusive) unit of every event, cut at the evaluated length."""
-    a, b = _unit_range(side, n_units, units)
-    group = side.file * inputs.n_labels + side.label
-    return group, a, b, side.file
-
-
 def _counts_from_inputs(
     inputs: Inputs,
     r_ns: int | None,

@@ -7,8 +7,18 @@ Copied unchanged from ``audeval/_segments/activity.py`` at f18e5b3.
 
 from __future__ import annotations
 
+import numpy as np
+
 from audeval._intervals import difference, intersect, merge
-from audeval._segments.engine import _side_units
+
+
+def _side_units(inputs, side, n_units, units) -> tuple:
+    """Group, first and end (exclusive) unit of every event, cut at the evaluated length
+    (the former ``audeval._segments.engine._side_units``)."""
+    a, b = units(side.start, side.end)
+    b = np.minimum(b, n_units[side.file])
+    group = side.file * inputs.n_labels + side.label
+    return group, a, b, side.file
 
 
 def outcome_runs(inputs, n_units, units) -> dict[str, tuple]:
