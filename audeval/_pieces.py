@@ -24,9 +24,6 @@ Everything is a sum over pieces:
   (channel ``a`` of one activity list, channel ``b`` of another, or the same),
   per file (a contingency table) or over all files,
   :math:`\\sum_p d_p\\, w_a(p)\\, w_b(p)`,
-* :func:`channel_totals`: per ``(file, channel)`` the time of each of two sides and of both,
-  per file :math:`\\sum_p d_p \\min(n_l(p), n_r(p))` of the active channels
-  (packed keys of :mod:`audeval._pieces_keyed` where they fit, else the pieces),
 * :func:`join_runs`: consecutive touching pieces with equal codes joined,
 * :func:`snap_to_frames`: intervals widened to a frame grid
   (frame-based tools reproduced by the same engine),
@@ -37,6 +34,8 @@ Cost: one sort of the ``2 n`` boundaries, then linear in pieces plus activity
 no Python loop over files, intervals or pieces.
 Keys are packed into one int64 where they fit (the fast path),
 else sorted lexicographically.
+Per-channel totals and runs of two sides (segments) are in :mod:`audeval._pieces_keyed`:
+packed keys of every ``(file, channel)`` unit where they fit, else these pieces.
 This module imports no metric family.
 """
 
@@ -46,7 +45,6 @@ import dataclasses
 
 import numpy as np
 
-from audeval import _pieces_keyed
 from audeval._intervals import expand_ranges
 from audeval._intervals import group_keys
 
@@ -55,7 +53,6 @@ __all__ = [
     "NAT",
     "Pieces",
     "activity",
-    "channel_totals",
     "cooccurrence",
     "coverage",
     "covering",
@@ -285,69 +282,6 @@ def covering(
     interval, piece = expand_ranges(np.asarray(first, np.int64), np.asarray(stop, np.int64))
     out = np.full((n_pieces, n_channels), -1, dtype=np.int64)
     out[piece, np.asarray(channel, np.int64)[interval]] = interval
-    return out
-
-
-def channel_totals(
-    extent: np.ndarray,
-    n_channels: int,
-    left: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-    right: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    r"""Time of every channel on two sides, and time of both, per file and channel.
-
-    With :math:`L_c(p)`, :math:`R_c(p)` whether channel :math:`c` is active on piece :math:`p`
-    of length :math:`d_p` (by any interval of its side; overlaps count once),
-
-    .. math::
-
-        \text{both}_{f,c} = \sum_{p \in f} d_p L_c(p) R_c(p), \quad
-        \text{left}_{f,c} = \sum_{p \in f} d_p L_c(p), \quad
-        \text{sum\_min}_f = \sum_{p \in f} d_p \min\Big(\sum_c L_c(p), \sum_c R_c(p)\Big).
-
-    Strategies, chosen by size: packed keys of every ``(file, channel)`` unit
-    (:mod:`audeval._pieces_keyed`) while they fit into int64, else :func:`cut` and :func:`activity`.
-
-    Args:
-        extent: length of every file (``0 <= start`` and ``end <= extent[file]``)
-        n_channels: number of channel codes
-        left: ``(file, channel, start, end)`` per interval; ``end <= start`` counts nothing
-        right: the same for the other side
-
-    Returns:
-        both, left and right per group ``file * n_channels + channel``, and sum_min per file (int64)
-
-    Examples:
-        >>> both, left, right, sum_min = channel_totals(
-        ...     np.array([6]), 2, (np.array([0, 0]), np.array([0, 1]), np.array([0, 2]), np.array([4, 6])),
-        ...     (np.array([0]), np.array([0]), np.array([1]), np.array([5])))
-        >>> both.tolist(), left.tolist(), right.tolist(), sum_min.tolist()
-        ([3, 0], [4, 4], [4, 0], [4])
-
-    """
-    if _pieces_keyed.fits(extent, n_channels):
-        return _pieces_keyed.channel_totals(extent, n_channels, left, right)
-    n_files, n_channels = len(extent), int(n_channels)
-    sides = [tuple(np.asarray(x, np.int64)[side[3] > side[2]] for x in side) for side in (left, right)]
-    (l_file, l_chan, l_start, l_end), (r_file, r_chan, r_start, r_end) = sides
-    n = len(l_file)
-    p = cut(n_files, np.r_[l_file, r_file], np.r_[l_start, r_start], np.r_[l_end, r_end])
-    d = p.duration
-    acts = [
-        activity(len(p), p.first[:n], p.stop[:n], l_chan, n_channels),
-        activity(len(p), p.first[n:], p.stop[n:], r_chan, n_channels),
-        activity(len(p), p.first, p.stop, np.r_[l_chan, r_chan], n_channels),  # either side
-    ]
-    n_groups = n_files * n_channels
-    l_total, r_total, either = (_group_sum(p.file[a] * n_channels + c, d[a], n_groups) for a, c, _ in acts)
-    active = [np.bincount(a, minlength=len(p))[: len(p)] for a, _, _ in acts[:2]]
-    sum_min = _group_sum(p.file, np.minimum(*active) * d, n_files)
-    return l_total + r_total - either, l_total, r_total, sum_min
-
-
-def _group_sum(group: np.ndarray, values: np.ndarray, n_groups: int) -> np.ndarray:
-    out = np.zeros(n_groups, dtype=np.int64)
-    np.add.at(out, group, values)
     return out
 
 

@@ -2,7 +2,8 @@
 
 The segment family's keyed engine and the hierarchy family's atoms as they were
 (``tests/assets/pieces/segments_engine_old.py``, ``tests/assets/pieces/hierarchy_counts_old.py``)
-against :func:`audeval._pieces.channel_totals` (both strategies: packed keys and cut pieces),
+against :func:`audeval._pieces_keyed.channel_totals` and :func:`audeval._pieces_keyed.channel_runs`
+(both strategies: packed keys and cut pieces),
 :func:`audeval._pieces.covering` and the families' code on them,
 with exact int64 equality, on polyphonic, zero-length, NaT-end and empty-file inputs.
 """
@@ -55,7 +56,7 @@ SETTINGS = hypothesis.settings(max_examples=40, deadline=None)
 
 @contextlib.contextmanager
 def unpacked():
-    """No key range fits: :func:`audeval._pieces.channel_totals` cuts pieces."""
+    """No key range fits: :mod:`audeval._pieces_keyed` cuts pieces."""
     limit = _pieces_keyed.KEY_LIMIT
     _pieces_keyed.KEY_LIMIT = 0
     try:
@@ -114,7 +115,7 @@ def _old_totals(extent, n_labels, truth, prediction, keyed: bool):
 
 def _new_totals(extent, n_labels, truth, prediction):
     new_sides = [(file, label, start, np.minimum(end, extent[file])) for file, label, start, end in (truth, prediction)]
-    return _pieces.channel_totals(extent, n_labels, *new_sides)
+    return _pieces_keyed.channel_totals(extent, n_labels, *new_sides)
 
 
 @SETTINGS
@@ -180,11 +181,13 @@ def test_outcome_runs_match_old(data, grid):
     def units(start, end):
         return engine._to_units(start, end, r_ns, r_seconds, compat)
 
-    new = outcome_runs(inputs, n_units, units)
     old = old_runs.outcome_runs(inputs, n_units, units)
-    assert list(new) == list(old)
-    for name in old:
-        _equal(new[name], old[name])
+    for strategy in (contextlib.nullcontext, unpacked):
+        with strategy():
+            new = outcome_runs(inputs, n_units, units)
+        assert list(new) == list(old)
+        for name in old:
+            _equal(new[name], old[name])
 
 
 @SETTINGS
@@ -194,11 +197,14 @@ def test_gaps_match_old(data, draw):
     # ends past the extent, zero-length events, and unresolved NaT ends (until the end)
     open_end = np.array(draw.draw(st.lists(st.booleans(), min_size=len(file), max_size=len(file))), bool)
     side = Segments(file, start, np.where(open_end, NAT, end), label, np.arange(len(file), dtype=np.int64))
-    new, old = _gaps(side, extent, 9), old_gaps._gaps(side, extent, 9)
+    old = old_gaps._gaps(side, extent, 9)
     columns = ("file", "start", "end", "label", "position")
     n = len(file)
-    _equal([getattr(new, c)[:n] for c in columns], [getattr(old, c)[:n] for c in columns])
-    assert _rows(*(getattr(new, c)[n:] for c in columns)) == _rows(*(getattr(old, c)[n:] for c in columns))
+    for strategy in (contextlib.nullcontext, unpacked):
+        with strategy():
+            new = _gaps(side, extent, 9)
+        _equal([getattr(new, c)[:n] for c in columns], [getattr(old, c)[:n] for c in columns])
+        assert _rows(*(getattr(new, c)[n:] for c in columns)) == _rows(*(getattr(old, c)[n:] for c in columns))
 
 
 def _rows(*arrays) -> list:
@@ -218,9 +224,10 @@ def test_channel_totals_hand_computed():
         # file 0: pieces [0,1) 1 vs 0; [1,3) 1 vs 1; [3,6) 1 vs 2; [6,8) 0 vs 2; [8,9) 0 vs 1
         [0 + 2 + 3, 0, 0],
     )
+    assert _pieces_keyed.fits(extent, 2)
     assert [x.tolist() for x in _pieces_keyed.channel_totals(extent, 2, left, right)] == list(expected)
     with unpacked():
-        assert [x.tolist() for x in _pieces.channel_totals(extent, 2, left, right)] == list(expected)
+        assert [x.tolist() for x in _pieces_keyed.channel_totals(extent, 2, left, right)] == list(expected)
 
 
 # -------------------------------------------------------------------------
@@ -310,3 +317,15 @@ def test_hierarchy_atoms_hand_computed():
     assert at.prediction.tolist() == [[0], [0], [-1], [1]]
     t, p = _counts.holding(at, 1, np.array([0, 0, 0]), np.array([3, 5, 6]))
     assert t.tolist() == [[0, 2], [0, 2], [-1, -1]] and p.tolist() == [[-1], [1], [-1]]
+
+
+def test_channel_runs_hand_computed():
+    # file 0 (length 10), channel 0: left [0, 3) + [2, 5) (one run), right [5, 7) (touching: a new run);
+    # channel 1: left [1, 1) (zero length), right [0, 10); file 1 (length 0); file 2 (length 4): left [0, 4)
+    left = (np.array([0, 0, 0, 2]), np.array([0, 0, 1, 0]), np.array([0, 2, 1, 0]), np.array([3, 5, 1, 4]))
+    right = (np.array([0, 0]), np.array([0, 1]), np.array([5, 0]), np.array([7, 10]))
+    extent = np.array([10, 0, 4])
+    expected = [[0, 0, 1, 4], [0, 5, 0, 0], [5, 7, 10, 4], [1, 2, 2, 1]]  # group, start, end, state
+    assert [x.tolist() for x in _pieces_keyed.channel_runs(extent, 2, left, right)] == expected
+    with unpacked():
+        assert [x.tolist() for x in _pieces_keyed.channel_runs(extent, 2, left, right)] == expected

@@ -15,7 +15,7 @@ Every event becomes a range of segment indices
 (:math:`\lfloor s / r \rfloor` to :math:`\lceil e / r \rceil`, exclusive,
 cut at the evaluated length of its file).
 Labels are the channels and segments the units of the core piece engine
-(:func:`audeval._pieces.channel_totals`):
+(:func:`audeval._pieces_keyed.channel_totals`):
 each ``(file, label)`` group owns a block of int64 keys
 (``n_segments + 1`` of them, so groups never touch),
 the ranges of a group are merged with one sort of their start keys,

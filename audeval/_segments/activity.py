@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from audeval._pieces import activity, cut, join_runs, sort_keys
+from audeval._pieces_keyed import channel_runs
 from audeval._segments.engine import _n_units, _to_units, _unit_range
 from audeval._segments.gaps import fill_gaps
 from audeval._segments.options import SEGMENT, resolution
@@ -28,40 +28,15 @@ def _to_ns(unit: np.ndarray, r_ns: int | None, r_seconds: float | None, compat: 
 def outcome_runs(inputs, n_units: np.ndarray, units) -> dict[str, tuple]:
     """Runs of TP, FN and FP units per ``(file, label)`` group, as the statistics count them
     (``units(start, end)``: the grid; ``n_units``: evaluated units per file);
-    each a ``(group, first, stop)`` triple sorted by ``(group, first)``.
-
-    The units of both sides are cut into elementary pieces (:func:`audeval._pieces.cut`);
-    the labels active on a piece (:func:`audeval._pieces.activity`) give its outcome per label,
-    and touching pieces of one group with one outcome are joined (:func:`audeval._pieces.join_runs`).
+    each a ``(group, first, stop)`` triple sorted by ``(group, first)``:
+    the runs of :func:`audeval._pieces_keyed.channel_runs` (labels as channels, units as time).
     """
-    n_labels = max(inputs.n_labels, 1)
-    sides = []
-    for side in (inputs.truth, inputs.prediction):
-        a, b = _unit_range(side, n_units, units)
-        keep = b > a
-        sides.append((side.file[keep], side.label[keep], a[keep], b[keep]))
-    (t_file, t_label, t_a, t_b), (p_file, p_label, p_a, p_b) = sides
-    n = len(t_file)
-    p = cut(inputs.n_files, np.r_[t_file, p_file], np.r_[t_a, p_a], np.r_[t_b, p_b])
-    t_piece, t_chan, _ = activity(len(p), p.first[:n], p.stop[:n], t_label, n_labels)
-    p_piece, p_chan, _ = activity(len(p), p.first[n:], p.stop[n:], p_label, n_labels)
-    # every active (group, piece) once, in (group, piece) order: bit 1 truth, bit 2 prediction
-    piece = np.r_[t_piece, p_piece]
-    group = p.file[piece] * n_labels + np.r_[t_chan, p_chan]
-    key = sort_keys(inputs.n_files * n_labels, group, piece)
-    order = np.argsort(key, kind="stable")
-    key, piece, group = key[order], piece[order], group[order]
-    bit = np.r_[np.ones(len(t_piece), np.int64), np.full(len(p_piece), 2, np.int64)][order]
-    new = np.ones(len(key), dtype=bool)
-    new[1:] = key[1:] != key[:-1]
-    starts = np.flatnonzero(new)
-    code = np.add.reduceat(bit, starts) if len(starts) else bit
-    piece, group = piece[starts], group[starts]
-    first, last = join_runs(group, p.start[piece], p.end[piece], code)
-    run_group, run_code = group[first], code[first]
-    run_first, run_stop = p.start[piece[first]], p.end[piece[last]]
+    truth, prediction = (
+        (side.file, side.label, *_unit_range(side, n_units, units)) for side in (inputs.truth, inputs.prediction)
+    )
+    group, first, stop, state = channel_runs(n_units, inputs.n_labels, truth, prediction)
     return {
-        outcome: (run_group[run_code == value], run_first[run_code == value], run_stop[run_code == value])
+        outcome: (group[state == value], first[state == value], stop[state == value])
         for outcome, value in (("tp", 3), ("fn", 1), ("fp", 2))
     }
 

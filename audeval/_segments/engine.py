@@ -2,7 +2,7 @@
 
 Events become ranges of units (segments of ``time_resolution``, or ns in exact time),
 labels become channels, files keep their codes, the evaluated length of a file is its extent;
-:func:`audeval._pieces.channel_totals` sums TP, Nref, Nsys and the substitutions' ``min(Nref, Nsys)``.
+:func:`audeval._pieces_keyed.channel_totals` sums TP, Nref, Nsys and the substitutions' ``min(Nref, Nsys)``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from audeval._pieces import channel_totals
+from audeval._pieces_keyed import channel_totals
 from audeval._validation import NS_PER_SECOND
 from audeval._validation import Inputs
 from audeval._validation import file_extent

@@ -13,28 +13,27 @@ import dataclasses
 
 import numpy as np
 
-from audeval._pieces import coverage, cut, join_runs
+from audeval._pieces_keyed import channel_runs
 from audeval._validation import Inputs, Segments, file_extent
 
 
 def _gaps(side: Segments, extent: np.ndarray, code: int) -> Segments:
-    """``side`` plus its uncovered parts of ``[0, extent_f)`` as label ``code``.
-
-    The uncovered pieces (:func:`audeval._pieces.cut` with the files' extent,
-    :func:`audeval._pieces.coverage` zero) inside the extent, touching ones joined.
-    """
+    """``side`` plus its uncovered parts of ``[0, extent_f)`` as label ``code``:
+    the runs of :func:`audeval._pieces_keyed.channel_runs` where only ``[0, extent_f)`` is active."""
     n_files = len(extent)
-    end = np.where(side.end < 0, extent[side.file], side.end)  # NaT: until the end
-    p = cut(n_files, side.file, side.start, end, extent=extent)
-    limit = extent[p.file]
-    free = (coverage(len(p), p.first, p.stop) == 0) & (p.start < limit)
-    file, start, stop = p.file[free], p.start[free], np.minimum(p.end[free], limit[free])
-    first, last = join_runs(file, start, stop, np.zeros(len(file), dtype=np.int64))
-    n = len(first)
+    limit = extent[side.file]
+    end = np.where(side.end < 0, limit, np.minimum(side.end, limit))  # NaT: until the end
+    zero = np.zeros(len(side), dtype=np.int64)
+    files = np.arange(n_files, dtype=np.int64)
+    file, start, stop, state = channel_runs(
+        extent, 1, (side.file, zero, side.start, end), (files, np.zeros(n_files, np.int64), files * 0, extent)
+    )
+    gap = state == 2
+    n = int(gap.sum())
     return Segments(
-        np.concatenate([side.file, file[first]]),
-        np.concatenate([side.start, start[first]]),
-        np.concatenate([side.end, stop[last]]),
+        np.concatenate([side.file, file[gap]]),
+        np.concatenate([side.start, start[gap]]),
+        np.concatenate([side.end, stop[gap]]),
         np.concatenate([side.label, np.full(n, code, dtype=np.int64)]),
         np.concatenate([side.position, np.full(n, -1, dtype=np.int64)]),
     )
