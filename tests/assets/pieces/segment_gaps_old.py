@@ -1,7 +1,7 @@
 """The segment family's gap class as it was computed before it came from the piece engine.
 
 The reference of ``tests/test_pieces_segments.py`` (``audeval._segments.gaps._gaps`` now takes
-the uncovered pieces of :func:`audeval._pieces.cut`). Copied unchanged from
+the runs of :func:`audeval._pieces_keyed.channel_runs` where only the file's extent is active). Copied unchanged from
 ``audeval/_segments/gaps.py`` at f18e5b3.
 """
 

@@ -1,7 +1,7 @@
 """The segment family's outcome runs as they were before they came from the piece engine.
 
 The reference of ``tests/test_pieces_segments.py`` (``audeval._segments.activity.outcome_runs``
-now cuts pieces with :func:`audeval._pieces.cut` and joins them with :func:`audeval._pieces.join_runs`).
+now takes the runs of :func:`audeval._pieces_keyed.channel_runs`).
 Copied unchanged from ``audeval/_segments/activity.py`` at f18e5b3.
 """
 

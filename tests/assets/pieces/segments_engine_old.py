@@ -1,8 +1,8 @@
 """The segment family's keyed engine as it was before it used the piece engine.
 
 The reference of ``tests/test_pieces_segments.py`` (``audeval._segments.engine`` now maps
-segment coordinates onto :func:`audeval._pieces.channel_totals`; the packed-key strategy lives
-in :mod:`audeval._pieces_keyed`). Copied unchanged from ``audeval/_segments/engine.py`` at f18e5b3.
+segment coordinates onto :func:`audeval._pieces_keyed.channel_totals`: packed keys where they fit,
+else :func:`audeval._pieces.cut` and :func:`audeval._pieces.activity`). Copied unchanged from ``audeval/_segments/engine.py`` at f18e5b3.
 """
 
 from __future__ import annotations
