@@ -2,7 +2,7 @@
 
 The reference of ``tests/test_pieces_segments.py`` (``audeval._segments.activity.outcome_runs``
 now takes the runs of :func:`audeval._pieces_keyed.channel_runs`).
-Copied unchanged from ``audeval/_segments/activity.py`` at f18e5b3.
+Copied from ``audeval/_segments/activity.py`` at f18e5b3, with ``engine._side_units`` (removed) inlined.
 """
 
 from __future__ import annotations
