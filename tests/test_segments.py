@@ -634,15 +634,17 @@ def test_property_invariances_and_additivity(truth, prediction, r, seed):
 @settings(max_examples=20, deadline=None)
 @given(truth=events, prediction=events, r=st.sampled_from([None, 0.01, 1.0]))
 def test_property_engine_path_equals_keyed_path(truth, prediction, r):
-    """The fallback for huge key ranges (interval engine) gives the same table."""
+    """The fallback for huge key ranges (the piece engine's cut) gives the same table."""
+    from audeval._core import sweep_keyed as _pieces_keyed
+
     t, p = to_series(truth), to_series(prediction)
     keyed = seg.segment_statistics(t, p, time_resolution=r)
-    limit = seg.KEY_LIMIT
+    limit = _pieces_keyed.KEY_LIMIT
     try:
-        seg.KEY_LIMIT = 0
+        _pieces_keyed.KEY_LIMIT = 0
         engine = seg.segment_statistics(t, p, time_resolution=r)
     finally:
-        seg.KEY_LIMIT = limit
+        _pieces_keyed.KEY_LIMIT = limit
     pd.testing.assert_frame_equal(keyed, engine)
 
 

@@ -19,6 +19,7 @@ Everything is a sum over pieces:
 * :func:`coverage`: number of intervals active on every piece,
 * :func:`activity`: the sparse ``(piece, channel)`` list of active channels
   (with the number of intervals of that channel, or each channel once),
+* :func:`covering`: the interval of every channel on every piece (disjoint channels),
 * :func:`cooccurrence`: summed duration of every pair
   (channel ``a`` of one activity list, channel ``b`` of another, or the same),
   per file (a contingency table) or over all files,
@@ -33,6 +34,8 @@ Cost: one sort of the ``2 n`` boundaries, then linear in pieces plus activity
 no Python loop over files, intervals or pieces.
 Keys are packed into one int64 where they fit (the fast path),
 else sorted lexicographically.
+Per-channel totals and runs of two sides (segments) are in :mod:`audeval._core.sweep_keyed`:
+packed keys of every ``(file, channel)`` unit where they fit, else these pieces.
 This module imports no metric family.
 """
 
@@ -52,6 +55,7 @@ __all__ = [
     "activity",
     "cooccurrence",
     "coverage",
+    "covering",
     "cut",
     "join_runs",
     "pair_sums",
@@ -261,6 +265,24 @@ def activity(
     start = np.flatnonzero(np.r_[True, (piece[1:] != piece[:-1]) | (chan[1:] != chan[:-1])])
     count = np.diff(np.r_[start, len(piece)])
     return piece[start], chan[start], count.astype(np.int64)
+
+
+def covering(
+    n_pieces: int, first: np.ndarray, stop: np.ndarray, channel: np.ndarray, n_channels: int
+) -> np.ndarray:
+    """``(n_pieces, n_channels)``: the interval of every channel covering every piece, ``-1`` if none.
+
+    The intervals of one channel must be disjoint (e.g. the segments of one level of a partition).
+
+    Examples:
+        >>> covering(3, np.array([0, 1, 0]), np.array([1, 3, 3]), np.array([0, 0, 1]), 2).tolist()
+        [[0, 2], [1, 2], [1, 2]]
+
+    """
+    interval, piece = expand_ranges(np.asarray(first, np.int64), np.asarray(stop, np.int64))
+    out = np.full((n_pieces, n_channels), -1, dtype=np.int64)
+    out[piece, np.asarray(channel, np.int64)[interval]] = interval
+    return out
 
 
 def cooccurrence(

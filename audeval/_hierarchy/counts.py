@@ -24,6 +24,10 @@ with ``meet_t(q, j) >= r`` and ``meet_p(q, j) >= e``:
 
 Queries of the same atom share ``G``, so frameless values are exact
 integrals over atoms, and cost grows with the number of segments.
+The atoms are the elementary pieces of the core engine
+(:func:`audeval._core.sweep.cut` over the segments of both sides,
+:func:`audeval._core.sweep.covering` for the segment of every level holding each);
+the meets, ranks and windowed integrals are this family's own.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import itertools
 import numpy as np
 import pandas as pd
 
+from audeval._core import sweep as _pieces
 from audeval._hierarchy.inputs import Axis
 from audeval._hierarchy.inputs import Side
 from audeval._core.intervals import group_keys
@@ -43,43 +48,64 @@ MEASURES = ("t_reduced", "t_full", "l")
 
 
 # -------------------------------------------------------------------------
-# Segments around queries
+# Atoms: the elementary pieces of both hierarchies
 # -------------------------------------------------------------------------
 
 
-def _containing(side: Side, n_files: int, file: np.ndarray, pos: np.ndarray) -> np.ndarray:
-    """``(queries, levels)``: index of the segment containing each query per level, -1 if none."""
-    out = np.full((len(file), side.n_levels), -1, dtype=np.int64)
-    for level in range(side.n_levels):  # a handful of levels
-        rows = np.flatnonzero(side.level == level)
-        if len(rows) == 0:
-            continue
-        seg_key, query_key = group_keys(n_files, (side.file[rows], side.start[rows]), (file, pos))
-        candidate = np.searchsorted(seg_key, query_key, side="right") - 1
-        c = rows[np.clip(candidate, 0, len(rows) - 1)]
-        inside = (candidate >= 0) & (side.file[c] == file) & (pos < side.end[c])
-        out[:, level] = np.where(inside, c, -1)
-    return out
+@dataclasses.dataclass(frozen=True)
+class Atoms:
+    """Pieces of every file with constant labels on every level of both sides.
+
+    The elementary pieces (:func:`audeval._core.sweep.cut`) of all segments of both sides,
+    ``[0, n)`` of every file, and the segment of every level holding each piece
+    (:func:`audeval._core.sweep.covering`; the levels of a side are partitions).
+    """
+
+    file: np.ndarray
+    start: np.ndarray
+    length: np.ndarray
+    truth: np.ndarray  # (atoms, truth levels): index of the truth segment holding the atom, -1 none
+    prediction: np.ndarray  # (atoms, prediction levels): the same for the prediction
+
+    def __len__(self) -> int:
+        return len(self.file)
 
 
-def atoms(axis: Axis, n_files: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Pieces of every file with constant labels on every level: ``file, start, length``."""
-    file = np.concatenate(
-        [axis.truth.file, axis.truth.file, axis.prediction.file, axis.prediction.file,
-         np.arange(n_files), np.arange(n_files)]
+def atoms(axis: Axis, n_files: int) -> Atoms:
+    """The atoms of both sides on the axis (files of ``n = 0`` have none)."""
+    t, p = axis.truth, axis.prediction
+    n_t = len(t)
+    pieces = _pieces.cut(
+        n_files,
+        np.concatenate([t.file, p.file]),
+        np.concatenate([t.start, p.start]),
+        np.concatenate([t.end, p.end]),
+        extent=axis.n,
     )
-    pos = np.concatenate(
-        [axis.truth.start, axis.truth.end, axis.prediction.start, axis.prediction.end,
-         np.zeros(n_files, dtype=np.int64), axis.n]
+    n = len(pieces)
+    return Atoms(
+        pieces.file,
+        pieces.start,
+        pieces.duration,
+        _pieces.covering(n, pieces.first[:n_t], pieces.stop[:n_t], t.level, t.n_levels),
+        _pieces.covering(n, pieces.first[n_t:], pieces.stop[n_t:], p.level, p.n_levels),
     )
-    (key,) = group_keys(n_files, (file, pos))
-    _, where = np.unique(key, return_index=True)
-    file, pos = file[where], pos[where]
-    same = np.zeros(len(file), dtype=bool)
-    same[:-1] = file[1:] == file[:-1]
-    length = np.where(same, np.roll(pos, -1) - pos, 0)
-    keep = same & (length > 0) & (pos < axis.n[file])
-    return file[keep], pos[keep], length[keep]
+
+
+def holding(at: Atoms, n_files: int, file: np.ndarray, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per query point: the segment of every level holding it, truth and prediction (-1 none)."""
+    where = np.full(len(file), -1, dtype=np.int64)
+    if len(at) and len(file):
+        atom_key, query_key = group_keys(n_files, (at.file, at.start), (file, pos))
+        found = np.searchsorted(atom_key, query_key, side="right") - 1
+        c = np.maximum(found, 0)
+        inside = (found >= 0) & (at.file[c] == file) & (pos < at.start[c] + at.length[c])
+        where = np.where(inside, found, -1)
+    out = []
+    for table in (at.truth, at.prediction):
+        rows = table[np.maximum(where, 0)] if len(table) else np.zeros((len(where), table.shape[1]), np.int64)
+        out.append(np.where(where[:, None] >= 0, rows, -1))
+    return out[0], out[1]
 
 
 # -------------------------------------------------------------------------
@@ -108,17 +134,17 @@ def _intervals(side: Side, index: np.ndarray, n: np.ndarray, monotonic: bool) ->
 
 def interval_counts(
     axis: Axis,
-    n_files: int,
+    held: tuple[np.ndarray, np.ndarray],
     file: np.ndarray,
     pos: np.ndarray,
     window: int | None,
     monotonic: bool,
 ) -> np.ndarray:
-    """``G[r, e, q]`` of the T-measure for queries at ``pos``; window ``[q - w, q + w)``."""
+    """``G[r, e, q]`` of the T-measure for queries at ``pos`` (``held``: the segments holding them,
+    truth and prediction, :func:`holding`); window ``[q - w, q + w)``."""
     n = axis.n[file]
     sides = []
-    for side in (axis.truth, axis.prediction):
-        index = _containing(side, n_files, file, pos)
+    for side, index in zip((axis.truth, axis.prediction), held):
         lo, hi = _intervals(side, index, n, monotonic)
         sides.append((np.ascontiguousarray(lo.T), np.ascontiguousarray(hi.T)))
     (t_lo, t_hi), (p_lo, p_hi) = sides
@@ -213,12 +239,13 @@ class _Agreement:
 
 
 def label_counts(
-    axis: Axis, n_files: int, file: np.ndarray, pos: np.ndarray, weight: np.ndarray, monotonic: bool
+    axis: Axis, at: Atoms, weight: np.ndarray, monotonic: bool
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``G[r, e, atom]`` of the L-measure, and each atom's meet with itself per side."""
     codes, terms, self_meet = [], [], []
-    for side in (axis.truth, axis.prediction):
-        c = _codes(side, _containing(side, n_files, file, pos))
+    file = at.file
+    for side, index in ((axis.truth, at.truth), (axis.prediction, at.prediction)):
+        c = _codes(side, index)
         mode = "monotonic" if monotonic else ("nested" if _nested(c, file) else "union")
         codes.append(c)
         terms.append(_terms(side.n_levels, mode))
@@ -339,15 +366,18 @@ def _counted(rows_at_middle: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return adjacent, present.sum(axis=1) >= 2
 
 
-def window_pieces(axis: Axis, n_files: int, window: int, monotonic: bool) -> Pieces:
-    """The atoms cut where the window's edge meets a segment edge
+def window_pieces(
+    axis: Axis, n_files: int, window: int, monotonic: bool, at: Atoms | None = None
+) -> Pieces:
+    """The atoms (:func:`atoms`, or ``at``) cut where the window's edge meets a segment edge
     (``q = lo + w`` or ``q = hi - w``): ``G[r, e](q) = |[max(lo, q - w), min(hi, q + w))|``
     of the intervals ``[lo, hi)`` around ``q`` (constant on an atom) is linear on each piece."""
-    file, pos, length = atoms(axis, n_files)
+    if at is None:
+        at = atoms(axis, n_files)
+    file, pos, length = at.file, at.start, at.length
     n = axis.n[file]
     bounds: list = []
-    for side in (axis.truth, axis.prediction):
-        index = _containing(side, n_files, file, pos)
+    for side, index in ((axis.truth, at.truth), (axis.prediction, at.prediction)):
         bounds.extend(_intervals(side, index, n, monotonic))
     t_lo, t_hi, p_lo, p_hi = bounds
     start, end = pos[:, None], (pos + length)[:, None]
@@ -400,7 +430,9 @@ def _gauss(pieces: Pieces, piece: np.ndarray, lo: np.ndarray, hi: np.ndarray) ->
     return half[:, None] * np.einsum("nkv,k->nv", values.reshape(len(piece), k, 4), GAUSS_WEIGHTS)
 
 
-def windowed_scores(axis: Axis, n_files: int, window: int, monotonic: bool) -> dict[bool, dict[str, np.ndarray]]:
+def windowed_scores(
+    axis: Axis, n_files: int, window: int, monotonic: bool, at: Atoms | None = None
+) -> dict[bool, dict[str, np.ndarray]]:
     r"""Per-file sums of the windowed T-measure in continuous time (ns), as :func:`scores`.
 
     The query point :math:`q` runs over the track; its window :math:`[q - w, q + w)`
@@ -412,7 +444,7 @@ def windowed_scores(axis: Axis, n_files: int, window: int, monotonic: bool) -> d
     and the sum of its halves' agree to :data:`TOLERANCE` per unit length:
     the limit of finer and finer frame grids, to double precision.
     """
-    pieces = window_pieces(axis, n_files, window, monotonic)
+    pieces = window_pieces(axis, n_files, window, monotonic, at)
     total = np.zeros((len(pieces.file), 4))
     piece = np.arange(len(pieces.file))
     lo, hi = np.zeros(len(piece)), pieces.length.astype(np.float64)

@@ -38,18 +38,20 @@ def _frames(axis, n_files: int) -> tuple[np.ndarray, np.ndarray]:
     return file, np.arange(int(n.sum()), dtype=np.int64) - np.repeat(start, n)
 
 
-def _t_columns(axis, options: Settings, n_files: int) -> dict:
+def _t_columns(axis, at, options: Settings, n_files: int) -> dict:
     options.check_window()
     if options.window is not None and not axis.frames:  # exact: an integral over the query point
-        sums = _counts.windowed_scores(axis, n_files, options.window_units, options.monotonic)  # type: ignore[arg-type]  # window is not None here
+        sums = _counts.windowed_scores(axis, n_files, options.window_units, options.monotonic, at)  # type: ignore[arg-type]  # window is not None here
     else:
         if options.window is not None:  # counts change within an atom: one query per frame
             file, pos = _frames(axis, n_files)
             weight = np.ones(len(file))
+            held = _counts.holding(at, n_files, file, pos)
         else:  # counts are constant on atoms
-            file, pos, length = _counts.atoms(axis, n_files)
-            weight = length.astype(np.float64)
-        g = _counts.interval_counts(axis, n_files, file, pos, options.window_units, options.monotonic)
+            file, pos = at.file, at.start
+            weight = at.length.astype(np.float64)
+            held = (at.truth, at.prediction)
+        g = _counts.interval_counts(axis, held, file, pos, options.window_units, options.monotonic)
         if options.compat:
             g = g - (g > 0)
         sums = _counts.scores(g, file, weight, n_files, (False, True))
@@ -60,13 +62,12 @@ def _t_columns(axis, options: Settings, n_files: int) -> dict:
     }
 
 
-def _l_columns(axis, options: Settings, n_files: int) -> dict:
-    file, pos, length = _counts.atoms(axis, n_files)
-    weight = length.astype(np.float64)
-    g, self_t, self_p = _counts.label_counts(axis, n_files, file, pos, weight, options.monotonic)
+def _l_columns(axis, at, options: Settings, n_files: int) -> dict:
+    weight = at.length.astype(np.float64)
+    g, self_t, self_p = _counts.label_counts(axis, at, weight, options.monotonic)
     if options.compat:
         g = _exclude_self_labels(g, self_t, self_p)
-    sums = _counts.scores(g, file, weight, n_files, (True,))
+    sums = _counts.scores(g, at.file, weight, n_files, (True,))
     return {f"l_{key}": values for key, values in sums[True].items()}
 
 
@@ -78,10 +79,11 @@ def statistics_table(
     n_files = len(files)
     axis = prepare(t_side, p_side, n_files, options.frame_size, options.compat)
     columns = {"duration": axis.extent.astype("m8[ns]")}
+    at = _counts.atoms(axis, n_files)
     if "t" in which:
-        columns.update(_t_columns(axis, options, n_files))
+        columns.update(_t_columns(axis, at, options, n_files))
     if "l" in which:
-        columns.update(_l_columns(axis, options, n_files))
+        columns.update(_l_columns(axis, at, options, n_files))
     for name in list(columns):
         if name.endswith("_queries") and not np.isnan(columns[name]).any():
             columns[name] = np.rint(columns[name]).astype(np.int64)

@@ -14,10 +14,12 @@ or true negative (neither).
 Every event becomes a range of segment indices
 (:math:`\lfloor s / r \rfloor` to :math:`\lceil e / r \rceil`, exclusive,
 cut at the evaluated length of its file).
-Each ``(file, label)`` group owns a block of int64 keys
+Labels are the channels and segments the units of the core piece engine
+(:func:`audeval._core.sweep_keyed.channel_totals`):
+each ``(file, label)`` group owns a block of int64 keys
 (``n_segments + 1`` of them, so groups never touch),
-and the ranges of a group are merged with one sort of their start keys.
-Two sweeps over the boundaries of the merged ranges
+the ranges of a group are merged with one sort of their start keys,
+and two sweeps over the boundaries of the merged ranges
 (each boundary packed with its kind into one int64, plain sorts,
 cumulative sums of +1 / -1) give
 the segments where truth and prediction are both active, per group,
@@ -29,8 +31,8 @@ are sums over runs weighted by their length.
 The cost grows with the number of events,
 never with duration / ``time_resolution``.
 (When all keys would not fit into :math:`2^{60}`,
-the same quantities come from :func:`audeval._core.intervals.merge`,
-:func:`audeval._core.intervals.intersect` and a sweep over ``group_keys``.)
+the engine cuts the time into elementary pieces instead:
+:func:`audeval._core.sweep.cut` and :func:`audeval._core.sweep.activity`.)
 
 With ``time_resolution=None`` the same arithmetic runs on nanoseconds:
 the exact continuous-time limit, statistics are durations.
@@ -40,9 +42,7 @@ the exact continuous-time limit, statistics are durations.
 from audeval._core.protocol import Family
 from audeval._segments import reductions
 from audeval._segments.outcomes import outcome_runs, segment_activity
-from audeval._segments.engine import KEY_LIMIT
 from audeval._segments.engine import _n_units
-from audeval._segments.engine import _side_units
 from audeval._segments.engine import _to_units
 from audeval._segments.metrics import segment_accuracy
 from audeval._segments.metrics import segment_error_rate

@@ -13,31 +13,27 @@ import dataclasses
 
 import numpy as np
 
-from audeval._core.intervals import merge
+from audeval._core.sweep_keyed import channel_runs
 from audeval._core.validation import Inputs, Segments, file_extent
 
 
 def _gaps(side: Segments, extent: np.ndarray, code: int) -> Segments:
-    """``side`` plus its uncovered parts of ``[0, extent_f)`` as label ``code``."""
+    """``side`` plus its uncovered parts of ``[0, extent_f)`` as label ``code``:
+    the runs of :func:`audeval._core.sweep_keyed.channel_runs` where only ``[0, extent_f)`` is active."""
     n_files = len(extent)
-    end = np.where(side.end < 0, extent[side.file], side.end)  # NaT: until the end
-    group, start, stop = merge(n_files, side.file, side.start, end)
-    # gaps: before each merged interval (after the previous one of its file), and after the last
-    previous = np.zeros(len(group), dtype=np.int64)
-    same = np.zeros(len(group), dtype=bool)
-    same[1:] = group[1:] == group[:-1]
-    previous[1:] = np.where(same[1:], stop[:-1], 0)
-    last = np.zeros(n_files, dtype=np.int64)
-    np.maximum.at(last, group, stop)
-    gap_file = np.concatenate([group, np.arange(n_files, dtype=np.int64)])
-    gap_start = np.concatenate([previous, last])
-    gap_end = np.concatenate([np.minimum(start, extent[group]), extent])
-    keep = gap_end > gap_start
-    n = int(keep.sum())
+    limit = extent[side.file]
+    end = np.where(side.end < 0, limit, np.minimum(side.end, limit))  # NaT: until the end
+    zero = np.zeros(len(side), dtype=np.int64)
+    files = np.arange(n_files, dtype=np.int64)
+    file, start, stop, state = channel_runs(
+        extent, 1, (side.file, zero, side.start, end), (files, np.zeros(n_files, np.int64), files * 0, extent)
+    )
+    gap = state == 2
+    n = int(gap.sum())
     return Segments(
-        np.concatenate([side.file, gap_file[keep]]),
-        np.concatenate([side.start, gap_start[keep]]),
-        np.concatenate([side.end, gap_end[keep]]),
+        np.concatenate([side.file, file[gap]]),
+        np.concatenate([side.start, start[gap]]),
+        np.concatenate([side.end, stop[gap]]),
         np.concatenate([side.label, np.full(n, code, dtype=np.int64)]),
         np.concatenate([side.position, np.full(n, -1, dtype=np.int64)]),
     )

@@ -7,8 +7,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from audeval._core.intervals import difference, intersect, merge
-from audeval._segments.engine import _n_units, _side_units, _to_units
+from audeval._core.sweep_keyed import channel_runs
+from audeval._segments.engine import _n_units, _to_units, _unit_range
 from audeval._segments.gaps import fill_gaps
 from audeval._segments.options import SEGMENT, resolution
 from audeval._core.validation import NS_PER_SECOND, check_inputs, file_extent
@@ -28,17 +28,16 @@ def _to_ns(unit: np.ndarray, r_ns: int | None, r_seconds: float | None, compat: 
 def outcome_runs(inputs, n_units: np.ndarray, units) -> dict[str, tuple]:
     """Runs of TP, FN and FP units per ``(file, label)`` group, as the statistics count them
     (``units(start, end)``: the grid; ``n_units``: evaluated units per file);
-    each a ``(group, first, stop)`` triple of :func:`audeval._core.intervals.merge`."""
-    n_groups = inputs.n_files * inputs.n_labels
-    truth_active, prediction_active = (
-        merge(n_groups, *_side_units(inputs, side, n_units, units)[:3])
-        for side in (inputs.truth, inputs.prediction)
+    each a ``(group, first, stop)`` triple sorted by ``(group, first)``:
+    the runs of :func:`audeval._core.sweep_keyed.channel_runs` (labels as channels, units as time).
+    """
+    truth, prediction = (
+        (side.file, side.label, *_unit_range(side, n_units, units)) for side in (inputs.truth, inputs.prediction)
     )
-    both = intersect(n_groups, truth_active, prediction_active)
+    group, first, stop, state = channel_runs(n_units, inputs.n_labels, truth, prediction)
     return {
-        "tp": both,
-        "fn": difference(n_groups, truth_active, both),
-        "fp": difference(n_groups, prediction_active, both),
+        outcome: (group[state == value], first[state == value], stop[state == value])
+        for outcome, value in (("tp", 3), ("fn", 1), ("fp", 2))
     }
 
 
