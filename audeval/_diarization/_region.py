@@ -16,7 +16,7 @@ import os
 import numpy as np
 import pandas as pd
 
-from audeval._intervals import expand_ranges, group_keys, group_min_max
+from audeval._intervals import expand_ranges, group_keys, group_min_max, shared_keys
 from audeval._options import warn
 from audeval._validation import MAX_ROWS_SHOWN, NAT, Inputs, Segments, _take_apart, seconds_to_ns
 from audeval._warnings import UnknownDurationsWarning
@@ -27,22 +27,6 @@ from audeval._diarization._options import collar_sides
 _EMPTY = np.zeros(0, dtype=np.int64)
 
 
-def fast_keys(n_groups: int, *pairs) -> list[np.ndarray]:
-    """int64 keys ordering ``(group, time)`` pairs: ``group * span + time`` where it fits.
-
-    Same contract as :func:`audeval._intervals.group_keys` (keys of all pairs comparable,
-    groups apart), without its per-group minima when ``n_groups * span`` fits in int64.
-    """
-    times = [t for _, t in pairs if len(t)]
-    if not times:
-        return [np.zeros(0, dtype=np.int64) for _ in pairs]
-    low = min(int(t.min()) for t in times)
-    span = max(int(t.max()) for t in times) - low + 1
-    if (n_groups + 1) * span >= 2**62:
-        return group_keys(n_groups, *pairs)
-    return [g.astype(np.int64, copy=False) * span + (t - low) for g, t in pairs]
-
-
 def _merge_labels_arrays(n_files, n_labels, file, label, start, end):
     """Union per (file, label): one sort of (file, label, start) keys."""
     width = max(n_labels, 1)
@@ -51,7 +35,7 @@ def _merge_labels_arrays(n_files, n_labels, file, label, start, end):
     start, end = start[keep], end[keep]
     if len(group) == 0:
         return _EMPTY, _EMPTY, _EMPTY, _EMPTY
-    start_key, end_key = fast_keys(n_files * width, (group, start), (group, end))
+    start_key, end_key = shared_keys(n_files * width, (group, start), (group, end))
     order = np.argsort(start_key, kind="stable")
     start_key, end_key = start_key[order], end_key[order]
     group, start, end = group[order], start[order], end[order]
@@ -73,7 +57,7 @@ def _union(n_files: int, file, start, end):
 def _join_disjoint(n_files, file, start, end, b_file, b_start, b_end):
     """Pairs (i, j) of intervals ``i`` and disjoint sorted intervals ``j`` that overlap
     (:func:`audeval._intervals.overlap_join`; ``i`` ascending)."""
-    bs, be, s_key, e_key = fast_keys(
+    bs, be, s_key, e_key = shared_keys(
         n_files, (b_file, b_start), (b_file, b_end), (file, start), (file, end)
     )
     i, j = expand_ranges(np.searchsorted(be, s_key, side="right"), np.searchsorted(bs, e_key))

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from audeval._intervals import group_sum, merge, window_join
+from audeval._intervals import group_sum, merge, shared_keys, window_join
 from audeval._protocol import stamp
 from audeval._scores import fscore
 
@@ -28,15 +28,14 @@ from audeval._diarization import _options as opt
 from audeval._diarization._options import SPEAKER_CHANGE
 from audeval._matching._assignment import greedy_assignment
 from audeval._diarization._cluster import _ratio
-from audeval._diarization._region import fast_keys
-from audeval._diarization._statistics import _join_disjoint
+from audeval._diarization._region import _join_disjoint
 
 
 def _distinct_segments(n, file, start, end):
     """Distinct segments of positive length, sorted by (file, start, end)."""
     keep = end > start
     file, start, end = file[keep], start[keep], end[keep]
-    (start_key,) = fast_keys(n, (file, start))
+    (start_key,) = shared_keys(n, (file, start))
     by_end = np.argsort(end, kind="stable")  # two stable sorts: by (start key, end)
     order = by_end[np.argsort(start_key[by_end], kind="stable")]
     file, start, end = file[order], start[order], end[order]
@@ -70,7 +69,7 @@ def _matches(n, truth, prediction, tolerance: int) -> tuple[np.ndarray, np.ndarr
 
 def _pieces(n, file, time):
     """Consecutive distinct boundaries of each file as intervals."""
-    (key,) = fast_keys(n, (file, time))
+    (key,) = shared_keys(n, (file, time))
     order = np.argsort(key, kind="stable")
     key = key[order]
     first = order[np.r_[True, key[1:] != key[:-1]]] if len(key) else order
