@@ -259,3 +259,41 @@ def test_two_sides_hand_computed_and_empty():
     nothing = _pieces.two_sides(3, empty, empty, 2, 2, columns=columns, pair=pair)
     assert nothing.columns["total"].tolist() == [0, 0, 0]
     assert all(len(x) == 0 for x in (*nothing.pairs, *nothing.left, *nothing.right, *nothing.pair.values()))
+
+
+# -------------------------------------------------------------------------
+# Scored regions (overlap), speaker-change pieces and detection on the engine
+# -------------------------------------------------------------------------
+
+
+@hypothesis.settings(max_examples=40, deadline=None)
+@hypothesis.given(inputs())
+def test_overlap_regions_and_boundary_pieces_match_old(data):
+    from audeval._diarization._region import _overlap_regions
+    from audeval._diarization._segmentation import _pieces as boundary_pieces
+
+    n_files, n_labels, truth, prediction = data
+    for rows in (truth, prediction):
+        for got, want in zip(_overlap_regions(n_files, rows), OLD._overlap_regions(n_files, rows)):
+            np.testing.assert_array_equal(got, want)
+            assert got.dtype == np.int64
+        file, time = np.r_[rows[0], rows[0]], np.r_[rows[2], rows[3]]
+        for got, want in zip(boundary_pieces(n_files, file, time), OLD._boundary_pieces(n_files, file, time)):
+            np.testing.assert_array_equal(got, want)
+            assert got.dtype == np.int64
+
+
+@hypothesis.settings(max_examples=30, deadline=None)
+@hypothesis.given(inputs(), st.sampled_from(OPTIONS))
+def test_detection_table_matches_old(data, options):
+    from audeval._diarization._detection import _detection_table
+
+    n_files, n_labels, truth, prediction = data
+    inputs_ = validated(n_files, n_labels, truth, prediction, np.full(n_files, 60, dtype=np.int64))
+    args = (inputs_, options["collar"], options["skip_overlap"], options.get("collar_convention", "total"), None,
+            options.get("compat"))
+    new, old = _detection_table(*args), OLD._detection_table(*args)
+    assert list(new) == list(old)
+    for name in old:
+        np.testing.assert_array_equal(new[name], old[name], err_msg=name)
+        assert new[name].dtype == np.int64

@@ -16,7 +16,8 @@ import os
 import numpy as np
 import pandas as pd
 
-from audeval._intervals import expand_ranges, group_keys, group_min_max, shared_keys
+from audeval import _pieces
+from audeval._intervals import expand_ranges, group_min_max, shared_keys
 from audeval._options import warn
 from audeval._validation import MAX_ROWS_SHOWN, NAT, Inputs, Segments, _take_apart, seconds_to_ns
 from audeval._warnings import UnknownDurationsWarning
@@ -79,23 +80,14 @@ def _raw_labels(side: Segments, n_files: int, n_labels: int):
 
 
 def _overlap_regions(n_files: int, merged) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Where two or more intervals of ``merged`` are active, per file."""
+    """Where two or more intervals of ``merged`` are active, per file (merged, sorted):
+    the pieces of the piece engine covered twice or more, touching ones joined."""
     file, _, start, end = merged
-    if len(file) == 0:
-        return _EMPTY, _EMPTY, _EMPTY
-    start_key, end_key = group_keys(n_files, (file, start), (file, end))
-    key = np.concatenate([start_key, end_key])
-    delta = np.concatenate([np.ones(len(start), np.int64), -np.ones(len(end), np.int64)])
-    time = np.concatenate([start, end])
-    group = np.concatenate([file, file])
-    # ends before starts at equal times: half-open intervals that touch do not overlap
-    order = np.lexsort((delta, key))
-    delta, time, group = delta[order], time[order], group[order]
-    active = np.cumsum(delta)
-    # the count drops to 0 at the last boundary of each file,
-    # so a run with active >= 2 never crosses files
-    run = np.flatnonzero(active[:-1] >= 2)
-    return _union(n_files, group[run], time[run], time[run + 1])
+    pieces = _pieces.cut(n_files, file, start, end)
+    k = np.flatnonzero(_pieces.coverage(len(pieces), pieces.first, pieces.stop) >= 2)
+    file, start, end = pieces.file[k], pieces.start[k], pieces.end[k]
+    first, last = _pieces.join_runs(file, start, end, np.zeros(len(k), dtype=np.int64))
+    return file[first], start[first], end[last]
 
 
 def _scoring_bounds(inputs: Inputs, known: np.ndarray | None = None):

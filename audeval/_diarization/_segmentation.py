@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from audeval._intervals import group_sum, merge, shared_keys, window_join
+from audeval._pieces import cut
 from audeval._protocol import stamp
 from audeval._scores import fscore
 
@@ -68,14 +69,9 @@ def _matches(n, truth, prediction, tolerance: int) -> tuple[np.ndarray, np.ndarr
 
 
 def _pieces(n, file, time):
-    """Consecutive distinct boundaries of each file as intervals."""
-    (key,) = shared_keys(n, (file, time))
-    order = np.argsort(key, kind="stable")
-    key = key[order]
-    first = order[np.r_[True, key[1:] != key[:-1]]] if len(key) else order
-    file, time = file[first], time[first]
-    same = file[1:] == file[:-1]
-    return file[:-1][same], time[:-1][same], time[1:][same]
+    """Consecutive distinct boundaries of each file as intervals (the pieces of the engine)."""
+    pieces = cut(n, file, time, time)
+    return pieces.file, pieces.start, pieces.end
 
 
 def _filled(n, truth_labels, file, start, end, gap: int):

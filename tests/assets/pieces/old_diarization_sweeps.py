@@ -5,6 +5,8 @@ The reference of ``tests/test_pieces_diarization.py``: copied from
 ``_sweep_merged``, ``_sweep_pieces``, ``_sweep_rows``, ``_diarization_arrays``, ``_pyannote_arrays``)
 and ``audeval/_diarization/_masks.py`` (``mask_sweep`` and its helpers) at f18e5b3,
 with ``fast_keys``, ``_join_disjoint`` and ``_merge_labels_arrays`` of ``_region.py``;
+``_overlap_regions`` and ``_union`` of ``_region.py``, ``_pieces`` of ``_segmentation.py``
+(here ``_boundary_pieces``) and ``_detection_table`` of ``_detection.py``;
 the scored-region mapping (``_scored_region``, ``_crop``, ``_merge_labels``, ``_raw_labels``)
 is the package's. ``_diarization_arrays`` returns the package's ``_Table``.
 """
@@ -14,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from audeval import _pieces
-from audeval._intervals import expand_ranges, group_keys, group_sum, merge
+from audeval._intervals import expand_ranges, group_keys, group_sum, intersect, merge, total_length
 from audeval._intervals import runs as _runs
 
 from audeval._diarization._region import _EMPTY, _crop, _merge_labels, _raw_labels, _scored_region
@@ -815,3 +817,78 @@ def _aligned(rows: tuple, other: tuple, n_labels: int) -> np.ndarray:
         found = source[position] == target
         out[found] = other[-1][order][position[found]]
     return out
+
+
+# ---- _region.py, _segmentation.py, _detection.py ----
+
+
+def _union(n_files: int, file, start, end):
+    """Union of intervals per file (:func:`audeval._intervals.merge`, keys without per-file minima)."""
+    zero = np.zeros(len(file), dtype=np.int64)
+    file, _, start, end = _merge_labels_arrays(n_files, 1, file.astype(np.int64), zero, start, end)
+    return file, start, end
+
+
+def _overlap_regions(n_files: int, merged) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where two or more intervals of ``merged`` are active, per file."""
+    file, _, start, end = merged
+    if len(file) == 0:
+        return _EMPTY, _EMPTY, _EMPTY
+    start_key, end_key = group_keys(n_files, (file, start), (file, end))
+    key = np.concatenate([start_key, end_key])
+    delta = np.concatenate([np.ones(len(start), np.int64), -np.ones(len(end), np.int64)])
+    time = np.concatenate([start, end])
+    group = np.concatenate([file, file])
+    # ends before starts at equal times: half-open intervals that touch do not overlap
+    order = np.lexsort((delta, key))
+    delta, time, group = delta[order], time[order], group[order]
+    active = np.cumsum(delta)
+    # the count drops to 0 at the last boundary of each file,
+    # so a run with active >= 2 never crosses files
+    run = np.flatnonzero(active[:-1] >= 2)
+    return _union(n_files, group[run], time[run], time[run + 1])
+
+
+def _boundary_pieces(n, file, time):
+    """Consecutive distinct boundaries of each file as intervals."""
+    (key,) = fast_keys(n, (file, time))
+    order = np.argsort(key, kind="stable")
+    key = key[order]
+    first = order[np.r_[True, key[1:] != key[:-1]]] if len(key) else order
+    file, time = file[first], time[first]
+    same = file[1:] == file[:-1]
+    return file[:-1][same], time[:-1][same], time[1:][same]
+
+
+def _detection_table(
+    inputs, collar: int, skip_overlap: bool, convention: str, uem, compat: str | None = None
+) -> dict:
+    n, n_labels = inputs.n_files, inputs.n_labels
+    truth_merged = _merge_labels(inputs.truth, n, n_labels)
+    overlap_rows = None
+    if skip_overlap and compat == "pyannote":  # two rows, even of one label, are overlap
+        overlap_rows = _raw_labels(inputs.truth, n, n_labels)
+    region = _scored_region(
+        inputs,
+        truth_merged,
+        collar,
+        skip_overlap,
+        collar_convention=convention,
+        uem=uem,
+        overlap_rows=overlap_rows,
+    )
+    activity = []
+    for side in (inputs.truth, inputs.prediction):
+        # pieces stay disjoint and sorted by (file, start)
+        activity.append(region.crop(n, *merge(n, side.file, side.start, side.end)))
+    truth, prediction = activity
+    tp = total_length(n, intersect(n, truth, prediction))
+    truth_len = total_length(n, truth)
+    prediction_len = total_length(n, prediction)
+    region_len = total_length(n, region.intervals)
+    return {
+        "true_positive": tp,
+        "false_alarm": prediction_len - tp,
+        "miss": truth_len - tp,
+        "true_negative": region_len - truth_len - prediction_len + tp,
+    }
