@@ -48,6 +48,7 @@ import numpy as np
 from audeval._intervals import expand_ranges
 from audeval._intervals import group_keys
 from audeval._pieces_masks import file_sums, mask_sums
+from audeval._pieces_pairs import merge_channels, pair_sweep
 
 
 __all__ = [
@@ -470,14 +471,13 @@ def two_sides(
     r"""Per-file sums, pair co-occurrence and active times of two sides.
 
     With :math:`n_l(p)`, :math:`n_r(p)` the intervals of each side active on piece :math:`p`
-    (the channels active, ``distinct=True``: a channel active several times at once counts once),
-    a per-file column with factors :math:`g` sums :math:`\sum_p d_p\, g(n_l(p), n_r(p))`,
-    a pair column ``(weight, where)`` is :func:`pair_sums` over the pieces where
-    ``where(n_l, n_r)`` holds (``None``: all), and the active time of a channel
-    :math:`\sum_p d_p\, c(p)` (:math:`c` its count, or 1 if ``distinct``).
-    Where no channel is active twice at once and the channels of both sides of a file fit
-    one int64 mask, the bit masks of :mod:`audeval._pieces_masks` give the same numbers
-    without pieces (the strategy chosen by size); else the pieces.
+    (``distinct=True``: the channels, a channel active several times at once counts once),
+    a per-file column of factors :math:`g` (:math:`g(0, 0) = 0`) is :math:`\sum_p d_p\, g(n_l(p), n_r(p))`,
+    a pair column ``(weight, where)`` is :func:`pair_sums` over the pieces where ``where(n_l, n_r)``
+    (``None``: all), a channel's active time :math:`\sum_p d_p\, c(p)` (:math:`c` its count, 1 if
+    ``distinct``). Strategies by size: bit masks (:mod:`audeval._pieces_masks`) where no channel is
+    active twice at once and the channels of a file fit one int64; else, ``distinct``, the channels
+    merged and masks or pairs of overlapping intervals (:mod:`audeval._pieces_pairs`); else pieces.
 
     Args:
         n_files: number of file codes
@@ -498,24 +498,29 @@ def two_sides(
         ([4], [[0, 0], [0, 1], [0, 0]], [3, 3])
 
     """
-    masks = mask_sums(n_files, n_left, n_right, left, right, columns, {k: w for k, (_, w) in pair.items()})
+    where = {k: w for k, (_, w) in pair.items()}
+    masks = mask_sums(n_files, n_left, n_right, left, right, columns, where)
     if masks is not None:  # no channel active twice at once: every weight is 1
         return Sides(*masks)
+    if distinct:  # each channel's intervals merged: bit masks, else pairs of overlapping intervals
+        left, right = merge_channels(n_files, n_left, left), merge_channels(n_files, n_right, right)
+        masks = mask_sums(n_files, n_left, n_right, left, right, columns, where)
+        return Sides(*(masks or pair_sweep(n_files, n_left, n_right, left, right, columns, where)))
     n = len(left[0])
     pieces = cut(n_files, *(np.r_[left[k], right[k]] for k in (0, 2, 3)))
-    sides = []
+    acts, counts, times = [], [], []
     for side, first, stop, width in ((left, 0, n, n_left), (right, n, None, n_right)):  # the two sides
-        piece, chan, active = activity(len(pieces), pieces.first[first:stop], pieces.stop[first:stop], side[1], width)
-        active = np.ones(len(piece), dtype=np.int64) if distinct else active
+        act = activity(len(pieces), pieces.first[first:stop], pieces.stop[first:stop], side[1], width)
+        acts.append(act)
+        counts.append(coverage(len(pieces), pieces.first[first:stop], pieces.stop[first:stop]))
         width = np.int64(max(width, 1))
-        key, time = _key_sums(pieces.file[piece] * width + chan, active * pieces.duration[piece])
-        counts = np.bincount(piece, active, len(pieces)).astype(np.int64)
-        sides.append(((piece, chan, active), counts, (key // width, key % width, time)))
-    (l_act, n_l, l_time), (r_act, n_r, r_time) = sides
-    sums = file_sums(pieces.file, n_files, {k: f * pieces.duration for k, f in columns(n_l, n_r).items()})
-    where = {k: (w, None if f is None else f(n_l, n_r)) for k, (w, f) in pair.items()}
-    f, a, b, pair_columns = pair_sums(pieces, l_act, r_act, n_left, n_right, where)
-    return Sides(sums, (f, a, b), pair_columns, l_time, r_time)
+        key, time = _key_sums(side[0] * width + side[1], side[3] - side[2])
+        times.append((key // width, key % width, time))
+    d = pieces.duration * ((counts[0] + counts[1]) > 0)  # silence is not summed
+    sums = file_sums(pieces.file, n_files, {k: f * d for k, f in columns(*counts).items()})
+    weights = {k: (w, None if f is None else f(*counts)) for k, (w, f) in pair.items()}
+    f, a, b, pair_columns = pair_sums(pieces, acts[0], acts[1], n_left, n_right, weights)
+    return Sides(sums, (f, a, b), pair_columns, times[0], times[1])
 
 
 def _key_sums(key: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -31,6 +31,8 @@ CORE = {
     "audeval._protocol",
     "audeval._scores",
     "audeval._pieces",
+    "audeval._pieces_masks",
+    "audeval._pieces_pairs",
     "audeval._tables",
     "audeval._validation",
 }

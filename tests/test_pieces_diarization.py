@@ -1,12 +1,13 @@
 """Differential tests: the diarization families on the piece engine against their old sweeps.
 
 The old sweeps (``_counts_sweep``, ``_sweep_merged``, ``_sweep_pieces``, ``_sweep_rows``,
-``mask_sweep`` of ``audeval/_diarization/_masks.py``) are kept in
-``tests/assets/pieces/old_diarization_sweeps.py``; the package now runs
-:func:`audeval._pieces.two_sides` (bit masks of :mod:`audeval._pieces_masks` where they fit,
-else pieces). Exact int64 equality of the per-file components, the co-occurrence and its
+``mask_sweep`` of ``audeval/_diarization/_masks.py``, ``_overlap_regions``, the speaker-change
+pieces and the detection table) are kept in ``tests/assets/pieces/old_diarization_sweeps.py``;
+the package now runs :func:`audeval._pieces.two_sides` (bit masks of :mod:`audeval._pieces_masks`
+where they fit, else interval pairs or pieces) and :func:`audeval._pieces.cut`. Exact int64 equality of the per-file components, the co-occurrence and its
 columns and the speaking times, on polyphonic, self-overlapping, zero-length, empty-file and
-many-speaker inputs (more than 62 bits: the mask strategy gives way to the pieces).
+many-speaker inputs (more than 62 bits: the mask strategy gives way to the pairs of
+overlapping intervals of :mod:`audeval._pieces_pairs`, or to the pieces where every row counts).
 """
 
 from __future__ import annotations
@@ -151,16 +152,16 @@ def test_more_than_64_labels_match_old(seed):
 
 
 @hypothesis.settings(max_examples=30, deadline=None)
-@hypothesis.given(inputs(), st.sampled_from(["pieces", "rows", "local", "blocks"]))
+@hypothesis.given(inputs(), st.sampled_from(["pairs", "rows", "local", "blocks"]))
 def test_every_strategy_matches_old(data, path):
-    """The mask strategy's paths and the pieces, forced, against the old merged sweep."""
+    """The mask strategy's paths and the interval pairs, forced, against the old merged sweep."""
     n_files, n_labels, truth, prediction = data
     truth, prediction = (
         _merge_labels_arrays(n_files, n_labels, *positive(rows)) for rows in (truth, prediction)
     )
     expected = old_rows(n_files, n_labels, truth, prediction)
     with pytest.MonkeyPatch.context() as patch:
-        if path == "pieces":
+        if path == "pairs":  # no bit masks: each label merged, pairs of overlapping intervals
             patch.setattr(_pieces_masks, "MAX_BITS", 0)
         elif path == "rows":  # no dense grid: (file, mask) rows and ranks in file
             patch.setattr(_pieces_masks, "_DENSE", 0)
@@ -172,6 +173,18 @@ def test_every_strategy_matches_old(data, path):
             patch.setattr(_pieces_masks, "_BLOCK", 1)
         result = _statistics._sweep((n_files, n_labels, n_labels), truth, prediction)
     assert_same(result, expected)
+
+
+@hypothesis.settings(max_examples=20, deadline=None)
+@hypothesis.given(inputs())
+def test_pieces_strategy_matches_old(data):
+    """Every row counted (compat="pyannote") without bit masks: the pieces."""
+    n_files, n_labels, truth, prediction = data
+    truth, prediction = sorted_rows(positive(truth)), sorted_rows(positive(prediction))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_pieces_masks, "MAX_BITS", 0)
+        result = _statistics._sweep((n_files, n_labels, n_labels), truth, prediction, matched=True, distinct=False)
+    assert_same(result, old_pieces(n_files, n_labels, truth, prediction))
 
 
 # -------------------------------------------------------------------------
