@@ -18,7 +18,7 @@ import pytest
 
 import audeval
 from audeval import _pieces_masks as _masks
-from audeval._diarization._region import _merge_labels_arrays
+from audeval._pieces_pairs import merge_channels
 from audeval._diarization._statistics import _components, _sweep
 
 from conftest import series
@@ -43,14 +43,14 @@ def rows(rng, n_files, n_rows, n_labels, scale, self_overlap):
     start = rng.integers(0, scale, n_rows)
     end = start + rng.integers(1, max(scale // 4, 2), n_rows)
     if not self_overlap:  # one label's rows apart: merge them first
-        return _merge_labels_arrays(n_files, n_labels, file, label, start, end)
+        return merge_channels(n_files, n_labels, (file, label, start, end))
     return file, label, start, end
 
 
 def reference(n_files, n_t, n_p, truth, prediction):
     n = max(n_t, n_p, 1)
-    truth = _merge_labels_arrays(n_files, n, *truth)
-    prediction = _merge_labels_arrays(n_files, n, *prediction)
+    truth = merge_channels(n_files, n, truth)
+    prediction = merge_channels(n_files, n, prediction)
     per_file, cooccurrence, pair = OLD._sweep_merged(n_files, n, truth, prediction)
     return per_file, cooccurrence, pair, OLD._speaker_time(n_files, n, truth), OLD._speaker_time(
         n_files, n, prediction

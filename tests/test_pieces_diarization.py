@@ -25,7 +25,7 @@ import pytest
 from audeval import _pieces
 from audeval import _pieces_masks
 from audeval._diarization import _statistics
-from audeval._diarization._region import _merge_labels_arrays
+from audeval._pieces_pairs import merge_channels
 from audeval._validation import NAT, Inputs, Segments
 
 
@@ -124,7 +124,11 @@ def check_sweeps(n_files, n_labels, truth, prediction):
         assert_same(_statistics._sweep(sizes, truth, prediction, overlap=overlap),
                     old_rows(n_files, n_labels, truth, prediction, overlap))
     # merged first, as the package does where the region needs merged truth
-    merged = [_merge_labels_arrays(n_files, n_labels, *rows) for rows in (truth, prediction)]
+    merged = [merge_channels(n_files, n_labels, rows) for rows in (truth, prediction)]
+    for rows, new in zip((truth, prediction), merged):  # the union per label, as _region's was
+        for got, want in zip(new, OLD._merge_labels_arrays(n_files, n_labels, *rows)):
+            np.testing.assert_array_equal(got, want)
+            assert got.dtype == np.int64
     assert_same(_statistics._sweep(sizes, *merged), old_rows(n_files, n_labels, *merged))
     assert_same(_statistics._sweep(sizes, truth, prediction, matched=True, distinct=False),
                 old_pieces(n_files, n_labels, truth, prediction))
@@ -157,7 +161,7 @@ def test_every_strategy_matches_old(data, path):
     """The mask strategy's paths and the interval pairs, forced, against the old merged sweep."""
     n_files, n_labels, truth, prediction = data
     truth, prediction = (
-        _merge_labels_arrays(n_files, n_labels, *positive(rows)) for rows in (truth, prediction)
+        merge_channels(n_files, n_labels, positive(rows)) for rows in (truth, prediction)
     )
     expected = old_rows(n_files, n_labels, truth, prediction)
     with pytest.MonkeyPatch.context() as patch:

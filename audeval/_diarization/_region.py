@@ -18,6 +18,7 @@ import pandas as pd
 
 from audeval import _pieces
 from audeval._intervals import expand_ranges, group_min_max, shared_keys
+from audeval._pieces_pairs import merge_channels
 from audeval._options import warn
 from audeval._validation import MAX_ROWS_SHOWN, NAT, Inputs, Segments, _take_apart, seconds_to_ns
 from audeval._warnings import UnknownDurationsWarning
@@ -28,30 +29,10 @@ from audeval._diarization._options import collar_sides
 _EMPTY = np.zeros(0, dtype=np.int64)
 
 
-def _merge_labels_arrays(n_files, n_labels, file, label, start, end):
-    """Union per (file, label): one sort of (file, label, start) keys."""
-    width = max(n_labels, 1)
-    keep = end > start
-    group = file[keep] * width + label[keep]
-    start, end = start[keep], end[keep]
-    if len(group) == 0:
-        return _EMPTY, _EMPTY, _EMPTY, _EMPTY
-    start_key, end_key = shared_keys(n_files * width, (group, start), (group, end))
-    order = np.argsort(start_key, kind="stable")
-    start_key, end_key = start_key[order], end_key[order]
-    group, start, end = group[order], start[order], end[order]
-    reach = np.maximum.accumulate(end_key)
-    new = np.ones(len(group), dtype=bool)
-    new[1:] = (start_key[1:] > reach[:-1]) | (group[1:] != group[:-1])
-    first = np.flatnonzero(new)
-    group = group[first]
-    return group // width, group % width, start[first], np.maximum.reduceat(end, first)
-
-
 def _union(n_files: int, file, start, end):
     """Union of intervals per file (:func:`audeval._intervals.merge`, keys without per-file minima)."""
     zero = np.zeros(len(file), dtype=np.int64)
-    file, _, start, end = _merge_labels_arrays(n_files, 1, file.astype(np.int64), zero, start, end)
+    file, _, start, end = merge_channels(n_files, 1, (file.astype(np.int64), zero, start, end))
     return file, start, end
 
 
@@ -68,7 +49,7 @@ def _join_disjoint(n_files, file, start, end, b_file, b_start, b_end):
 
 def _merge_labels(side: Segments, n_files: int, n_labels: int):
     """Union of the intervals of each (file, label): file, label, start, end."""
-    return _merge_labels_arrays(n_files, n_labels, side.file, side.label, side.start, side.end)
+    return merge_channels(n_files, n_labels, (side.file, side.label, side.start, side.end))
 
 
 def _raw_labels(side: Segments, n_files: int, n_labels: int):
