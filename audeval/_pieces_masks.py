@@ -1,9 +1,9 @@
 r"""The bit-mask strategy of the piece engine: two sides of few channels, every file at once.
 
 Family-agnostic; :func:`audeval._pieces.two_sides` chooses it by size
-(the channels of both sides of a file fit in one int64 mask) and falls back to the pieces
-(:func:`audeval._pieces.cut`, :func:`~audeval._pieces.activity`, :func:`~audeval._pieces.pair_sums`)
-where it does not apply.
+(the channels of both sides of a file fit in one int64 mask) and falls back to the interval
+pairs of :mod:`audeval._pieces_pairs` or to the pieces (:func:`audeval._pieces.cut`,
+:func:`~audeval._pieces.activity`, :func:`~audeval._pieces.pair_sums`) where it does not apply.
 
 Each channel present in a file gets one bit on its side
 (its channel code where the codes of both sides fit in 62 bits, else its rank in the file).

@@ -68,9 +68,9 @@ def _matches(n, truth, prediction, tolerance: int) -> tuple[np.ndarray, np.ndarr
     )
 
 
-def _pieces(n, file, time):
-    """Consecutive distinct boundaries of each file as intervals (the pieces of the engine)."""
-    pieces = cut(n, file, time, time)
+def _pieces(n, file, start, end):
+    """Consecutive distinct boundaries (starts and ends) of each file as intervals (the engine's pieces)."""
+    pieces = cut(n, file, start, end)
     return pieces.file, pieces.start, pieces.end
 
 
@@ -88,13 +88,13 @@ def _filled(n, truth_labels, file, start, end, gap: int):
 def _purity_coverage(n, truth, truth_labels, prediction, gap: int):
     filled = _filled(n, truth_labels, *truth, gap)  # type: ignore[call-arg]  # truth: (file, start, end)
     coverage = merge(n, *filled)
-    ref = _pieces(n, np.r_[filled[0], filled[0]], np.r_[filled[1], filled[2]])
+    ref = _pieces(n, *filled)
     i, _ = _join_disjoint(n, *ref, *coverage)  # type: ignore[call-arg]  # two (file, start, end) triples
     inside = np.zeros(len(ref[0]), dtype=bool)
     inside[i] = True
     ref = tuple(a[inside] for a in ref)  # pieces inside the speech
     p_file, p_start, p_end = _distinct_segments(n, *prediction)
-    hyp = _pieces(n, np.r_[p_file, p_file], np.r_[p_start, p_end])
+    hyp = _pieces(n, p_file, p_start, p_end)
     i, j = _join_disjoint(n, *hyp, *coverage)  # type: ignore[call-arg]  # two (file, start, end) triples
     hyp = (hyp[0][i], np.maximum(hyp[1][i], coverage[1][j]), np.minimum(hyp[2][i], coverage[2][j]))
     i, j = _join_disjoint(n, *hyp, *ref)  # i: predicted piece, j: truth piece
