@@ -114,7 +114,7 @@ def _sweep(sizes: tuple[int, int, int], truth, prediction, *, overlap: bool = Tr
     (``compat="pyannote"``, with the ``matched`` pair columns).
     ``overlap=False`` leaves out the co-occurrence in truth overlap.
     """
-    pair = {"duration": ("product", None)}
+    pair: dict[str, tuple] = {"duration": ("product", None)}
     if overlap:
         pair["duration_overlap"] = ("product", _in_overlap)
     if matched:
