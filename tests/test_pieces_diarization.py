@@ -134,7 +134,7 @@ def check_sweeps(n_files, n_labels, truth, prediction):
                 old_pieces(n_files, n_labels, truth, prediction))
 
 
-@hypothesis.settings(max_examples=60, deadline=None)
+@hypothesis.settings(max_examples=40, deadline=None)
 @hypothesis.given(inputs())
 def test_sweeps_match_old(data):
     check_sweeps(*data)
