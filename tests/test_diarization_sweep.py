@@ -1,9 +1,14 @@
-"""Diarization: the bit-mask sweep against the sweep over pairs of overlapping intervals.
+"""Diarization: the bit-mask strategy of the piece engine against the sweep over pairs of overlapping intervals.
 
-Every path of ``audeval._diarization.masks.mask_sweep`` (dense grid in blocks of files, rows, local bits,
-keys too wide to pack, a label overlapping itself) gives the same statistics as the
-pairwise sweep on merged labels; with more than 62 labels in a file the pairwise sweep is used.
+Every path of ``audeval._core.sweep_masks.mask_sums`` (dense grid in blocks of files, rows, local bits,
+keys too wide to pack, a label overlapping itself), as the diarization sweep
+(``audeval._diarization.statistics._sweep``) runs it, gives the same statistics as the
+former pairwise sweep on merged labels (kept in ``tests/assets/pieces/old_diarization_sweeps.py``);
+with more than 62 labels in a file the engine takes the pieces.
 """
+
+import importlib.util
+import os
 
 import hypothesis
 import hypothesis.strategies as st
@@ -12,11 +17,23 @@ import pandas as pd
 import pytest
 
 import audeval
-from audeval._diarization import masks as _masks
-from audeval._diarization.region import _merge_labels_arrays
-from audeval._diarization.statistics import _speaker_time, _sweep_merged
+from audeval._core import sweep_masks as _masks
+from audeval._core.sweep_pairs import merge_channels
+from audeval._diarization.statistics import _components, _sweep
 
 from conftest import series
+
+_spec = importlib.util.spec_from_file_location(
+    "old_diarization_sweeps",
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets", "pieces", "old_diarization_sweeps.py"),
+)
+OLD = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(OLD)
+
+
+def mask_sums(n_files, n_t, n_p, truth, prediction):
+    """The mask strategy with the diarization components and the overlap column."""
+    return _masks.mask_sums(n_files, n_t, n_p, truth, prediction, _components, {"duration": None})
 
 
 def rows(rng, n_files, n_rows, n_labels, scale, self_overlap):
@@ -26,16 +43,16 @@ def rows(rng, n_files, n_rows, n_labels, scale, self_overlap):
     start = rng.integers(0, scale, n_rows)
     end = start + rng.integers(1, max(scale // 4, 2), n_rows)
     if not self_overlap:  # one label's rows apart: merge them first
-        return _merge_labels_arrays(n_files, n_labels, file, label, start, end)
+        return merge_channels(n_files, n_labels, (file, label, start, end))
     return file, label, start, end
 
 
 def reference(n_files, n_t, n_p, truth, prediction):
     n = max(n_t, n_p, 1)
-    truth = _merge_labels_arrays(n_files, n, *truth)
-    prediction = _merge_labels_arrays(n_files, n, *prediction)
-    per_file, cooccurrence, pair = _sweep_merged(n_files, n, truth, prediction)
-    return per_file, cooccurrence, pair, _speaker_time(n_files, n, truth), _speaker_time(
+    truth = merge_channels(n_files, n, truth)
+    prediction = merge_channels(n_files, n, prediction)
+    per_file, cooccurrence, pair = OLD._sweep_merged(n_files, n, truth, prediction)
+    return per_file, cooccurrence, pair, OLD._speaker_time(n_files, n, truth), OLD._speaker_time(
         n_files, n, prediction
     )
 
@@ -53,14 +70,8 @@ def assert_same(result, expected):
 
 
 def sweep(n_files, n_t, n_p, truth, prediction):
-    """mask_sweep, merging first where it reports a label overlapping itself."""
-    result = _masks.mask_sweep(n_files, n_t, n_p, truth, prediction)
-    if result is None:
-        n = max(n_t, n_p, 1)
-        truth = _merge_labels_arrays(n_files, n, *truth)
-        prediction = _merge_labels_arrays(n_files, n, *prediction)
-        result = _masks.mask_sweep(n_files, n_t, n_p, truth, prediction)
-    return result
+    """The diarization sweep (masks, or pieces where a label overlaps itself: each label once)."""
+    return _sweep((n_files, n_t, n_p), truth, prediction)
 
 
 @hypothesis.settings(max_examples=60, deadline=None)
@@ -94,7 +105,7 @@ def test_self_overlap_is_reported_not_miscounted():
     # label 0 twice at once in [5, 10): its bit would carry into label 1's
     truth = tuple(np.array(x, dtype=np.int64) for x in ([0, 0], [0, 0], [0, 5], [10, 15]))
     prediction = tuple(np.array(x, dtype=np.int64) for x in ([0], [0], [0], [15]))
-    assert _masks.mask_sweep(1, 2, 1, truth, prediction) is None
+    assert mask_sums(1, 2, 1, truth, prediction) is None
     assert_same(sweep(1, 2, 1, truth, prediction), reference(1, 2, 1, truth, prediction))
 
 
@@ -102,15 +113,15 @@ def test_keys_too_wide_to_pack_are_sorted_apart():
     # 2 files, times up to 2**61 ns: (file, time) keys leave no bits for the event codes
     t = tuple(np.array(x, dtype=np.int64) for x in ([0, 1], [0, 1], [0, 2**60], [2**61, 2**60 + 5]))
     p = tuple(np.array(x, dtype=np.int64) for x in ([0, 1], [1, 0], [2**59, 2**60 + 1], [2**61, 2**60 + 9]))
-    assert_same(_masks.mask_sweep(2, 2, 2, t, p), reference(2, 2, 2, t, p))
+    assert_same(sweep(2, 2, 2, t, p), reference(2, 2, 2, t, p))
 
 
-def test_more_than_62_labels_in_a_file_use_the_pairwise_sweep():
+def test_more_than_62_labels_in_a_file_use_the_pieces():
     n = 40  # 40 truth and 40 predicted speakers in one file: 80 bits
     start = np.arange(n) * 10
     truth = series([("f", s, s + 15, f"t{k:02d}") for k, s in enumerate(start)])
     prediction = series([("f", s + 1, s + 14, k) for k, s in enumerate(start)])
-    assert _masks.mask_sweep(1, n, n, *[
+    assert mask_sums(1, n, n, *[
         (np.zeros(n, np.int64), np.arange(n), start * 10**9, (start + 15) * 10**9)
     ] * 2) is None
     der = audeval.diarization_error_rate(truth, prediction, files_duration={"f": 500})
@@ -159,13 +170,13 @@ def test_many_files_take_the_grid_in_blocks_as_few_files_do(monkeypatch):
     grids = []
     original = _masks._grid_blocks
     monkeypatch.setattr(_masks, "_grid_blocks", lambda *a: grids.append(a[0]) or original(*a))
-    blocks = _masks.mask_sweep(n_files, n_t, n_p, truth, prediction)
+    blocks = sweep(n_files, n_t, n_p, truth, prediction)
     assert grids == [n_files]
     monkeypatch.setattr(_masks, "_BLOCK", 1)  # one file per block
-    one_per_block = _masks.mask_sweep(n_files, n_t, n_p, truth, prediction)
+    one_per_block = sweep(n_files, n_t, n_p, truth, prediction)
     monkeypatch.setattr(_masks, "_DENSE", 0)
     monkeypatch.setattr(_masks, "_BINS_PER_EVENT", 0)  # the sort path
-    rows_path = _masks.mask_sweep(n_files, n_t, n_p, truth, prediction)
+    rows_path = sweep(n_files, n_t, n_p, truth, prediction)
     assert len(grids) == 2
     expected = reference(n_files, n_t, n_p, truth, prediction)
     for result in (blocks, one_per_block, rows_path):
@@ -176,4 +187,4 @@ def test_popcount_table_counts_bits():
     values = np.array([0, 1, 2, 3, 2**40 + 7, 2**62 - 1, 2**63 - 1], dtype=np.int64)
     expected = [bin(int(v)).count("1") for v in values]
     np.testing.assert_array_equal(_masks._popcount_table(values), expected)
-    np.testing.assert_array_equal(_masks._popcount(values), expected)
+    np.testing.assert_array_equal(_masks.popcount(values), expected)

@@ -22,7 +22,7 @@ from audeval._core import sweep as _pieces
 from audeval._structure import frames as _frames
 from audeval._structure.prepare import Pieces as StructurePieces
 from audeval._diarization.sets import _set_sweep
-from audeval._diarization.statistics import _sweep_pieces
+from audeval._diarization.statistics import _sweep as _diarization_sweep
 from audeval._core.sweep import NAT
 
 
@@ -188,7 +188,9 @@ def test_two_sides_match_diarization_sweep(data):
         np.testing.assert_array_equal(components[name], values, err_msg=name)
     assert _rows(*cooc) == _rows(*old_cooc, old_pair["matched"])
     # the package's compat="pyannote" sweep on the engine: the same, column by column
-    new_components, new_cooc, new_pair = _sweep_pieces(n_files, n_labels, truth, prediction)
+    positive = [tuple(x[side[3] > side[2]] for x in side) for side in (truth, prediction)]
+    sizes = (n_files, n_labels, n_labels)
+    new_components, new_cooc, new_pair, _, _ = _diarization_sweep(sizes, *positive, matched=True, distinct=False)
     for name, values in old_components.items():
         np.testing.assert_array_equal(new_components[name], values, err_msg=name)
     assert list(new_pair) == list(old_pair)

@@ -10,7 +10,9 @@ underscore stay inside the core):
 * :mod:`.declare`: options declared once per family, declared metrics and statistics;
 * :mod:`.protocol`: the family protocol (``Family``, stamped tables, the table gate);
 * :mod:`.intervals`: grouped sorts, window joins, unions and overlaps;
-* :mod:`.sweep`: the elementary-piece engine (who is active where, and how long together);
+* :mod:`.sweep`: the elementary-piece engine (who is active where, and how long together),
+  with its strategies chosen by size: packed keys (:mod:`.sweep_keyed`, per-channel totals and runs
+  of two sides), bit masks (:mod:`.sweep_masks`) and pairs of overlapping intervals (:mod:`.sweep_pairs`);
 * :mod:`.matching`: one-to-one matching of candidate pairs (optimal, greedy, lexicographic);
 * :mod:`.tables`: additive statistics tables, built and read back;
 * :mod:`.ratios`: metrics from summed counts, divide last, one set of zero-division rules;

@@ -73,6 +73,27 @@ def group_keys(
     return out
 
 
+def shared_keys(n_groups: int, *pairs: tuple[np.ndarray, np.ndarray]) -> list[np.ndarray]:
+    """:func:`group_keys` without its per-group minima where it fits: ``group * span + value - low``.
+
+    Same contract (keys of all pairs comparable, groups apart); ``low`` and ``span`` are
+    the smallest value and the range of all values, used while ``(n_groups + 1) * span < 2**62``.
+
+    Examples:
+        >>> [k.tolist() for k in shared_keys(2, (np.array([0, 1]), np.array([3, 5])))]
+        [[0, 5]]
+
+    """
+    times = [t for _, t in pairs if len(t)]
+    if not times:
+        return [np.zeros(0, dtype=np.int64) for _ in pairs]
+    low = min(int(t.min()) for t in times)
+    span = max(int(t.max()) for t in times) - low + 1
+    if (n_groups + 1) * span >= 2**62:
+        return group_keys(n_groups, *pairs)
+    return [g.astype(np.int64, copy=False) * span + (t - low) for g, t in pairs]
+
+
 def expand_ranges(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """All ``(i, k)`` with ``left[i] <= k < right[i]``, as two flat arrays."""
     counts = np.maximum(right - left, 0)

@@ -20,10 +20,10 @@ How the durations are obtained, for every file at once:
    but for purity and coverage, and with ``skip_overlap`` takes it as overlap,
    in detection too: pyannote.metrics' rules)
    and cropped to the scored region;
-3. one sort of all boundaries by (file, time) cuts each file into elementary segments;
-   a cumulative sum of ``+-2**b`` per boundary gives the bit mask of the labels
-   active in each segment, and the segments summed per (file, mask)
-   give miss, false alarm and the time that can be confused
+3. the core's piece engine (:func:`audeval._core.sweep.two_sides`) cuts each file into
+   elementary segments (by bit masks of the active labels where they fit one int64,
+   else by pieces; the labels are its channels) and sums
+   miss, false alarm and the time that can be confused
    (kept apart for overlap and silence, for ``regions=``),
    the speaking times and the co-occurrence durations of label pairs;
 4. the label mapping (optimal or greedy, per file or over all files)
@@ -32,7 +32,7 @@ How the durations are obtained, for every file at once:
    purity, coverage, homogeneity and completeness reduce the same table.
 
 Modules: ``_options`` (options, the input gate), ``_region`` (scored regions, UEM),
-``_statistics`` and ``_masks`` (the sweep), ``_table`` (the public table),
+``_statistics`` (the sweep, on :mod:`audeval._core.sweep`), ``_table`` (the public table),
 ``_mapping`` (label mapping), ``_metrics`` (error rates), ``_cluster`` (cluster metrics),
 ``_detection``, ``_report``, ``_segmentation`` (speaker-change detection).
 All times are int64 nanoseconds until the very end.

@@ -7,7 +7,8 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from audeval._core.intervals import intersect, merge, total_length
+from audeval._core import sweep as _pieces
+from audeval._core.intervals import merge, total_length
 from audeval._core.protocol import check_table, stamp, table_options
 from audeval._core.ratios import divide, fscore
 from audeval._core.validation import NS_PER_SECOND
@@ -45,10 +46,13 @@ def _detection_table(
     for side in (inputs.truth, inputs.prediction):
         # pieces stay disjoint and sorted by (file, start)
         activity.append(region.crop(n, *merge(n, side.file, side.start, side.end)))
-    truth, prediction = activity
-    tp = total_length(n, intersect(n, truth, prediction))
-    truth_len = total_length(n, truth)
-    prediction_len = total_length(n, prediction)
+    (t_file, t_start, t_end), (p_file, p_start, p_end) = activity
+    sums = _pieces.two_sides(  # one channel a side: activity is either side's (merged) union
+        n, (t_file, np.zeros(len(t_file), np.int64), t_start, t_end),
+        (p_file, np.zeros(len(p_file), np.int64), p_start, p_end), 1, 1,
+        columns=_activity_columns, pair={}, distinct=True,
+    ).columns
+    tp, truth_len, prediction_len = sums["both"], sums["truth"], sums["prediction"]
     region_len = total_length(n, region.intervals)
     return {
         "true_positive": tp,
@@ -56,6 +60,11 @@ def _detection_table(
         "miss": truth_len - tp,
         "true_negative": region_len - truth_len - prediction_len + tp,
     }
+
+
+def _activity_columns(n_t: np.ndarray, n_p: np.ndarray) -> dict:
+    """Per piece, the factors of its length: active on both sides, on each side."""
+    return {"both": np.minimum(n_t, n_p), "truth": n_t, "prediction": n_p}
 
 
 def _compute(truth, prediction, positive_labels, options) -> pd.DataFrame:

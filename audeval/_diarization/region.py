@@ -16,7 +16,9 @@ import os
 import numpy as np
 import pandas as pd
 
-from audeval._core.intervals import expand_ranges, group_keys, group_min_max
+from audeval._core import sweep as _pieces
+from audeval._core.intervals import expand_ranges, group_min_max, shared_keys
+from audeval._core.sweep_pairs import merge_channels
 from audeval._core.options import warn
 from audeval._core.validation import MAX_ROWS_SHOWN, NAT, Inputs, Segments, take_apart, seconds_to_ns
 from audeval._core.warnings import UnknownDurationsWarning
@@ -27,53 +29,17 @@ from audeval._diarization.options import collar_sides
 _EMPTY = np.zeros(0, dtype=np.int64)
 
 
-def fast_keys(n_groups: int, *pairs) -> list[np.ndarray]:
-    """int64 keys ordering ``(group, time)`` pairs: ``group * span + time`` where it fits.
-
-    Same contract as :func:`audeval._core.intervals.group_keys` (keys of all pairs comparable,
-    groups apart), without its per-group minima when ``n_groups * span`` fits in int64.
-    """
-    times = [t for _, t in pairs if len(t)]
-    if not times:
-        return [np.zeros(0, dtype=np.int64) for _ in pairs]
-    low = min(int(t.min()) for t in times)
-    span = max(int(t.max()) for t in times) - low + 1
-    if (n_groups + 1) * span >= 2**62:
-        return group_keys(n_groups, *pairs)
-    return [g.astype(np.int64, copy=False) * span + (t - low) for g, t in pairs]
-
-
-def _merge_labels_arrays(n_files, n_labels, file, label, start, end):
-    """Union per (file, label): one sort of (file, label, start) keys."""
-    width = max(n_labels, 1)
-    keep = end > start
-    group = file[keep] * width + label[keep]
-    start, end = start[keep], end[keep]
-    if len(group) == 0:
-        return _EMPTY, _EMPTY, _EMPTY, _EMPTY
-    start_key, end_key = fast_keys(n_files * width, (group, start), (group, end))
-    order = np.argsort(start_key, kind="stable")
-    start_key, end_key = start_key[order], end_key[order]
-    group, start, end = group[order], start[order], end[order]
-    reach = np.maximum.accumulate(end_key)
-    new = np.ones(len(group), dtype=bool)
-    new[1:] = (start_key[1:] > reach[:-1]) | (group[1:] != group[:-1])
-    first = np.flatnonzero(new)
-    group = group[first]
-    return group // width, group % width, start[first], np.maximum.reduceat(end, first)
-
-
 def _union(n_files: int, file, start, end):
     """Union of intervals per file (:func:`audeval._core.intervals.merge`, keys without per-file minima)."""
     zero = np.zeros(len(file), dtype=np.int64)
-    file, _, start, end = _merge_labels_arrays(n_files, 1, file.astype(np.int64), zero, start, end)
+    file, _, start, end = merge_channels(n_files, 1, (file.astype(np.int64), zero, start, end))
     return file, start, end
 
 
 def _join_disjoint(n_files, file, start, end, b_file, b_start, b_end):
     """Pairs (i, j) of intervals ``i`` and disjoint sorted intervals ``j`` that overlap
     (:func:`audeval._core.intervals.overlap_join`; ``i`` ascending)."""
-    bs, be, s_key, e_key = fast_keys(
+    bs, be, s_key, e_key = shared_keys(
         n_files, (b_file, b_start), (b_file, b_end), (file, start), (file, end)
     )
     i, j = expand_ranges(np.searchsorted(be, s_key, side="right"), np.searchsorted(bs, e_key))
@@ -83,7 +49,7 @@ def _join_disjoint(n_files, file, start, end, b_file, b_start, b_end):
 
 def _merge_labels(side: Segments, n_files: int, n_labels: int):
     """Union of the intervals of each (file, label): file, label, start, end."""
-    return _merge_labels_arrays(n_files, n_labels, side.file, side.label, side.start, side.end)
+    return merge_channels(n_files, n_labels, (side.file, side.label, side.start, side.end))
 
 
 def _raw_labels(side: Segments, n_files: int, n_labels: int):
@@ -95,23 +61,14 @@ def _raw_labels(side: Segments, n_files: int, n_labels: int):
 
 
 def _overlap_regions(n_files: int, merged) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Where two or more intervals of ``merged`` are active, per file."""
+    """Where two or more intervals of ``merged`` are active, per file (merged, sorted):
+    the pieces of the piece engine covered twice or more, touching ones joined."""
     file, _, start, end = merged
-    if len(file) == 0:
-        return _EMPTY, _EMPTY, _EMPTY
-    start_key, end_key = group_keys(n_files, (file, start), (file, end))
-    key = np.concatenate([start_key, end_key])
-    delta = np.concatenate([np.ones(len(start), np.int64), -np.ones(len(end), np.int64)])
-    time = np.concatenate([start, end])
-    group = np.concatenate([file, file])
-    # ends before starts at equal times: half-open intervals that touch do not overlap
-    order = np.lexsort((delta, key))
-    delta, time, group = delta[order], time[order], group[order]
-    active = np.cumsum(delta)
-    # the count drops to 0 at the last boundary of each file,
-    # so a run with active >= 2 never crosses files
-    run = np.flatnonzero(active[:-1] >= 2)
-    return _union(n_files, group[run], time[run], time[run + 1])
+    pieces = _pieces.cut(n_files, file, start, end)
+    k = np.flatnonzero(_pieces.coverage(len(pieces), pieces.first, pieces.stop) >= 2)
+    file, start, end = pieces.file[k], pieces.start[k], pieces.end[k]
+    first, last = _pieces.join_runs(file, start, end, np.zeros(len(k), dtype=np.int64))
+    return file[first], start[first], end[last]
 
 
 def _scoring_bounds(inputs: Inputs, known: np.ndarray | None = None):

@@ -20,7 +20,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from audeval._core.intervals import group_sum, merge, window_join
+from audeval._core.intervals import group_sum, merge, shared_keys, window_join
+from audeval._core.sweep import cut
 from audeval._core.protocol import stamp
 from audeval._core.ratios import fscore
 
@@ -28,15 +29,14 @@ from audeval._diarization import options as opt
 from audeval._diarization.options import SPEAKER_CHANGE
 from audeval._core.matching.assignment import greedy_assignment
 from audeval._diarization.cluster import _ratio
-from audeval._diarization.region import fast_keys
-from audeval._diarization.statistics import _join_disjoint
+from audeval._diarization.region import _join_disjoint
 
 
 def _distinct_segments(n, file, start, end):
     """Distinct segments of positive length, sorted by (file, start, end)."""
     keep = end > start
     file, start, end = file[keep], start[keep], end[keep]
-    (start_key,) = fast_keys(n, (file, start))
+    (start_key,) = shared_keys(n, (file, start))
     by_end = np.argsort(end, kind="stable")  # two stable sorts: by (start key, end)
     order = by_end[np.argsort(start_key[by_end], kind="stable")]
     file, start, end = file[order], start[order], end[order]
@@ -68,15 +68,10 @@ def _matches(n, truth, prediction, tolerance: int) -> tuple[np.ndarray, np.ndarr
     )
 
 
-def _pieces(n, file, time):
-    """Consecutive distinct boundaries of each file as intervals."""
-    (key,) = fast_keys(n, (file, time))
-    order = np.argsort(key, kind="stable")
-    key = key[order]
-    first = order[np.r_[True, key[1:] != key[:-1]]] if len(key) else order
-    file, time = file[first], time[first]
-    same = file[1:] == file[:-1]
-    return file[:-1][same], time[:-1][same], time[1:][same]
+def _pieces(n, file, start, end):
+    """Consecutive distinct boundaries (starts and ends) of each file as intervals (the engine's pieces)."""
+    pieces = cut(n, file, start, end)
+    return pieces.file, pieces.start, pieces.end
 
 
 def _filled(n, truth_labels, file, start, end, gap: int):
@@ -93,13 +88,13 @@ def _filled(n, truth_labels, file, start, end, gap: int):
 def _purity_coverage(n, truth, truth_labels, prediction, gap: int):
     filled = _filled(n, truth_labels, *truth, gap)  # type: ignore[call-arg]  # truth: (file, start, end)
     coverage = merge(n, *filled)
-    ref = _pieces(n, np.r_[filled[0], filled[0]], np.r_[filled[1], filled[2]])
+    ref = _pieces(n, *filled)
     i, _ = _join_disjoint(n, *ref, *coverage)  # type: ignore[call-arg]  # two (file, start, end) triples
     inside = np.zeros(len(ref[0]), dtype=bool)
     inside[i] = True
     ref = tuple(a[inside] for a in ref)  # pieces inside the speech
     p_file, p_start, p_end = _distinct_segments(n, *prediction)
-    hyp = _pieces(n, np.r_[p_file, p_file], np.r_[p_start, p_end])
+    hyp = _pieces(n, p_file, p_start, p_end)
     i, j = _join_disjoint(n, *hyp, *coverage)  # type: ignore[call-arg]  # two (file, start, end) triples
     hyp = (hyp[0][i], np.maximum(hyp[1][i], coverage[1][j]), np.minimum(hyp[2][i], coverage[2][j]))
     i, j = _join_disjoint(n, *hyp, *ref)  # i: predicted piece, j: truth piece

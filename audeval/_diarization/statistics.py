@@ -1,7 +1,8 @@
 r"""The diarization statistics: one sweep over elementary segments, an additive table.
 
 Every file is cut into elementary segments at every truth and prediction boundary
-(inside the scored region).
+(inside the scored region) by the core's piece engine (:func:`audeval._core.sweep.two_sides`,
+by bit masks or by pieces); this module maps files, labels, UEM, collars and overlap onto it.
 In a segment of length :math:`d` with :math:`n_t` truth and :math:`n_p` predicted labels,
 total, miss and false alarm grow by :math:`n_t d`, :math:`\max(0, n_t - n_p) d`,
 :math:`\max(0, n_p - n_t) d`; every pair of a truth and a predicted label active in it
@@ -18,21 +19,9 @@ import numpy as np
 import pandas as pd
 
 from audeval._core import sweep as _pieces
-from audeval._core.intervals import runs as _runs
-from audeval._core.intervals import expand_ranges, group_sum, merge
 
 from audeval._diarization import options as opt
-from audeval._diarization.masks import mask_sweep
-from audeval._diarization.region import (
-    _EMPTY,
-    fast_keys,
-    _crop,
-    _join_disjoint,
-    _merge_labels,
-    _merge_labels_arrays,
-    _raw_labels,
-    _scored_region,
-)
+from audeval._diarization.region import _crop, _merge_labels, _raw_labels, _scored_region
 
 
 @dataclasses.dataclass
@@ -96,197 +85,48 @@ class _Table:
         return self.pair.get("matched", self.cooccurrence[3])
 
 
-def _speaker_time(n_files, n_labels, cropped):
-    file, label, start, end = cropped
-    width = max(n_labels, 1)
-    key = file * width + label
-    if len(key) == 0:
-        return _EMPTY, _EMPTY, _EMPTY
-    # cropped intervals are sorted by (file, label): reduce runs
-    first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
-    time = np.add.reduceat(end - start, first)
-    return file[first], label[first], time
-
-
-def _counts_sweep(n_files: int, truth, prediction):
-    r"""Per-file components from one sweep of +1/-1 events; the truth overlap intervals.
-
-    The events of each side are sorted by (file, time); between two consecutive events
-    the numbers :math:`n_t`, :math:`n_p` of active truth and predicted intervals are
-    constant (0 between files, so nothing there counts). With the speaking times
-    :math:`T = \sum n_t d`, :math:`P = \sum n_p d` and :math:`C = \sum \min(n_t, n_p) d`:
-    miss :math:`= T - C`, false alarm :math:`= P - C`; the overlap (:math:`n_t \ge 2`)
-    and silence (:math:`n_t = 0`) parts come from those few segments alone.
-    """
-    t_file, _, t_start, t_end = truth
-    p_file, _, p_start, p_end = prediction
-    n_t, n_p = len(t_file), len(p_file)
-    pairs = ((t_file, t_start), (t_file, t_end), (p_file, p_start), (p_file, p_end))
-    keys = fast_keys(n_files, *pairs)
-    order = np.argsort(np.concatenate(keys), kind="stable")  # timsort: the inputs are sorted runs
-    time = np.concatenate([t_start, t_end, p_start, p_end])[order]
-    file = np.concatenate([t_file, t_file, p_file, p_file])[order][:-1]
-    one, none = np.ones(n_t, np.int8), np.zeros(n_p, np.int8)
-    active_t = np.cumsum(np.concatenate([one, -one, none, none])[order], dtype=np.int64)[:-1]
-    one, none = np.ones(n_p, np.int8), np.zeros(n_t, np.int8)
-    active_p = np.cumsum(np.concatenate([none, none, one, -one])[order], dtype=np.int64)[:-1]
-    length = time[1:] - time[:-1] if len(time) else _EMPTY
-    truth_time = _sorted_sum(t_file, t_end - t_start, n_files)
-    prediction_time = _sorted_sum(p_file, p_end - p_start, n_files)
-    common = _sorted_sum(file, np.minimum(active_t, active_p) * length, n_files)
-
-    def part(k):
-        a_t, a_p, d = active_t[k], active_p[k], length[k]
-        return (
-            _sorted_sum(file[k], a_t * d, n_files),
-            _sorted_sum(file[k], np.maximum(a_t - a_p, 0) * d, n_files),
-            _sorted_sum(file[k], np.maximum(a_p - a_t, 0) * d, n_files),
-        )
-
-    k = np.flatnonzero(active_t >= 2)
-    total_overlap, miss_overlap, false_alarm_overlap = part(k)
-    per_file = {
-        "total": truth_time,
-        "miss": truth_time - common,
-        "false_alarm": prediction_time - common,
-        "total_overlap": total_overlap,
-        "miss_overlap": miss_overlap,
-        "false_alarm_overlap": false_alarm_overlap,
-        "false_alarm_silence": part(np.flatnonzero((active_t == 0) & (active_p > 0)))[2],
+def _components(n_t: np.ndarray, n_p: np.ndarray) -> dict:
+    """Per piece, the factors of its length in each per-file column (``n_t``, ``n_p`` active labels)."""
+    common = np.minimum(n_t, n_p)
+    miss, false_alarm = n_t - common, n_p - common
+    in_overlap = n_t >= 2
+    return {
+        "total": n_t,
+        "miss": miss,
+        "false_alarm": false_alarm,
+        "total_overlap": np.where(in_overlap, n_t, 0),
+        "miss_overlap": np.where(in_overlap, miss, 0),
+        "false_alarm_overlap": np.where(in_overlap, false_alarm, 0),
+        "false_alarm_silence": np.where(n_t == 0, false_alarm, 0),
     }
-    k = k[length[k] > 0]
-    overlap_intervals = merge(n_files, file[k], time[k], time[k + 1])
-    return per_file, overlap_intervals, keys, order
 
 
-def _sorted_sum(file: np.ndarray, values: np.ndarray, n_files: int) -> np.ndarray:
-    """Exact int64 sum per file of values whose ``file`` is sorted (no ``ufunc.at``)."""
-    out = np.zeros(n_files, dtype=np.int64)
-    if len(values) == 0:
-        return out
-    groups = np.arange(n_files)
-    starts = np.searchsorted(file, groups, side="left")
-    nonempty = np.searchsorted(file, groups, side="right") > starts
-    out[nonempty] = np.add.reduceat(values, starts[nonempty])
-    return out
+def _in_overlap(n_t: np.ndarray, n_p: np.ndarray) -> np.ndarray:
+    return n_t >= 2
 
 
-def _overlapping_pairs(n_t: int, n_p: int, keys, order):
-    """Pairs (i, j) of truth and predicted intervals of a file that overlap.
+def _sweep(sizes: tuple[int, int, int], truth, prediction, *, overlap: bool = True, matched: bool = False,
+           distinct: bool = True) -> tuple:
+    """Per-file components, co-occurrence, pair columns and speaking times of cropped rows
+    (the piece engine, :func:`audeval._core.sweep.two_sides`; labels are its channels).
 
-    Either the predicted interval starts inside the truth interval,
-    or the truth interval starts inside the predicted one (after its start):
-    two "start inside" searches on the sorted starts, no pairwise matrix.
-    ``keys`` (truth start, end, prediction start, end) and their joint sort ``order``
-    come from :func:`_counts_sweep`: the starts of each side in sorted order are
-    read off it, no other sort.
+    ``distinct``: a label overlapping itself counts once (merged labels), else every row
+    (``compat="pyannote"``, with the ``matched`` pair columns).
+    ``overlap=False`` leaves out the co-occurrence in truth overlap.
     """
-    ts, te, ps, pe = keys
-    by_t = order[order < n_t]
-    by_p = order[(order >= 2 * n_t) & (order < 2 * n_t + n_p)] - 2 * n_t
-    ps_sorted, ts_sorted = ps[by_p], ts[by_t]
-    # needles in sorted order: the binary searches then walk memory in order
-    i1, k1 = expand_ranges(
-        np.searchsorted(ps_sorted, ts_sorted, side="left"),
-        np.searchsorted(ps_sorted, te[by_t], side="left"),
-    )
-    j2, k2 = expand_ranges(
-        np.searchsorted(ts_sorted, ps_sorted, side="right"),
-        np.searchsorted(ts_sorted, pe[by_p], side="left"),
-    )
-    return np.concatenate([by_t[i1], by_t[k2]]), np.concatenate([by_p[k1], by_p[j2]])
-
-
-def _pair_sums(n_runs: int, width: int, run: np.ndarray, label: np.ndarray, values: list):
-    """Sums of ``values`` per (truth run, predicted label), only the non-empty ones."""
-    key = run * width + label
-    if n_runs * width <= max(8 * len(key), 1 << 20):  # dense grid: no sort
-        sums = [np.bincount(key, weights=None, minlength=n_runs * width) if v is None else
-                _int_bincount(key, v, n_runs * width) for v in values]
-        unique = np.flatnonzero(np.bincount(key, minlength=n_runs * width))
-        return unique, [x[unique] for x in sums]
-    unique, inverse = np.unique(key, return_inverse=True)
-    return unique, [group_sum(inverse.ravel(), v, len(unique)) for v in values]
-
-
-def _int_bincount(key, values, size):
-    """Exact int64 sums per key; float64 bins are exact below 2**53 ns (104 days)."""
-    if len(values) == 0 or int(np.abs(values).sum()) < 2**53:
-        return np.bincount(key, weights=values.astype(np.float64), minlength=size).astype(np.int64)
-    out = np.zeros(size, dtype=np.int64)
-    np.add.at(out, key, values)
-    return out
-
-
-def _sweep_merged(n_files: int, n_labels: int, truth, prediction, overlap: bool = True):
-    """Per-file components and co-occurrence of merged labels (each active at most once at a time).
-
-    ``overlap=False`` leaves out the co-occurrence in truth overlap (``regions="all"`` only).
-    """
-    per_file, overlap_intervals, keys, order = _counts_sweep(n_files, truth, prediction)
-    i, j = _overlapping_pairs(len(truth[0]), len(prediction[0]), keys, order)
-    start = np.maximum(truth[2][i], prediction[2][j])
-    end = np.minimum(truth[3][i], prediction[3][j])
-    values = [end - start]
+    pair: dict[str, tuple] = {"duration": ("product", None)}
     if overlap:
-        a, b = _join_disjoint(n_files, truth[0][i], start, end, *overlap_intervals)
-        inside = np.minimum(end[a], overlap_intervals[2][b]) - np.maximum(
-            start[a], overlap_intervals[1][b]
-        )
-        values.append(_int_bincount(a, inside, len(i)))
-    width = max(n_labels, 1)
-    t_run, t_first = _runs(truth[0] * width + truth[1])  # truth is sorted by (file, label)
-    unique, sums = _pair_sums(len(t_first), width, t_run[i], prediction[1][j], values)
-    first = t_first[unique // width] if len(unique) else _EMPTY
-    # rows sorted by (file, truth, prediction), as the general sweep gives them
-    cooccurrence = (truth[0][first], truth[1][first], unique % width, sums[0])
-    return per_file, cooccurrence, ({"duration_overlap": sums[1]} if overlap else {})
-
-
-def _sweep_pieces(n_files: int, n_labels: int, truth, prediction):
-    """Per-file components and the co-occurrence of label pairs, every row counted.
-
-    ``compat="pyannote"``: a label overlapping itself is active twice
-    (the pieces of :mod:`audeval._core.sweep` with the number of active rows per label).
-    """
-    n_t = len(truth[0])
-    pieces = _pieces.cut(
-        n_files,
-        np.r_[truth[0], prediction[0]],
-        np.r_[truth[2], prediction[2]],
-        np.r_[truth[3], prediction[3]],
+        pair["duration_overlap"] = ("product", _in_overlap)
+    if matched:
+        pair.update(matched=("min", None), matched_overlap=("min", _in_overlap))
+    n, n_truth_labels, n_prediction_labels = sizes
+    sides = _pieces.two_sides(
+        n, truth, prediction, n_truth_labels, n_prediction_labels,
+        columns=_components, pair=pair, distinct=distinct,
     )
-    n = len(pieces)
-    t_first, t_stop = pieces.first[:n_t], pieces.stop[:n_t]
-    p_first, p_stop = pieces.first[n_t:], pieces.stop[n_t:]
-    n_truth = _pieces.coverage(n, t_first, t_stop)
-    n_prediction = _pieces.coverage(n, p_first, p_stop)
-    length, file = pieces.duration, pieces.file
-    overlap = n_truth >= 2
-    total = n_truth * length
-    miss = np.maximum(n_truth - n_prediction, 0) * length
-    false_alarm = np.maximum(n_prediction - n_truth, 0) * length
-    silence = n_truth == 0
-    per_file = {
-        "total": group_sum(file, total, n_files),
-        "miss": group_sum(file, miss, n_files),
-        "false_alarm": group_sum(file, false_alarm, n_files),
-        "total_overlap": group_sum(file[overlap], total[overlap], n_files),
-        "miss_overlap": group_sum(file[overlap], miss[overlap], n_files),
-        "false_alarm_overlap": group_sum(file[overlap], false_alarm[overlap], n_files),
-        "false_alarm_silence": group_sum(file[silence], false_alarm[silence], n_files),
-    }
-    width = max(n_labels, 1)
-    t_active = _pieces.activity(n, t_first, t_stop, truth[1], width)
-    p_active = _pieces.activity(n, p_first, p_stop, prediction[1], width)
-    columns = {
-        "duration": ("product", None),
-        "duration_overlap": ("product", overlap),
-        "matched": ("min", None),
-        "matched_overlap": ("min", overlap),
-    }
-    f, t, p, pair = _pieces.pair_sums(pieces, t_active, p_active, width, width, columns)
-    return per_file, (f, t, p, pair.pop("duration")), pair
+    columns = dict(sides.pair)
+    cooccurrence = (*sides.pairs, columns.pop("duration"))
+    return sides.columns, cooccurrence, columns, sides.left, sides.right
 
 
 def _diarization_arrays(
@@ -319,13 +159,13 @@ def _diarization_arrays(
     rows = truth_merged if truth_merged is not None else _positive(inputs.truth)
     prediction_rows = _positive(inputs.prediction)
     sizes = (n, len(truth_labels), len(prediction_labels))
-    per_file, cooccurrence, pair, truth_time, prediction_time = _sweep_rows(
-        sizes, _crop(n, n_labels, rows, region), _crop(n, n_labels, prediction_rows, region), overlap
+    per_file, cooccurrence, pair, truth_time, prediction_time = _sweep(
+        sizes, _crop(n, n_labels, rows, region), _crop(n, n_labels, prediction_rows, region), overlap=overlap
     )
     mapping = None
     if collar > 0 and collar_convention == "per_side":  # md-eval maps before the collars
         scored = _scored_region(inputs, truth_merged, 0, False, uem=uem)
-        mapping = _sweep_rows(
+        mapping = _sweep(
             sizes, _crop(n, n_labels, rows, scored), _crop(n, n_labels, prediction_rows, scored)
         )[1]
     return _Table(
@@ -339,28 +179,6 @@ def _diarization_arrays(
         pair=pair,
         compat=compat,
         mapping=mapping,
-    )
-
-
-def _sweep_rows(sizes: tuple[int, int, int], truth, prediction, overlap: bool = True) -> tuple:
-    """Per-file components, co-occurrence, pair columns and speaking times of cropped rows."""
-    n, n_truth_labels, n_prediction_labels = sizes
-    n_labels = max(n_truth_labels, n_prediction_labels, 1)
-    result = mask_sweep(*sizes, truth, prediction, overlap)
-    if result is None:  # a label overlapping itself: merge (union per label), sweep again
-        truth = _merge_labels_arrays(n, n_labels, *truth)
-        prediction = _merge_labels_arrays(n, n_labels, *prediction)
-        result = mask_sweep(*sizes, truth, prediction, overlap)
-    if result is not None:
-        return result
-    # more than 62 labels in a file: pairs of overlapping intervals
-    per_file, cooccurrence, pair = _sweep_merged(n, n_labels, truth, prediction, overlap)
-    return (
-        per_file,
-        cooccurrence,
-        pair,
-        _speaker_time(n, n_labels, truth),
-        _speaker_time(n, n_labels, prediction),
     )
 
 
@@ -392,9 +210,10 @@ def _pyannote_arrays(
     )
     truth = _crop(n, n_labels, truth_rows, region)
     prediction = _crop(n, n_labels, prediction_rows, region)
-    per_file, cooccurrence, pair = _sweep_pieces(n, n_labels, truth, prediction)
-    truth_time = _speaker_time(n, n_labels, truth)
-    prediction_time = _speaker_time(n, n_labels, prediction)
+    sizes = (n, len(truth_labels), len(prediction_labels))
+    per_file, cooccurrence, pair, truth_time, prediction_time = _sweep(
+        sizes, truth, prediction, matched=True, distinct=False
+    )
     # label supports (merged), for purity and coverage
     prediction_merged = _merge_labels(inputs.prediction, n, n_labels)
     if len(truth_merged[0]) == len(truth_rows[0]) and len(prediction_merged[0]) == len(
@@ -405,13 +224,9 @@ def _pyannote_arrays(
             "prediction": prediction_time[2],
             "cooccurrence": cooccurrence[3],
         }
-    else:  # one more sweep, on the same region
-        sizes = (n, len(truth_labels), len(prediction_labels))
-        _, support_pairs, _, support_truth, support_prediction = _sweep_rows(
-            sizes,
-            _crop(n, n_labels, truth_merged, region),
-            _crop(n, n_labels, prediction_merged, region),
-            overlap=False,
+    else:  # one more sweep of the same rows, each label counted once
+        _, support_pairs, _, support_truth, support_prediction = _sweep(
+            sizes, truth, prediction, overlap=False
         )
         support = {
             "truth": _aligned(truth_time, support_truth, n_labels),

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 import functools
 import sys
+from typing import Any
 import uuid
 
 import numpy as np
@@ -90,7 +91,7 @@ def _file_level(values) -> tuple[np.ndarray, pd.Index]:
     return np.asarray(codes, dtype=np.int64), pd.Index(uniques, name="file")
 
 
-def _sorted_runs(array) -> tuple[np.ndarray, object] | None:
+def _sorted_runs(array) -> tuple[np.ndarray, Any] | None:
     """Codes and file names (an array like ``array``) of sorted arrow strings (a partition indexed by file) from their runs;
     ``None`` where they are not sorted or not arrow strings.
 
@@ -288,7 +289,7 @@ def _counted(batches: Batches, truth: pd.Series, prediction: pd.Series) -> Rows 
     if counts is None:
         return None
     inputs, columns, keys = batches._warning_once(counts)
-    return rows_of_counts(family.name, inputs.files, list(inputs.labels), columns, keys, pending.recorded)
+    return rows_of_counts(family.name, inputs.files, list(inputs.labels), columns, keys, dict(pending.recorded))
 
 
 # -------------------------------------------------------------------------

@@ -141,7 +141,7 @@ def rows_of_counts(
         label_codes = np.tile(np.arange(n_labels, dtype=np.int64), n_files)
     else:
         file_codes, label_codes = np.divmod(np.asarray(keys, dtype=np.int64), max(n_labels, 1))
-    out = {}
+    out: dict[str, object] = {}
     for name, values in columns.items():
         dtype = getattr(values, "dtype", None)
         if dtype == _SPARSE:

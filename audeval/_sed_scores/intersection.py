@@ -286,7 +286,7 @@ def intersection_deltas(
         if cuts is not None and (cuts.bottom[c0:c1] & tree[c0:c1].any(axis=1)).any():
             # below the band: the tree of the scores clipped at the band's lowest level,
             # less the rows above the band summed into that level
-            flat = _deltas.flatten_clipped(  # type: ignore[assignment]  # flat is reused for the clipped scores (one more column)
+            flat = _deltas.flatten_clipped(  # flat is reused for the clipped scores (one more column)
                 inputs.scores, inputs.frame_file, n_files, keep, cuts.low, cuts.level, (c0, c1)
             )
             bottom = _tree_parts(inputs, truth, coverage, _deltas.nodes(*flat), dtc, gtc, cttc, decimals, (c0, c1))
