@@ -6,6 +6,7 @@ source separation lives in :mod:`audeval.separation`.
 
 __version__ = "0.1.0"
 
+from audeval._core.allocator import raise_mmap_threshold as _raise_mmap_threshold
 from audeval._generic.accumulate import Accumulator
 from audeval._agreement import agreement_statistics
 from audeval._agreement import cohen_kappa
@@ -224,3 +225,5 @@ __all__ = [
     "unitized_alpha",
     "v_measure",
 ]
+
+_raise_mmap_threshold()  # the first metric calls as fast as later ones (audeval/_core/allocator.py)
