@@ -134,10 +134,21 @@ def occurring(sides: list[tuple[np.ndarray, list, bool]], label_list: list) -> n
             out[:] = True
             continue
         if index is None:
-            index = pd.Index(label_list, dtype=object)
-        found = np.asarray(index.get_indexer(pd.Index(uniques, dtype=object)))
+            index = _positions(label_list)
+        found = index(uniques)
         out[found[found >= 0]] = True
     return out
+
+
+def _positions(label_list: list):
+    """``uniques -> positions in label_list (-1: absent)``: a dict for short lists of strings
+    (a pandas hash table costs ~0.1 ms to build), else pandas' ``get_indexer``
+    (its equality of mixed types, e.g. ``1`` and ``True``, stays the rule)."""
+    if len(label_list) > 256 or not all(type(label) is str for label in label_list):
+        index = pd.Index(label_list, dtype=object)
+        return lambda uniques: np.asarray(index.get_indexer(pd.Index(uniques, dtype=object)))
+    table = {label: i for i, label in enumerate(label_list)}
+    return lambda uniques: np.fromiter((table.get(u, -1) for u in uniques), dtype=np.int64, count=len(uniques))
 
 
 EMPTY_LABELS_ALLOWED: contextvars.ContextVar[bool] = contextvars.ContextVar(
