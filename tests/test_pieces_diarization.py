@@ -3,7 +3,7 @@
 The old sweeps (``_counts_sweep``, ``_sweep_merged``, ``_sweep_pieces``, ``_sweep_rows``,
 ``mask_sweep`` of ``audeval/_diarization/masks.py``, ``_overlap_regions``, the speaker-change
 pieces and the detection table) are kept in ``tests/assets/pieces/old_diarization_sweeps.py``;
-the package now runs :func:`audeval._core.sweep.two_sides` (bit masks of :mod:`audeval._core.sweep_masks`
+the package now runs :func:`audeval._core.sweep_sides.two_sides` (bit masks of :mod:`audeval._core.sweep_masks`
 where they fit, else interval pairs or pieces) and :func:`audeval._core.sweep.cut`. Exact int64 equality of the per-file components, the co-occurrence and its
 columns and the speaking times, on polyphonic, self-overlapping, zero-length, empty-file and
 many-speaker inputs (more than 62 bits: the mask strategy gives way to the pairs of
@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from audeval._core import sweep as _pieces
+from audeval._core.sweep_sides import two_sides
 from audeval._core import sweep_masks as _pieces_masks
 from audeval._diarization import statistics as _statistics
 from audeval._core.sweep_pairs import merge_channels
@@ -261,8 +261,8 @@ def test_two_sides_hand_computed_and_empty():
         return {"total": n_t, "miss": np.maximum(n_t - n_p, 0)}
 
     pair = {"time": ("product", None), "min": ("min", None)}
-    counted = _pieces.two_sides(2, truth, prediction, 2, 1, columns=columns, pair=pair)
-    once = _pieces.two_sides(2, truth, prediction, 2, 1, columns=columns, pair=pair, distinct=True)
+    counted = two_sides(2, truth, prediction, 2, 1, columns=columns, pair=pair)
+    once = two_sides(2, truth, prediction, 2, 1, columns=columns, pair=pair, distinct=True)
     assert counted.columns["total"].tolist() == [4 + 3 + 4, 0]  # file 1 empty
     assert once.columns["total"].tolist() == [4 + 4, 0]
     assert counted.columns["miss"].tolist() == [1 + 1 + 2 * 2 + 0 + 1, 0]
@@ -273,7 +273,7 @@ def test_two_sides_hand_computed_and_empty():
     assert [x.tolist() for x in counted.left] == [[0, 0], [0, 1], [7, 4]]
     assert [x.tolist() for x in once.left] == [[0, 0], [0, 1], [4, 4]]
     empty = tuple(np.zeros(0, np.int64) for _ in range(4))
-    nothing = _pieces.two_sides(3, empty, empty, 2, 2, columns=columns, pair=pair)
+    nothing = two_sides(3, empty, empty, 2, 2, columns=columns, pair=pair)
     assert nothing.columns["total"].tolist() == [0, 0, 0]
     assert all(len(x) == 0 for x in (*nothing.pairs, *nothing.left, *nothing.right, *nothing.pair.values()))
 

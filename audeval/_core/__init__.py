@@ -12,7 +12,8 @@ underscore stay inside the core):
 * :mod:`.intervals`: grouped sorts, window joins, unions and overlaps;
 * :mod:`.sweep`: the elementary-piece engine (who is active where, and how long together),
   with its strategies chosen by size: packed keys (:mod:`.sweep_keyed`, per-channel totals and runs
-  of two sides), bit masks (:mod:`.sweep_masks`) and pairs of overlapping intervals (:mod:`.sweep_pairs`);
+  of two sides), and for two sides' sums (:mod:`.sweep_sides`) bit masks (:mod:`.sweep_masks`)
+  and pairs of overlapping intervals (:mod:`.sweep_pairs`);
 * :mod:`.matching`: one-to-one matching of candidate pairs (optimal, greedy, lexicographic);
 * :mod:`.tables`: additive statistics tables, built and read back;
 * :mod:`.ratios`: metrics from summed counts, divide last, one set of zero-division rules;

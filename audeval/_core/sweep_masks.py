@@ -1,6 +1,6 @@
 r"""The bit-mask strategy of the piece engine: two sides of few channels, every file at once.
 
-Family-agnostic; :func:`audeval._core.sweep.two_sides` chooses it by size
+Family-agnostic; :func:`audeval._core.sweep_sides.two_sides` chooses it by size
 (the channels of both sides of a file fit in one int64 mask) and falls back to the interval
 pairs of :mod:`audeval._core.sweep_pairs` or to the pieces (:func:`audeval._core.sweep.cut`,
 :func:`~audeval._core.sweep.activity`, :func:`~audeval._core.sweep.pair_sums`) where it does not apply.

@@ -1,6 +1,6 @@
 r"""The interval-pair strategy of the piece engine: two sides of many channels, each active once at a time.
 
-Family-agnostic; :func:`audeval._core.sweep.two_sides` takes it for channels counted once
+Family-agnostic; :func:`audeval._core.sweep_sides.two_sides` takes it for channels counted once
 (``distinct=True``) where the bit masks (:mod:`audeval._core.sweep_masks`) do not fit
 (more than 62 channels of both sides in a file): its cost grows with the pairs of
 overlapping intervals, not with pieces times the channels active on them.

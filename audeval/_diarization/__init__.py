@@ -20,7 +20,7 @@ How the durations are obtained, for every file at once:
    but for purity and coverage, and with ``skip_overlap`` takes it as overlap,
    in detection too: pyannote.metrics' rules)
    and cropped to the scored region;
-3. the core's piece engine (:func:`audeval._core.sweep.two_sides`) cuts each file into
+3. the core's piece engine (:func:`audeval._core.sweep_sides.two_sides`) cuts each file into
    elementary segments (by bit masks of the active labels where they fit one int64,
    else by pieces; the labels are its channels) and sums
    miss, false alarm and the time that can be confused

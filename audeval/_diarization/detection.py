@@ -7,7 +7,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from audeval._core import sweep as _pieces
+from audeval._core.sweep_sides import two_sides
 from audeval._core.intervals import merge, total_length
 from audeval._core.protocol import check_table, stamp, table_options
 from audeval._core.ratios import divide, fscore
@@ -47,7 +47,7 @@ def _detection_table(
         # pieces stay disjoint and sorted by (file, start)
         activity.append(region.crop(n, *merge(n, side.file, side.start, side.end)))
     (t_file, t_start, t_end), (p_file, p_start, p_end) = activity
-    sums = _pieces.two_sides(  # one channel a side: activity is either side's (merged) union
+    sums = two_sides(  # one channel a side: activity is either side's (merged) union
         n, (t_file, np.zeros(len(t_file), np.int64), t_start, t_end),
         (p_file, np.zeros(len(p_file), np.int64), p_start, p_end), 1, 1,
         columns=_activity_columns, pair={}, distinct=True,

@@ -1,7 +1,7 @@
 r"""The diarization statistics: one sweep over elementary segments, an additive table.
 
 Every file is cut into elementary segments at every truth and prediction boundary
-(inside the scored region) by the core's piece engine (:func:`audeval._core.sweep.two_sides`,
+(inside the scored region) by the core's piece engine (:func:`audeval._core.sweep_sides.two_sides`,
 by bit masks or by pieces); this module maps files, labels, UEM, collars and overlap onto it.
 In a segment of length :math:`d` with :math:`n_t` truth and :math:`n_p` predicted labels,
 total, miss and false alarm grow by :math:`n_t d`, :math:`\max(0, n_t - n_p) d`,
@@ -18,8 +18,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from audeval._core import sweep as _pieces
-
+from audeval._core.sweep_sides import two_sides
 from audeval._diarization import options as opt
 from audeval._diarization.region import _crop, _merge_labels, _raw_labels, _scored_region
 
@@ -108,7 +107,7 @@ def _in_overlap(n_t: np.ndarray, n_p: np.ndarray) -> np.ndarray:
 def _sweep(sizes: tuple[int, int, int], truth, prediction, *, overlap: bool = True, matched: bool = False,
            distinct: bool = True) -> tuple:
     """Per-file components, co-occurrence, pair columns and speaking times of cropped rows
-    (the piece engine, :func:`audeval._core.sweep.two_sides`; labels are its channels).
+    (the piece engine, :func:`audeval._core.sweep_sides.two_sides`; labels are its channels).
 
     ``distinct``: a label overlapping itself counts once (merged labels), else every row
     (``compat="pyannote"``, with the ``matched`` pair columns).
@@ -120,7 +119,7 @@ def _sweep(sizes: tuple[int, int, int], truth, prediction, *, overlap: bool = Tr
     if matched:
         pair.update(matched=("min", None), matched_overlap=("min", _in_overlap))
     n, n_truth_labels, n_prediction_labels = sizes
-    sides = _pieces.two_sides(
+    sides = two_sides(
         n, truth, prediction, n_truth_labels, n_prediction_labels,
         columns=_components, pair=pair, distinct=distinct,
     )
