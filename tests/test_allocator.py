@@ -49,9 +49,3 @@ def test_without_warming_every_temporary_faults_its_pages():
 def test_after_import_audeval_temporaries_do_not_fault():
     assert faults("import audeval") < 50
 
-
-def test_raise_mmap_threshold_allocates_nothing_it_keeps():
-    from audeval._core.allocator import WARM_BYTES, raise_mmap_threshold
-
-    assert WARM_BYTES == 1 << 23
-    assert raise_mmap_threshold(1 << 20) is None
