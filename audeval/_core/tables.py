@@ -184,6 +184,19 @@ def per_label(stats: pd.DataFrame) -> pd.DataFrame:
     return pd.concat([summed, sums], axis=1)[list(stats.columns)]
 
 
+def int_columns(stats: pd.DataFrame, columns: Sequence[str]) -> np.ndarray:
+    """The integer columns of a table as one ``(rows, columns)`` int64 array.
+
+    One conversion of the whole block, without pandas' per-column Series
+    (whose ``attrs`` are deep-copied on every access).
+    """
+    position = stats.columns.get_indexer(list(columns))
+    if (position < 0).any():
+        missing = [c for c, k in zip(columns, position) if k < 0]
+        raise KeyError(f"statistics table lacks columns {missing}")
+    return stats.to_numpy(dtype=np.int64)[:, position]
+
+
 def per_file(stats: pd.DataFrame) -> pd.DataFrame:
     """Sum a statistics table over labels: one row per file."""
     return stats.groupby(level="file", sort=False, observed=True).sum()

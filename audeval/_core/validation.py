@@ -384,6 +384,10 @@ def batch_durations(
     return files_duration[pd.Index(files_duration.index).isin(files)]  # type: ignore[union-attr]  # a Series here
 
 
+_FEW_LABELS = 256
+"""Up to this many labels a side, labels are mapped to positions by a dict."""
+
+
 def _label_map(codes: np.ndarray, uniques: list, label_list: list) -> np.ndarray:
     """Each row's position in ``label_list`` (-1: a label not evaluated)."""
     if not len(uniques):
@@ -392,6 +396,9 @@ def _label_map(codes: np.ndarray, uniques: list, label_list: list) -> np.ndarray
         if len(codes) == 0 or codes.min() >= 0:
             return codes  # every code is its position (label_codes made them, int64)
         mapping = np.arange(len(uniques))
+    elif len(uniques) <= _FEW_LABELS and len(label_list) <= _FEW_LABELS:  # a dict beats two Index
+        position = {label: k for k, label in enumerate(label_list)}
+        mapping = np.array([position.get(label, -1) for label in uniques], dtype=np.int64)
     else:
         label_index = pd.Index(label_list, dtype=object)
         mapping = np.asarray(label_index.get_indexer(pd.Index(uniques, dtype=object)))

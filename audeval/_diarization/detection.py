@@ -11,6 +11,7 @@ from audeval._core.sweep_sides import two_sides
 from audeval._core.intervals import merge, total_length
 from audeval._core.protocol import check_table, stamp, table_options
 from audeval._core.ratios import divide, fscore
+from audeval._core.tables import int_columns
 from audeval._core.validation import NS_PER_SECOND
 
 from audeval._diarization import options as opt
@@ -196,7 +197,7 @@ def _detection_values(tp, fa, miss, tn, *, beta: float, zero_division: float) ->
 
 
 def _error_rate(stats: pd.DataFrame, options) -> float:
-    tp, fa, miss = (int(stats[c].sum()) for c in ("true_positive", "false_alarm", "miss"))
+    tp, fa, miss = (int(x) for x in int_columns(stats, ("true_positive", "false_alarm", "miss")).sum(axis=0))
     return float(_rate(fa + miss, tp + miss))
 
 
@@ -204,7 +205,7 @@ def _report(stats: pd.DataFrame, options) -> pd.DataFrame:
     """The report of :func:`detection_report` from the family gate's table."""
     convention = table_options(stats).get("collar_convention", options.collar_convention)
     stats = stats.groupby(level="file", sort=False).sum() if not stats.index.is_unique else stats
-    values = np.stack([stats[c].to_numpy(dtype=np.int64) for c in opt.DETECTION_COLUMNS], axis=1)
+    values = int_columns(stats, opt.DETECTION_COLUMNS)
     values = np.vstack([values, values.sum(axis=0, keepdims=True)])
     tp, fa, miss, tn = values.T
     out = {c: values[:, k] / NS_PER_SECOND for k, c in enumerate(opt.DETECTION_COLUMNS)}
