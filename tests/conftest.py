@@ -109,3 +109,16 @@ def run_csv(capsys, *argv) -> pd.DataFrame:
     code, out, err = run(capsys, *argv, "--format", "csv")
     assert code == 0, err
     return pd.read_csv(io.StringIO(out), keep_default_na=False, na_values=[""])
+
+
+@pytest.fixture
+def dask_sync():
+    """dask's synchronous scheduler for the test (the numbers do not depend on the scheduler;
+    tests/test_dask.py runs them on a distributed cluster)."""
+    try:
+        import dask
+    except ImportError:  # pragma: no cover
+        yield
+        return
+    with dask.config.set(scheduler="sync"):
+        yield

@@ -31,6 +31,8 @@ import audeval
 from audeval._generic.registry import FAMILIES
 from audeval._generic.registry import reduce, split_options
 
+pytestmark = pytest.mark.usefixtures("dask_sync")  # the paths, not the schedulers (tests/test_dask.py)
+
 
 FILES = [f"f{i}" for i in range(6)]
 DURATION = 12.0

@@ -31,6 +31,8 @@ from test_contract import DATA, FILES, FILES_DURATION, NO_DASK, UEM, _batch, _ca
 import audeval
 from audeval._generic.registry import FAMILIES, reduce, split_options
 
+pytestmark = pytest.mark.usefixtures("dask_sync")  # the paths, not the schedulers (tests/test_dask.py)
+
 
 SAMPLES = {
     "files_duration": FILES_DURATION,
