@@ -35,7 +35,7 @@ import dataclasses
 import numpy as np
 
 from audeval._core.intervals import group_keys
-from audeval._sed_scores.deltas import label_blocks, run_changes
+from audeval._sed_scores.deltas import file_starts, label_blocks, run_changes
 
 NS = 1e9
 SECONDS_PER_HOUR = 3600.0
@@ -148,14 +148,15 @@ def fp_floor(
     budget = fp_budget(max_efpr, seconds, overlap_needed, n)
     if budget is None:
         return Cuts(high, low, level)
-    first = np.ones(n, dtype=bool)
-    first[1:] = frame_file[1:] != frame_file[:-1]
+    starts = file_starts(frame_file)
+    first = np.zeros(n, dtype=bool)
+    first[starts] = True
     values = scores.T
     has = truth_stop > truth_first
     for c0, c1 in label_blocks(n, n_labels, cells):
         if (~present[c0:c1]).any():  # the groups without truth alone may do (as in many clips)
             at_least = None if pruned is None else pruned[c0:c1]
-            floor, rows = _outside_floor(scores[:, c0:c1], frame_file, ~present[c0:c1], budget, at_least)
+            floor, rows = _outside_floor(scores[:, c0:c1], frame_file, ~present[c0:c1], budget, at_least, starts)
             if (floor > -np.inf).all():
                 high[c0:c1] = floor
                 if found is not None:  # the rows in the band [-inf, floor) are left out
@@ -180,7 +181,7 @@ def fp_budget(max_efpr: float, seconds: float, overlap_needed: bool, n_frames: i
 
 
 def _outside_floor(
-    scores: np.ndarray, frame_file: np.ndarray, outside: np.ndarray, budget: float, at_least=None
+    scores: np.ndarray, frame_file: np.ndarray, outside: np.ndarray, budget: float, at_least=None, starts=None
 ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Per label of a block, the floor from the detections of the groups without truth alone
     (``outside``: labels x files), all false positives: their number :math:`D(\\theta)`
@@ -192,7 +193,7 @@ def _outside_floor(
     Returns the floor and the change points (group of the block, level, change)."""
     n_labels, n_files = outside.shape
     floor = np.full(n_labels, -np.inf) if at_least is None else np.array(at_least, dtype=np.float64)
-    rows = group, level, change = run_changes(scores, frame_file, n_files)
+    rows = group, level, change = run_changes(scores, frame_file, n_files, starts)
     if at_least is not None:
         exact = level >= at_least[group // n_files]
         group, level, change = group[exact], level[exact], change[exact]
