@@ -274,7 +274,8 @@ def block_run_changes(
 
 
 def run_changes(
-    scores: np.ndarray, frame_file: np.ndarray, n_files: int, starts: np.ndarray | None = None
+    scores: np.ndarray, frame_file: np.ndarray, n_files: int, starts: np.ndarray | None = None,
+    at_least: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     r"""Changes of the number of detections of every group (file, class), all at once.
 
@@ -286,6 +287,7 @@ def run_changes(
     to +1 at its top :math:`s_z` and -1 at its bottom :math:`s_a`,
     so only local extrema give rows (the sums per level are unchanged).
     ``starts``: the first frame of every file (found from ``frame_file`` if not given).
+    ``at_least`` (per label): only the rows at or above it (:func:`_changes_at_least`).
     Returns group, level and change per row.
     """
     n, n_labels = scores.shape
@@ -294,6 +296,8 @@ def run_changes(
     if starts is None:
         starts = file_starts(frame_file)
     values = scores.T  # (classes, frames): contiguous for pandas' column blocks
+    if at_least is not None:
+        return _changes_at_least(values, frame_file, n_files, starts, at_least)
     up = np.zeros((n_labels, n + 1), dtype=bool)  # up[c, k]: s_k > s_{k-1} in the same file
     np.greater(values[:, 1:], values[:, :-1], out=up[:, 1:n])
     up[:, starts] = False
@@ -310,6 +314,35 @@ def run_changes(
     group = label * n_files + frame_file[frame]
     level = values.ravel()[flat] if values.flags.c_contiguous else values[label, frame]
     return group, level, change
+
+
+def _changes_at_least(values, frame_file, n_files, starts, at_least) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`run_changes`' rows at levels at or above ``at_least`` (per label): a row's level
+    is its frame's score, so only those frames and their neighbours are read."""
+    n_labels, n = values.shape
+    flat = np.flatnonzero(values >= np.asarray(at_least, dtype=np.float64)[:, None])
+    label = flat // n
+    frame = flat - label * n
+    ravel = values.ravel() if values.flags.c_contiguous else None
+    level = ravel[flat] if ravel is not None else values[label, frame]
+    first = np.zeros(n + 1, dtype=bool)  # a frame starts a file (or is past the last)
+    first[starts] = True
+    first[n] = True
+    previous = np.maximum(frame - 1, 0)
+    following = np.minimum(frame + 1, n - 1)
+    if ravel is not None:
+        before, after = ravel[flat - frame + previous], ravel[flat - frame + following]
+    else:
+        before, after = values[label, previous], values[label, following]
+    start = first[frame]
+    rise = (level > before) & ~start  # s_k > s_{k-1} in the same file
+    next_rise = (after > level) & ~first[frame + 1]
+    step = rise.view(np.int8) - next_rise.view(np.int8)
+    step[start] += 1
+    rows = np.flatnonzero(step)
+    frame = frame[rows]
+    group = label[rows] * n_files + frame_file[frame]
+    return group, level[rows], step[rows].astype(np.int64)
 
 
 def file_starts(frame_file: np.ndarray) -> np.ndarray:

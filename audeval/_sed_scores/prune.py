@@ -193,10 +193,7 @@ def _outside_floor(
     Returns the floor and the change points (group of the block, level, change)."""
     n_labels, n_files = outside.shape
     floor = np.full(n_labels, -np.inf) if at_least is None else np.array(at_least, dtype=np.float64)
-    rows = group, level, change = run_changes(scores, frame_file, n_files, starts)
-    if at_least is not None:
-        exact = level >= at_least[group // n_files]
-        group, level, change = group[exact], level[exact], change[exact]
+    rows = group, level, change = run_changes(scores, frame_file, n_files, starts, at_least)
     if not outside.ravel()[group].any():
         return floor, rows
     # the other groups' rows go to an extra label (no selection of the rows)
