@@ -135,3 +135,44 @@ def test_peaks_are_frames_of_their_file():
     centre = medfilt_floor.peaks(medfilt_floor.block_sums(values), starts, ends, 9)
     assert centre.shape == (4, 2)
     assert ((centre >= starts[:, None]) & (centre <= ends[:, None])).all()
+
+
+def test_run_changes_at_least_are_the_rows_at_or_above():
+    from audeval._sed_scores import deltas
+
+    rng = np.random.default_rng(7)
+    for case in range(300):
+        n, n_labels, n_files = int(rng.integers(1, 50)), int(rng.integers(1, 4)), int(rng.integers(1, 5))
+        frame_file = np.sort(rng.integers(0, n_files, n))
+        scores = np.asfortranarray(rng.integers(0, 5, (n, n_labels)) / 4.0)  # ties, plateaus
+        if case % 4 == 0:
+            scores = np.ascontiguousarray(scores)
+        at_least = rng.integers(-1, 5, n_labels) / 4.0
+        group, level, change = deltas.run_changes(scores, frame_file, n_files)
+        keep = level >= at_least[group // n_files]
+        got = deltas.run_changes(scores, frame_file, n_files, None, at_least)
+        for expected, value in zip((group[keep], level[keep], change[keep]), got):
+            assert np.array_equal(expected, value) and expected.dtype == value.dtype
+
+
+def test_flatten_runs_at_a_floor_is_flatten_of_the_runs():
+    from audeval._sed_scores import deltas
+
+    rng = np.random.default_rng(8)
+    for case in range(300):
+        n, n_labels, n_files = int(rng.integers(1, 40)), int(rng.integers(1, 4)), int(rng.integers(1, 4))
+        frame_file = np.sort(rng.integers(0, n_files, n))
+        scores = np.asfortranarray(rng.integers(0, 4, (n, n_labels)) / 4.0)
+        keep = rng.random(n_labels * n_files) < 0.7
+        floor = None if case % 3 == 0 else rng.integers(0, 4, n_labels) / 4.0
+        values, group, first, last = deltas.flatten_runs(scores, frame_file, n_files, keep, floor)
+        cells, cell_group, frame = deltas.flatten(scores, frame_file, n_files, keep, floor)
+        if len(cells) == 0:
+            assert len(values) == 0
+            continue
+        # a run: consecutive cells of one group with one value
+        lead = np.flatnonzero(np.r_[True, (cell_group[1:] != cell_group[:-1]) | (frame[1:] != frame[:-1] + 1)
+                                    | (cells[1:] != cells[:-1])])
+        assert np.array_equal(values, cells[lead]) and np.array_equal(group, cell_group[lead])
+        assert np.array_equal(first, frame[lead])
+        assert np.array_equal(last, frame[np.append(lead[1:], len(frame)) - 1])
