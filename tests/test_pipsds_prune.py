@@ -113,8 +113,9 @@ def test_pruned_rank_is_the_rank_filter_at_and_above_the_level(size):
     rows, width = 3, 400
     flat = np.round(rng.random(rows * width), 3)
     level = np.array([0.3, 0.5, 0.8])
-    out = np.empty(len(flat))
-    count = medfilt_floor.pruned_rank(flat, level, size // 2, size, out)
+    at, value, count = medfilt_floor.pruned_rank(flat, level, size // 2, size)
+    out = np.repeat(np.nextafter(level, -np.inf), width)
+    out[at] = value
     half = size // 2
     full = ndimage.rank_filter(flat, size // 2, size=size, mode="nearest")
     row_level = np.repeat(level, width)

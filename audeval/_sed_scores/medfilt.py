@@ -278,16 +278,20 @@ class _Layout:
         reached = np.zeros(n_columns, dtype=np.int64)
         per = max(1, CHUNK // self.width)
         ends = np.stack([self.position[self.starts], self.position[self.ends] + 1])  # each file's columns
+        frame_of = np.full(self.width, -1, dtype=np.int64)  # the frame of each padded column
+        frame_of[self.position] = np.arange(len(self.position))
+        out[:] = np.nextafter(level, -np.inf)[:, None]  # the largest float below the level
         for first in range(0, n_columns, per):
             rows = np.arange(first, min(first + per, n_columns))
             block = self.padded[rows[0] : rows[-1] + 1].reshape(-1)
-            filtered = self.scratch("out", len(block))
-            count = pruned_rank(block, level[rows], rank, size, filtered)
+            at, value, count = pruned_rank(block, level[rows], rank, size)
             bounds = ends[:, None, :] + (np.arange(len(rows)) * self.width)[None, :, None]
             hit = count[bounds[1]] > count[bounds[0]]  # (rows, files): the file reaches the level
             reached[rows] = (hit & below.outside[rows][:, self.run_file]).sum(axis=1)
-            for i, row in enumerate(filtered.reshape(len(rows), self.width)):
-                np.take(row, self.position, out=out[first + i], mode="clip")
+            row = at // self.width
+            frame = frame_of[at - row * self.width]
+            frame_rows = frame >= 0  # (not the padding)
+            out[first + row[frame_rows], frame[frame_rows]] = value[frame_rows]
         return level if (reached >= below.needed).all() else None
 
     def scratch(self, name: str, size: int) -> np.ndarray:

@@ -112,12 +112,13 @@ def levels(
     return level
 
 
-def pruned_rank(flat: np.ndarray, level: np.ndarray, rank: int, size: int, out: np.ndarray) -> np.ndarray:
+def pruned_rank(flat: np.ndarray, level: np.ndarray, rank: int, size: int):
     """The ``rank``-th smallest of the ``size`` values centred on each element of ``flat``
     (rows of equal length end to end, ``level`` per row; the first and last ``size // 2``
-    elements are not used), exact where it is at least the row's level, else the largest
-    float below the level; written into ``out``. Returns the cumulative count of the exact
-    elements (``len(flat) + 1`` values)."""
+    elements are not used) where it is at least the row's level.
+
+    Returns those elements (positions in ``flat``), their values and the cumulative count
+    of those elements (``len(flat) + 1`` values)."""
     from scipy import ndimage
 
     n_rows = len(level)
@@ -131,10 +132,6 @@ def pruned_rank(flat: np.ndarray, level: np.ndarray, rank: int, size: int, out: 
     np.cumsum(exact, out=count[half + 1 : m + half + 1])
     count[m + half + 1 :] = count[m + half]
     need = np.flatnonzero(count[size : size + m] > count[:m])  # within ``half`` of an exact element
-    sentinel = np.nextafter(level, -np.inf)
-    out.reshape(n_rows, -1)[:] = sentinel[:, None]
-    if len(need):
-        out[need] = ndimage.rank_filter(flat[need], rank, size=size, mode="nearest")
-        margin = need[~exact[need]]  # (their windows are not whole)
-        out[margin] = sentinel[margin // (m // n_rows)]
-    return count[half : m + half + 1]
+    whole = exact[need]  # (the others' windows are not whole)
+    value = ndimage.rank_filter(flat[need], rank, size=size, mode="nearest")[whole] if len(need) else flat[:0]
+    return need[whole], value, count[half : m + half + 1]
