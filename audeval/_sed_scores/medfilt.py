@@ -44,7 +44,7 @@ import numpy as np
 import pandas as pd
 
 from audeval._core.options import check_duration
-from audeval._sed_scores.medfilt_floor import Below, block_sums, levels, peaks, pruned_rank
+from audeval._sed_scores.medfilt_floor import Below, block_sums, highest, levels, peaks, pruned_rank
 from audeval._sed_scores.inputs import (
     _check_consecutive,
     _file_codes,
@@ -126,11 +126,16 @@ def iter_variants(
 
     ``below`` (a PSD-ROC's budget, :mod:`audeval._sed_scores.medfilt_floor`): where a filter is a
     rank filter, its scores are exact only at and above a level per class that puts every
-    threshold below it off the curve; others are the largest float below that level."""
+    threshold below it off the curve; others are the largest float below that level.
+    Exact scores come with such a level too (:func:`~audeval._sed_scores.medfilt_floor.highest`)
+    where there is one: the engine needs no change point below it."""
     scores = np.asfortranarray(scores, dtype=np.float64)
     hops = np.unique(hop)
+    def exact(values):
+        return values, (highest(values, frame_file, below) if below is not None else None)
+
     if len(scores) == 0 or len(hops) != 1 or any(len(np.unique(lengths)) > 1 for lengths in variants):
-        yield from ((v, None) for v in filter_variants(scores, frame_file, hop, variants, compat=compat))
+        yield from (exact(v) for v in filter_variants(scores, frame_file, hop, variants, compat=compat))
         return
     h = int(hops[0])
     tol = 2 * EPS_NS if compat == "sed_scores_eval" else 0
@@ -139,13 +144,13 @@ def iter_variants(
         for lengths in variants for length in np.unique(lengths) if length >= h
     }
     if not rules:
-        yield from [(scores, None)] * len(variants)
+        yield from [exact(scores)] * len(variants)
         return
     layout = _Layout(scores, frame_file, max(k for k, _, _ in rules.values()) + 1, edge=compat != "sed_scores_eval")
     out = None
     for lengths in variants:
         if len(lengths) == 0 or lengths[0] < h:
-            yield scores, None
+            yield exact(scores)
             continue
         if out is None:
             out = np.empty((scores.shape[1], len(scores)))  # (classes, frames): its transpose in Fortran order
@@ -153,7 +158,9 @@ def iter_variants(
         level = layout.pruned(*rule, below, out) if below is not None else None
         if level is None:
             layout.filter(np.arange(len(lengths)), *rule, out=out)
-        yield out.T, level
+            yield exact(out.T)
+        else:
+            yield out.T, level
 
 
 def filter_variants(

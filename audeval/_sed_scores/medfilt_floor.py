@@ -102,14 +102,28 @@ def levels(
     column = position[centre] + np.arange(-half, half + 1)[:, None, None]  # (size, runs, classes)
     window = padded[np.arange(n_classes)[None, None, :], column]
     value = np.partition(window, rank, axis=0)[rank]  # (runs, classes)
-    outside = below.outside[:, run_file].T
-    value = np.where(outside, value, -np.inf)
-    if below.needed > n_runs:
+    return reached(value, run_file, below)
+
+
+def reached(top: np.ndarray, run_file: np.ndarray, below: Below) -> np.ndarray | None:
+    """Per class the level that :attr:`Below.needed` files without its truth reach: the
+    that-many-th largest of ``top`` (``(files, classes)``, a score each file has) over those
+    files (``run_file``: file code of every row of ``top``); ``None`` where a class has none."""
+    if below.needed > len(top):
         return None
+    value = np.where(below.outside[:, run_file].T, top, -np.inf)
     level = -np.partition(-value, below.needed - 1, axis=0)[below.needed - 1]
-    if not np.isfinite(level).all():
+    return level if np.isfinite(level).all() else None
+
+
+def highest(values: np.ndarray, frame_file: np.ndarray, below: Below) -> np.ndarray | None:
+    """:func:`reached` of exact scores (``(frames, classes)``, frames sorted by file):
+    each file's highest score is one of its scores."""
+    if len(values) == 0:
         return None
-    return level
+    starts = np.flatnonzero(np.r_[True, frame_file[1:] != frame_file[:-1]])
+    top = np.maximum.reduceat(values.T, starts, axis=1).T  # (classes contiguous)
+    return reached(top, frame_file[starts], below)
 
 
 def pruned_rank(flat: np.ndarray, level: np.ndarray, rank: int, size: int):
