@@ -229,7 +229,8 @@ class _Layout:
         n_runs = int(run[-1]) + 1
         self.pad, self.width, self.edge = pad, n + 2 * pad * n_runs, edge
         self._scratch: dict[str, np.ndarray] = {}
-        self.values, self._sums = values, None
+        self.values = values
+        self._sums: np.ndarray | None = None  # (for the pruned rules)
         self.position = np.arange(n) + pad * (2 * run + 1)
         self.keep = np.zeros(self.width, dtype=bool)  # the frames among the padding
         self.keep[self.position] = True
@@ -270,14 +271,13 @@ class _Layout:
     def pruned(self, k: int, lower: bool, upper: bool, below: Below, out: np.ndarray) -> np.ndarray | None:
         """The rule for every class into ``out`` (``(classes, frames)``), exact only at and above
         each class's level (:mod:`audeval._sed_scores.medfilt_floor`), which is returned;
-        ``None`` (nothing written) unless the rule is a rank filter of more than 5 frames,
+        ``None`` (``out`` not valid) unless the rule is a rank filter of more than 5 frames,
         every class has a level and enough files without its truth reach it."""
         if lower == upper or (2 * k + 3 if lower else 2 * k + 1) <= 5:
             return None
         rank, size = (k + 1, 2 * k + 3) if lower else (k, 2 * k + 1)
-        if self._sums is None:
-            self._sums = block_sums(self.values)
-        centre = peaks(self._sums, self.starts, self.ends, size)
+        sums = self._sums = block_sums(self.values) if self._sums is None else self._sums
+        centre = peaks(sums, self.starts, self.ends, size)
         level = levels(self.padded, self.position, centre, self.run_file, rank, size, below)
         if level is None:
             return None

@@ -24,10 +24,12 @@ laid end to end (a window of such a frame holds only those), the other frames ge
 largest float below :math:`g`.
 
 :math:`g` per class: the :math:`(\lfloor B \rfloor + 1)`-th largest, over the files
-without truth of the class, of the filtered score of the frame where the file's
-score is highest (one window per file; a filtered score that exists, so at most the
-file's largest). The count above is checked on the frames; where it fails (not
-expected) or a class has too few such files, every score is computed.
+without truth of the class, of one filtered score of each file, at the centre of its window
+of scores with the largest sum (:func:`peaks`, a heuristic on sums of :data:`STEP` frames;
+one rank of one window per file: a score the file has, so at most its highest). The count
+above is checked on the frames; where it fails (not expected) or a class has too few such
+files, every score is computed. Exact scores get the level the same way from each file's
+highest score (:func:`highest`): the engine then needs no change point below it.
 """
 
 from __future__ import annotations
@@ -47,7 +49,8 @@ class Below:
 
     @property
     def needed(self) -> int:
-        """Files reaching a level that put every threshold below it off the curve."""
+        """The files without truth that, each reaching a level, put every threshold below it
+        off the curve (more than the budget)."""
         return int(np.floor(self.budget)) + 1
 
 
@@ -78,7 +81,8 @@ def peaks(total: np.ndarray, starts: np.ndarray, ends: np.ndarray, width: int) -
         return np.repeat(starts[:, None], total.shape[0], axis=1)
     span = min(max(1, width // STEP), n_blocks)
     n_windows = n_blocks - span + 1
-    # the largest sum (as int64: in order for sums >= 0), its lower bits replaced by the window
+    # the largest sum (its bits as int64: in order for sums >= 0, a heuristic otherwise),
+    # its lower bits replaced by the window
     key = np.subtract(total[:, span:], total[:, :n_windows]).view(np.int64)
     bits = int(n_windows).bit_length()
     key &= ~((1 << bits) - 1)
