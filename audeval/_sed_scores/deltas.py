@@ -134,32 +134,37 @@ def flatten_runs(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`flatten` with each run of equal consecutive scores of a file as one element
     (median filtered scores hold many): values, group, first and last frame per element,
-    for :func:`nodes` (a detection holds a run whole, so the tree is the same)."""
+    for :func:`nodes` (a detection holds a run whole, so the tree is the same).
+
+    The cells at or above the floor are found first (one pass); runs are found among them
+    (equal values of a file are both at or above the floor or both below)."""
     n, n_labels = scores.shape
     c0, c1 = labels if labels is not None else (0, n_labels)
     values = scores.T[c0:c1]
-    mask = keep.reshape(n_labels, n_files)[c0:c1][:, frame_file]
     if floor is not None:
-        mask &= values >= floor[c0:c1, None]
-    same = np.zeros(mask.shape, dtype=bool)  # the frame continues a run of its file
-    if n > 1:
-        np.equal(values[:, 1:], values[:, :-1], out=same[:, 1:])
-        same[:, 1:] &= (frame_file[1:] == frame_file[:-1])[None, :]
-    end = mask.copy()  # (equal values in a file: both in the mask or both not)
-    end[:, :-1] &= ~same[:, 1:]
-    mask &= ~same
-    del same
-    flat = np.flatnonzero(mask)  # (label - c0) * n + frame
-    del mask
-    last = np.flatnonzero(end)
-    del end
+        flat = np.flatnonzero(values >= floor[c0:c1, None])  # (label - c0) * n + frame
+    else:
+        flat = np.arange(values.size)
     label = flat // n
     frame = flat - label * n
-    out = values.ravel()[flat] if values.flags.c_contiguous else values[label, frame]
     group = (label + c0) * n_files
     group += frame_file[frame]
-    last -= label * n
-    return out, group.astype(np.int64, copy=False), frame.astype(np.int64, copy=False), last
+    mine = keep[group]
+    if not mine.all():
+        flat, frame, group = flat[mine], frame[mine], group[mine]
+    out = values.ravel()[flat] if values.flags.c_contiguous else values[flat // n, frame]
+    # an element continues a run: the next cell of the same label and file, the same value
+    same = np.zeros(len(flat), dtype=bool)
+    if len(flat) > 1:
+        np.equal(flat[1:], flat[:-1] + 1, out=same[1:])
+        same[1:] &= frame[1:] > 0
+        same[1:] &= out[1:] == out[:-1]
+        same[1:] &= group[1:] == group[:-1]
+    lead = np.flatnonzero(~same)
+    last = np.empty_like(lead)  # the cell before the next run's lead
+    last[:-1] = lead[1:] - 1
+    last[-1:] = len(flat) - 1
+    return out[lead], group[lead].astype(np.int64, copy=False), frame[lead].astype(np.int64, copy=False), frame[last]
 
 
 def flatten_clipped(
@@ -269,7 +274,8 @@ def block_run_changes(
 
 
 def run_changes(
-    scores: np.ndarray, frame_file: np.ndarray, n_files: int
+    scores: np.ndarray, frame_file: np.ndarray, n_files: int, starts: np.ndarray | None = None,
+    at_least: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     r"""Changes of the number of detections of every group (file, class), all at once.
 
@@ -280,17 +286,20 @@ def run_changes(
     Along a strictly rising stretch :math:`s_a < \dots < s_z` these telescope
     to +1 at its top :math:`s_z` and -1 at its bottom :math:`s_a`,
     so only local extrema give rows (the sums per level are unchanged).
+    ``starts``: the first frame of every file (found from ``frame_file`` if not given).
+    ``at_least`` (per label): only the rows at or above it (:func:`_changes_at_least`).
     Returns group, level and change per row.
     """
     n, n_labels = scores.shape
     if n == 0 or n_labels == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0, dtype=np.int64)
-    first = np.ones(n, dtype=bool)
-    first[1:] = frame_file[1:] != frame_file[:-1]
+    if starts is None:
+        starts = file_starts(frame_file)
     values = scores.T  # (classes, frames): contiguous for pandas' column blocks
+    if at_least is not None:
+        return _changes_at_least(values, frame_file, n_files, starts, at_least)
     up = np.zeros((n_labels, n + 1), dtype=bool)  # up[c, k]: s_k > s_{k-1} in the same file
     np.greater(values[:, 1:], values[:, :-1], out=up[:, 1:n])
-    starts = np.flatnonzero(first)
     up[:, starts] = False
     # rise - next rise (next_rise[c, k] = up[c, k + 1], False at a file's end):
     # +1 at a top, -1 at a bottom, 0 elsewhere
@@ -305,6 +314,42 @@ def run_changes(
     group = label * n_files + frame_file[frame]
     level = values.ravel()[flat] if values.flags.c_contiguous else values[label, frame]
     return group, level, change
+
+
+def _changes_at_least(values, frame_file, n_files, starts, at_least) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`run_changes`' rows at levels at or above ``at_least`` (per label): a row's level
+    is its frame's score, so only those frames and their neighbours are read."""
+    n_labels, n = values.shape
+    flat = np.flatnonzero(values >= np.asarray(at_least, dtype=np.float64)[:, None])
+    label = flat // n
+    frame = flat - label * n
+    ravel = values.ravel() if values.flags.c_contiguous else None
+    level = ravel[flat] if ravel is not None else values[label, frame]
+    first = np.zeros(n + 1, dtype=bool)  # a frame starts a file (or is past the last)
+    first[starts] = True
+    first[n] = True
+    previous = np.maximum(frame - 1, 0)
+    following = np.minimum(frame + 1, n - 1)
+    if ravel is not None:
+        before, after = ravel[flat - frame + previous], ravel[flat - frame + following]
+    else:
+        before, after = values[label, previous], values[label, following]
+    start = first[frame]
+    rise = (level > before) & ~start  # s_k > s_{k-1} in the same file
+    next_rise = (after > level) & ~first[frame + 1]
+    step = rise.view(np.int8) - next_rise.view(np.int8)
+    step[start] += 1
+    rows = np.flatnonzero(step)
+    frame = frame[rows]
+    group = label[rows] * n_files + frame_file[frame]
+    return group, level[rows], step[rows].astype(np.int64)
+
+
+def file_starts(frame_file: np.ndarray) -> np.ndarray:
+    """The rows where a file's frames start (frames sorted by file)."""
+    first = np.ones(len(frame_file), dtype=bool)
+    np.not_equal(frame_file[1:], frame_file[:-1], out=first[1:])
+    return np.flatnonzero(first)
 
 
 def nodes(values: np.ndarray, group: np.ndarray, frame: np.ndarray, frame_last: np.ndarray | None = None) -> Nodes:

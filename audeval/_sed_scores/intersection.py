@@ -40,7 +40,7 @@ from audeval._sed_scores import deltas as _deltas
 from audeval._sed_scores.deltas import Nodes, sum_into
 from audeval._sed_scores.inputs import ScoreInputs
 from audeval._sed_scores.deltas import label_blocks
-from audeval._sed_scores.prune import fp_floor, touched_ranges
+from audeval._sed_scores.prune import fp_budget, fp_floor, touched_ranges
 
 NS = 1e9
 
@@ -234,6 +234,7 @@ def intersection_deltas(
     max_efpr: float | None = None,
     cells: int | None = None,
     shared: dict | None = None,
+    pruned: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, np.ndarray]]:
     """Deltas of ``tp``, ``fp`` (and ``ct`` per label) per ``(group, level)`` (as :func:`_collect`).
 
@@ -245,6 +246,8 @@ def intersection_deltas(
     ``shared``: a dict kept between calls on inputs that differ in their scores only
     (median filtered, :mod:`audeval._sed_scores.medfilt`): the frames each truth event
     touches are computed once.
+    ``pruned`` (with ``max_efpr``): per label, a level below which no threshold is on the
+    curve and the scores are not exact (:mod:`audeval._sed_scores.medfilt_floor`).
     Only groups (file, label) with truth of the label, or with truth of other labels
     when cross triggers are counted, can have relevant detections or cross triggers
     (every detection is relevant if ``dtc == 0``):
@@ -265,7 +268,7 @@ def intersection_deltas(
     cuts = floor = None
     found: dict = {}  # the detection counts' change points of blocks of labels, found by the floor
     if max_efpr is not None:
-        cuts = _cuts(inputs, truth, dtc, decimals, max_efpr, cells, shared, found)
+        cuts = _cuts(inputs, truth, dtc, decimals, max_efpr, cells, shared, found, pruned)
         if (cuts.high > -np.inf).any():
             floor = cuts.high
         else:
@@ -338,14 +341,27 @@ def _tree_parts(inputs, truth, coverage, found: Nodes, dtc, gtc, cttc, decimals,
     return out
 
 
-def _cuts(inputs: ScoreInputs, truth: Truth, dtc: float, decimals, max_efpr: float, cells: int, shared=None,
-          found: dict | None = None):
-    """Per label, the thresholds a PSD-ROC cut at ``max_efpr`` can use (:func:`fp_floor`)."""
-    # a detection without truth can be relevant only if the criterion rounds to 0 for a frame
+def _overlap_needed(inputs: ScoreInputs, dtc: float, decimals) -> bool:
+    """Whether a relevant detection must overlap truth of its class
+    (a detection without truth can be relevant only if the criterion rounds to 0 for a frame)."""
     overlap_needed = dtc > 0
     if overlap_needed and decimals is not None and len(inputs.frame_start):
         shortest = np.min(inputs.frame_end - inputs.frame_start)
         overlap_needed = not meets(np.zeros(1, dtype=np.int64), dtc, np.array([shortest]), decimals)[0]
+    return bool(overlap_needed)
+
+
+def curve_budget(inputs: ScoreInputs, dtc: float, decimals, max_efpr: float) -> float | None:
+    """The false positives beyond which a threshold is off a PSD-ROC cut at ``max_efpr``
+    (:func:`audeval._sed_scores.prune.fp_budget`; ``None``: no floor)."""
+    seconds = float(inputs.durations.sum()) / NS
+    return fp_budget(max_efpr, seconds, _overlap_needed(inputs, dtc, decimals), len(inputs.frame_file))
+
+
+def _cuts(inputs: ScoreInputs, truth: Truth, dtc: float, decimals, max_efpr: float, cells: int, shared=None,
+          found: dict | None = None, pruned: np.ndarray | None = None):
+    """Per label, the thresholds a PSD-ROC cut at ``max_efpr`` can use (:func:`fp_floor`)."""
+    overlap_needed = _overlap_needed(inputs, dtc, decimals)
     if shared is not None and "touched" in shared:
         first, stop = shared["touched"]
     else:
@@ -360,7 +376,7 @@ def _cuts(inputs: ScoreInputs, truth: Truth, dtc: float, decimals, max_efpr: flo
     return fp_floor(
         inputs.scores, inputs.frame_file, truth.group // inputs.n_files, first, stop,
         truth.present.reshape(inputs.n_labels, inputs.n_files), seconds, max_efpr, overlap_needed=overlap_needed, cells=cells,
-        found=found,
+        found=found, pruned=pruned,
     )
 
 

@@ -44,6 +44,7 @@ import numpy as np
 import pandas as pd
 
 from audeval._core.options import check_duration
+from audeval._sed_scores.medfilt_floor import Below, block_sums, highest, levels, peaks, pruned_rank
 from audeval._sed_scores.inputs import (
     _check_consecutive,
     _file_codes,
@@ -116,14 +117,25 @@ def iter_variants(
     variants: list[np.ndarray],
     *,
     compat: str | None,
+    below: Below | None = None,
 ):
-    """The results of :func:`filter_variants` one at a time; with one frame length for all files
+    """The results of :func:`filter_variants` one at a time, each with the levels per class
+    below which it is not exact (``None``: exact everywhere); with one frame length for all files
     and one filter length for all classes of a variant, each is written into the same array,
-    valid until the next one is asked for (fresh large arrays cost the kernel's zeroing of their pages)."""
+    valid until the next one is asked for (fresh large arrays cost the kernel's zeroing of their pages).
+
+    ``below`` (a PSD-ROC's budget, :mod:`audeval._sed_scores.medfilt_floor`): where a filter is a
+    rank filter, its scores are exact only at and above a level per class that puts every
+    threshold below it off the curve; others are the largest float below that level.
+    Exact scores come with such a level too (:func:`~audeval._sed_scores.medfilt_floor.highest`)
+    where there is one: the engine needs no change point below it."""
     scores = np.asfortranarray(scores, dtype=np.float64)
     hops = np.unique(hop)
+    def exact(values):
+        return values, (highest(values, frame_file, below) if below is not None else None)
+
     if len(scores) == 0 or len(hops) != 1 or any(len(np.unique(lengths)) > 1 for lengths in variants):
-        yield from filter_variants(scores, frame_file, hop, variants, compat=compat)
+        yield from (exact(v) for v in filter_variants(scores, frame_file, hop, variants, compat=compat))
         return
     h = int(hops[0])
     tol = 2 * EPS_NS if compat == "sed_scores_eval" else 0
@@ -132,18 +144,23 @@ def iter_variants(
         for lengths in variants for length in np.unique(lengths) if length >= h
     }
     if not rules:
-        yield from [scores] * len(variants)
+        yield from [exact(scores)] * len(variants)
         return
     layout = _Layout(scores, frame_file, max(k for k, _, _ in rules.values()) + 1, edge=compat != "sed_scores_eval")
     out = None
     for lengths in variants:
         if len(lengths) == 0 or lengths[0] < h:
-            yield scores
+            yield exact(scores)
             continue
         if out is None:
             out = np.empty((scores.shape[1], len(scores)))  # (classes, frames): its transpose in Fortran order
-        layout.filter(np.arange(len(lengths)), *rules[int(lengths[0])], out=out)
-        yield out.T
+        rule = rules[int(lengths[0])]
+        level = layout.pruned(*rule, below, out) if below is not None else None
+        if level is None:
+            layout.filter(np.arange(len(lengths)), *rule, out=out)
+            yield exact(out.T)
+        else:
+            yield out.T, level
 
 
 def filter_variants(
@@ -212,11 +229,14 @@ class _Layout:
         n_runs = int(run[-1]) + 1
         self.pad, self.width, self.edge = pad, n + 2 * pad * n_runs, edge
         self._scratch: dict[str, np.ndarray] = {}
+        self.values = values
+        self._sums: np.ndarray | None = None  # (for the pruned rules)
         self.position = np.arange(n) + pad * (2 * run + 1)
         self.keep = np.zeros(self.width, dtype=bool)  # the frames among the padding
         self.keep[self.position] = True
         starts = np.flatnonzero(first)
         ends = np.append(starts[1:], n) - 1
+        self.starts, self.ends, self.run_file = starts, ends, frame_file[starts]
         left = (self.position[starts][:, None] - np.arange(pad, 0, -1)[None, :]).ravel()
         right = (self.position[ends][:, None] + np.arange(1, pad + 1)[None, :]).ravel()
         self.padded = np.empty((n_columns, self.width))
@@ -247,6 +267,39 @@ class _Layout:
             for i, row in enumerate(filtered):  # (a gather per class: faster than one over all)
                 np.take(row, self.position, out=out[first + i], mode="clip")  # (unbuffered)
         return out.T
+
+    def pruned(self, k: int, lower: bool, upper: bool, below: Below, out: np.ndarray) -> np.ndarray | None:
+        """The rule for every class into ``out`` (``(classes, frames)``), exact only at and above
+        each class's level (:mod:`audeval._sed_scores.medfilt_floor`), which is returned;
+        ``None`` (``out`` not valid) unless the rule is a rank filter of more than 5 frames,
+        every class has a level and enough files without its truth reach it."""
+        if lower == upper or (2 * k + 3 if lower else 2 * k + 1) <= 5:
+            return None
+        rank, size = (k + 1, 2 * k + 3) if lower else (k, 2 * k + 1)
+        sums = self._sums = block_sums(self.values) if self._sums is None else self._sums
+        centre = peaks(sums, self.starts, self.ends, size)
+        level = levels(self.padded, self.position, centre, self.run_file, rank, size, below)
+        if level is None:
+            return None
+        n_columns = len(self.padded)
+        reached = np.zeros(n_columns, dtype=np.int64)
+        per = max(1, CHUNK // self.width)
+        ends = np.stack([self.position[self.starts], self.position[self.ends] + 1])  # each file's columns
+        frame_of = np.full(self.width, -1, dtype=np.int64)  # the frame of each padded column
+        frame_of[self.position] = np.arange(len(self.position))
+        out[:] = np.nextafter(level, -np.inf)[:, None]  # the largest float below the level
+        for first in range(0, n_columns, per):
+            rows = np.arange(first, min(first + per, n_columns))
+            block = self.padded[rows[0] : rows[-1] + 1].reshape(-1)
+            at, value, count = pruned_rank(block, level[rows], rank, size)
+            bounds = ends[:, None, :] + (np.arange(len(rows)) * self.width)[None, :, None]
+            hit = count[bounds[1]] > count[bounds[0]]  # (rows, files): the file reaches the level
+            reached[rows] = (hit & below.outside[rows][:, self.run_file]).sum(axis=1)
+            row = at // self.width
+            frame = frame_of[at - row * self.width]
+            frame_rows = frame >= 0  # (not the padding)
+            out[first + row[frame_rows], frame[frame_rows]] = value[frame_rows]
+        return level if (reached >= below.needed).all() else None
 
     def scratch(self, name: str, size: int) -> np.ndarray:
         """A buffer of ``size`` float64 kept between blocks and lengths (fresh large arrays

@@ -35,7 +35,7 @@ import dataclasses
 import numpy as np
 
 from audeval._core.intervals import group_keys
-from audeval._sed_scores.deltas import label_blocks, run_changes
+from audeval._sed_scores.deltas import file_starts, label_blocks, run_changes
 
 NS = 1e9
 SECONDS_PER_HOUR = 3600.0
@@ -117,6 +117,7 @@ def fp_floor(
     overlap_needed: bool = True,
     cells: int = 2**22,
     found: dict | None = None,
+    pruned: np.ndarray | None = None,
 ) -> Cuts:
     """Per label, the thresholds whose eFPR can be within ``max_efpr`` (:class:`Cuts`).
 
@@ -137,20 +138,25 @@ def fp_floor(
             the floor (``(c0, c1)`` -> group, level, change, as
             :func:`audeval._sed_scores.deltas.block_run_changes` keeps them),
             so that they are found once
+        pruned: per label, a level below which no threshold is on the curve
+            (:mod:`audeval._sed_scores.medfilt_floor`; the scores below it are not exact):
+            the floor is at least that level; every label must have groups without truth
 
     """
     n, n_labels = scores.shape
     high, low, level = np.full(n_labels, -np.inf), np.full(n_labels, -np.inf), np.full(n_labels, np.nan)
-    if not (np.isfinite(max_efpr) and seconds > 0) or not overlap_needed or n == 0:
+    budget = fp_budget(max_efpr, seconds, overlap_needed, n)
+    if budget is None:
         return Cuts(high, low, level)
-    budget = max_efpr * (1 + 1e-6) * seconds / SECONDS_PER_HOUR  # conservative, as rounding
-    first = np.ones(n, dtype=bool)
-    first[1:] = frame_file[1:] != frame_file[:-1]
+    starts = file_starts(frame_file)
+    first = np.zeros(n, dtype=bool)
+    first[starts] = True
     values = scores.T
     has = truth_stop > truth_first
     for c0, c1 in label_blocks(n, n_labels, cells):
         if (~present[c0:c1]).any():  # the groups without truth alone may do (as in many clips)
-            floor, rows = _outside_floor(scores[:, c0:c1], frame_file, ~present[c0:c1], budget)
+            at_least = None if pruned is None else pruned[c0:c1]
+            floor, rows = _outside_floor(scores[:, c0:c1], frame_file, ~present[c0:c1], budget, at_least, starts)
             if (floor > -np.inf).all():
                 high[c0:c1] = floor
                 if found is not None:  # the rows in the band [-inf, floor) are left out
@@ -167,18 +173,27 @@ def fp_floor(
     return Cuts(high, low, level)
 
 
+def fp_budget(max_efpr: float, seconds: float, overlap_needed: bool, n_frames: int) -> float | None:
+    """The false positives beyond which a threshold is off the curve (``None``: no floor)."""
+    if not (np.isfinite(max_efpr) and seconds > 0) or not overlap_needed or n_frames == 0:
+        return None
+    return max_efpr * (1 + 1e-6) * seconds / SECONDS_PER_HOUR  # conservative, as rounding
+
+
 def _outside_floor(
-    scores: np.ndarray, frame_file: np.ndarray, outside: np.ndarray, budget: float
+    scores: np.ndarray, frame_file: np.ndarray, outside: np.ndarray, budget: float, at_least=None, starts=None
 ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Per label of a block, the floor from the detections of the groups without truth alone
     (``outside``: labels x files), all false positives: their number :math:`D(\\theta)`
     from its change points (:func:`audeval._sed_scores.deltas.run_changes`), binned;
     within bin :math:`b` it is at least the sum of the bins above plus the negative changes of :math:`b`.
     The floor is the lowest edge of a bin where that bound is within the budget (``-inf``: none).
+    ``at_least`` (per label): no threshold below it is on the curve (the scores below it
+    are not exact): the floor is at least that, from the change points at or above it.
     Returns the floor and the change points (group of the block, level, change)."""
     n_labels, n_files = outside.shape
-    floor = np.full(n_labels, -np.inf)
-    rows = group, level, change = run_changes(scores, frame_file, n_files)
+    floor = np.full(n_labels, -np.inf) if at_least is None else np.array(at_least, dtype=np.float64)
+    rows = group, level, change = run_changes(scores, frame_file, n_files, starts, at_least)
     if not outside.ravel()[group].any():
         return floor, rows
     # the other groups' rows go to an extra label (no selection of the rows)
@@ -198,9 +213,9 @@ def _outside_floor(
     above = np.cumsum(total[:, ::-1], axis=1)[:, ::-1] - total  # the bins above each bin
     allowed = above + negative <= budget  # the top bin always is (nothing above it)
     lowest = np.argmax(allowed, axis=1)
-    floor = from_ordered(low + (lowest.astype(np.int64) << shift))
-    floor[total.sum(axis=1) <= budget] = -np.inf  # below every level: all changes counted
-    return floor, rows
+    found = from_ordered(low + (lowest.astype(np.int64) << shift))
+    found[total.sum(axis=1) <= budget] = -np.inf  # below every level: all changes counted
+    return np.maximum(floor, found), rows
 
 
 def _block_cuts(values, first, outside, label, start, stop, budget) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -32,9 +32,10 @@ from audeval._core.protocol import stamp
 from audeval._sed_scores import deltas as _deltas
 from audeval._sed_scores.inputs import ScoreInputs, check_scores
 from audeval._sed_scores.collar import collar_deltas
-from audeval._sed_scores.intersection import intersection_deltas
+from audeval._sed_scores.intersection import curve_budget, intersection_deltas
 from audeval._sed_scores.items import clip_items, item_deltas, segment_items
 from audeval._sed_scores.medfilt import frame_hops, iter_variants
+from audeval._sed_scores.medfilt_floor import Below
 from audeval._sed_scores.options import SCORE
 from audeval._sed_scores.operating import (
     operating_point_counts,
@@ -285,12 +286,16 @@ def filtered_statistics(inputs: ScoreInputs, scores: pd.DataFrame, options: dict
     ]
     shared: dict = {}  # the frames and truth are the same for every length
     # one length at a time, each written into the same array (the deltas keep no view of it)
-    filtered_scores = iter_variants(inputs.scores, inputs.frame_file, hop, variants, compat=options["compat"])
-    for j, values in enumerate(filtered_scores):
+    filtered_scores = iter_variants(
+        inputs.scores, inputs.frame_file, hop, variants, compat=options["compat"],
+        below=_below(inputs, options["dtc_threshold"], decimals, max_efpr),
+    )
+    for j, (values, pruned) in enumerate(filtered_scores):
         filtered = dataclasses.replace(inputs, scores=values)
         group, rank, levels, columns = intersection_deltas(
             filtered, dtc=options["dtc_threshold"], gtc=options["gtc_threshold"],
             cttc=options["cttc_threshold"], decimals=decimals, max_efpr=max_efpr, shared=shared,
+            pruned=pruned,
         )
         named = {
             (name if isinstance(name, str) else f"ct_{inputs.labels[name[1]]}") + f"@{j}": values
@@ -307,6 +312,19 @@ def filtered_statistics(inputs: ScoreInputs, scores: pd.DataFrame, options: dict
         for name in sorted(named, key=lambda n: (not n.startswith("tp@"), not n.startswith("fp@"), n)):
             columns[name] = _deltas.sum_into(rows, named[name], len(out_group))
     return _frame(inputs, out_group, out_rank, levels, columns, _totals(inputs))
+
+
+def _below(inputs: ScoreInputs, dtc: float, decimals, max_efpr) -> Below | None:
+    """What a PSD-ROC cut at ``max_efpr`` leaves out (:mod:`audeval._sed_scores.medfilt_floor`)."""
+    if max_efpr is None:
+        return None
+    budget = curve_budget(inputs, dtc, decimals, max_efpr)
+    if budget is None:
+        return None
+    present = np.zeros((inputs.n_labels, inputs.n_files), dtype=bool)
+    keep = inputs.truth_end > inputs.truth_start
+    present[inputs.truth_label[keep], inputs.truth_file[keep]] = True
+    return Below(~present, budget)
 
 
 def _totals(inputs: ScoreInputs) -> dict[str, np.ndarray]:
