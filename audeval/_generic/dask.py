@@ -415,7 +415,6 @@ def _run(dask, batches: Batches, truth_parts: list, prediction_parts: list, colu
     consecutive small pairs together (:mod:`audeval._generic.dask_groups`).
     """
     token = uuid.uuid4().hex
-    shared = f"audeval-options-{token}"
     graph = {}
     merged = set()
     for part in (*truth_parts, *prediction_parts):
@@ -424,24 +423,34 @@ def _run(dask, batches: Batches, truth_parts: list, prediction_parts: list, colu
         if id(layers) not in merged:
             merged.add(id(layers))
             graph.update(layers)
-    graph[shared] = batches
-    task = functools.partial(_partition_statistics, column=column)
+    pairs = [(_target(graph, t.key), _target(graph, p.key)) for t, p in zip(truth_parts, prediction_parts)]
     get = dask.base.get_scheduler(collections=[*truth_parts[:1], *prediction_parts[:1]])
-    pairs = list(zip(truth_parts, prediction_parts))
+    evaluate = functools.partial(_partition_statistics, batches, column=column)
     if get is dask.local.get_sync and pairs:
         name = f"audeval-group-{token}"
-        evaluate = functools.partial(_partition_statistics, batches, column=column)
         previous = None
         for k, (t, p) in enumerate(pairs):
-            graph[(name, k)] = (gather, evaluate, previous, k, t.key, p.key, k == len(pairs) - 1)
+            graph[(name, k)] = (gather, evaluate, previous, k, t, p, k == len(pairs) - 1)
             previous = (name, k)
         return get(graph, previous).results
+    # (the options travel with every task: a few hundred bytes, no task of their own to fetch)
     keys = []
     for k, (t, p) in enumerate(pairs):
         key = (f"audeval-statistics-{token}", k)
-        graph[key] = (task, shared, t.key, p.key)
+        graph[key] = (evaluate, t, p)
         keys.append(key)
     return [(*result, k) for k, result in enumerate(get(graph, keys))]
+
+
+def _target(graph: dict, key):
+    """The key a partition's key stands for (persisted partitions: an alias of the data's key)."""
+    from dask._task_spec import Alias
+
+    seen = {key}
+    while isinstance(graph.get(key), Alias) and graph[key].target in graph and graph[key].target not in seen:
+        key = graph[key].target
+        seen.add(key)
+    return key
 
 
 def dask_statistics(
