@@ -559,7 +559,10 @@ def dask_statistics(
     batches.check()  # (labels that must occur: over all partitions)
     parts = [part for part, _, _, _ in results]
     # partitions by file in file order (the usual case): the tables one after the other
-    summed = concatenate_rows(parts) if all(isinstance(p, Rows) for p in parts) else None
+    if len(parts) == 1 and isinstance(parts[0], Rows):  # (one call: its table as the direct call's)
+        summed = table_of_rows(parts[0])
+    else:
+        summed = concatenate_rows(parts) if all(isinstance(p, Rows) for p in parts) else None
     if summed is None:
         tables = [table_of_rows(p) if isinstance(p, Rows) else p for p in parts]
         _check_split(tables, [where for *_, where in results])
