@@ -136,3 +136,25 @@ def test_partition_of_each_file_of_a_group():
     files = ((t_level, np.array([0, 0, 1])), (pd.Index(["f1", "f2"]), np.array([1, 1, 1])), ([2, 1], [1, 2]))
     with pytest.raises(ValueError, match=r"1 file\(s\) are split across partitions: 'f2' in partitions \[5, 6\]"):
         dask_groups._partitions(files, 5)
+
+
+@MAY_WARN_DUPLICATES
+def test_split_files_are_looked_for_only_without_known_divisions(monkeypatch):
+    looked = []
+    original = dask_groups._partitions
+
+    def spy(files, first):
+        looked.append(first)
+        return original(files, first)
+
+    monkeypatch.setattr(dask_groups, "_partitions", spy)
+    truth, prediction = frame(11), frame(12)
+    expected = audeval.event_statistics(as_series(truth), as_series(prediction), **OPTIONS)
+    t, p = by_file(truth, prediction, 3)  # known divisions: every file in one partition by construction
+    with dask.config.set(scheduler="sync"):
+        pd.testing.assert_frame_equal(audeval.dask_statistics(audeval.event_statistics, t, p, **OPTIONS), expected)
+    assert looked == []
+    t, p = (side.reset_index() for side in (t, p))  # file as a column: paired by position, looked for
+    with dask.config.set(scheduler="sync"):
+        pd.testing.assert_frame_equal(audeval.dask_statistics(audeval.event_statistics, t, p, **OPTIONS), expected)
+    assert looked == [0]

@@ -350,13 +350,15 @@ def _with_divisions(obj, name: str):
         return obj
 
 
-def _aligned(truth, prediction):
-    """Pairs of partitions holding the same files."""
+def _aligned(truth, prediction) -> tuple[list, list, bool]:
+    """Pairs of partitions holding the same files, and whether they are paired by known file divisions
+    (then no file can be in two partitions)."""
     by_file = truth._meta.index.name == "file" and prediction._meta.index.name == "file"
     if by_file:
         truth = _with_divisions(truth, "truth")
         prediction = _with_divisions(prediction, "prediction")
-    if by_file and truth.known_divisions and prediction.known_divisions:
+    by_divisions = bool(by_file and truth.known_divisions and prediction.known_divisions)
+    if by_divisions:
         if tuple(truth.divisions) != tuple(prediction.divisions):
             # the inner divisions of the side with more partitions, the outer bounds of both
             ours = truth.divisions if truth.npartitions >= prediction.npartitions else prediction.divisions
@@ -380,7 +382,7 @@ def _aligned(truth, prediction):
             "Index both by file with known divisions, e.g. "
             "ddf.set_index('file') or dd.read_parquet(..., index='file', calculate_divisions=True)."
         )
-    return truth.to_delayed(), prediction.to_delayed()
+    return truth.to_delayed(), prediction.to_delayed(), by_divisions
 
 
 def _check_split(tables: list[pd.DataFrame], where: list) -> None:
@@ -404,7 +406,7 @@ def _check_split(tables: list[pd.DataFrame], where: list) -> None:
         raise split_error(pd.Series(partition[duplicated], index=all_files[duplicated]))
 
 
-def _run(dask, batches: Batches, truth_parts: list, prediction_parts: list, column) -> list:
+def _run(dask, batches: Batches, truth_parts: list, prediction_parts: list, column, by_divisions: bool = False) -> list:
     """:func:`_partition_statistics` of every pair of partitions on dask's current scheduler,
     each result with the partition it is of.
 
@@ -430,7 +432,7 @@ def _run(dask, batches: Batches, truth_parts: list, prediction_parts: list, colu
         name = f"audeval-group-{token}"
         previous = None
         for k, (t, p) in enumerate(pairs):
-            graph[(name, k)] = (gather, evaluate, previous, k, t, p, k == len(pairs) - 1)
+            graph[(name, k)] = (gather, evaluate, previous, k, t, p, k == len(pairs) - 1, not by_divisions)
             previous = (name, k)
         return get(graph, previous).results
     # (the options travel with every task: a few hundred bytes, no task of their own to fetch)
@@ -551,9 +553,9 @@ def dask_statistics(
     statistics_options, _ = split_options(family, None, options)  # (unknown options raise)
     _check_collection(truth, "truth", dd)
     _check_collection(prediction, "prediction", dd)
-    truth_parts, prediction_parts = _aligned(truth, prediction)
+    truth_parts, prediction_parts, by_divisions = _aligned(truth, prediction)
     batches = Batches(family, labels, statistics_options)
-    results = _run(dask, batches, truth_parts, prediction_parts, column)
+    results = _run(dask, batches, truth_parts, prediction_parts, column, by_divisions)
     for _, found, pending, _ in results:
         batches.merge(found, pending)
     batches.check()  # (labels that must occur: over all partitions)
