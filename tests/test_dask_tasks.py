@@ -61,3 +61,37 @@ def test_persisted_collections_and_the_same_collection_on_both_sides():
         with dask.config.set(scheduler=scheduler):
             stats = audeval.dask_statistics(audeval.event_statistics, ddf, ddf, onset_tolerance=0.5)
         pd.testing.assert_frame_equal(stats, audeval.event_statistics(series, series, onset_tolerance=0.5))
+
+
+def test_counts_travel_in_small_types():
+    import numpy as np
+
+    from audeval._generic.rows import rows_of, table_of_rows
+
+    truth = pd.Series(
+        ["a", "b", "a"],
+        index=pd.MultiIndex.from_arrays(
+            [["f1", "f1", "f2"], pd.to_timedelta([0.0, 2.0, 0.0], unit="s"), pd.to_timedelta([1.0, 3.0, 1.0], unit="s")],
+            names=["file", "start", "end"],
+        ),
+    )
+    prediction = truth.copy()
+    prediction.iloc[1] = "a"
+    table = audeval.event_statistics(truth, prediction, onset_tolerance=0.5, confusion=True)
+    rows = rows_of(table)
+    packed = rows.packed()
+    assert packed.file_codes.dtype == np.uint8 and packed.columns["tp"].dtype == np.uint8
+    assert len(cloudpickle.dumps(packed)) < len(cloudpickle.dumps(rows))
+    back = packed.unpacked()
+    for name, values in rows.columns.items():
+        restored = back.columns[name]
+        for a, b in zip(values if isinstance(values, tuple) else (values,), restored if isinstance(restored, tuple) else (restored,)):
+            assert b.dtype == a.dtype
+            np.testing.assert_array_equal(a, b)
+    pd.testing.assert_frame_equal(table_of_rows(back), table)
+    # large or negative values keep their type
+    from audeval._generic.rows import _narrow
+
+    assert _narrow(np.array([0, 2**40])).dtype == np.int64
+    assert _narrow(np.array([-1, 3])).dtype == np.int64
+    assert _narrow(np.array([0, 70_000])).dtype == np.uint32

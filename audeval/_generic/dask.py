@@ -436,12 +436,20 @@ def _run(dask, batches: Batches, truth_parts: list, prediction_parts: list, colu
             previous = (name, k)
         return get(graph, previous).results
     # (the options travel with every task: a few hundred bytes, no task of their own to fetch)
+    # (the counts travel in the smallest types that hold them)
+    evaluate = functools.partial(_packed, evaluate)
     keys = []
     for k, (t, p) in enumerate(pairs):
         key = (f"audeval-statistics-{token}", k)
         graph[key] = (evaluate, t, p)
         keys.append(key)
     return [(*result, k) for k, result in enumerate(get(graph, keys))]
+
+
+def _packed(evaluate: Callable, truth, prediction) -> tuple:
+    """A partition's result with its counts packed for the way back (:meth:`Rows.packed`)."""
+    part, *rest = evaluate(truth, prediction)
+    return (part.packed() if isinstance(part, Rows) else part, *rest)
 
 
 def _target(graph: dict, key):
@@ -559,7 +567,7 @@ def dask_statistics(
     for _, found, pending, _ in results:
         batches.merge(found, pending)
     batches.check()  # (labels that must occur: over all partitions)
-    parts = [part for part, _, _, _ in results]
+    parts = [part.unpacked() if isinstance(part, Rows) else part for part, _, _, _ in results]
     # partitions by file in file order (the usual case): the tables one after the other
     if len(parts) == 1 and isinstance(parts[0], Rows):  # (one call: its table as the direct call's)
         summed = table_of_rows(parts[0])
