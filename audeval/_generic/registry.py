@@ -380,8 +380,6 @@ class Batches:
         return state
 
     def __setstate__(self, state: dict) -> None:
-        import audeval  # noqa: F401  # (a new worker process: the families register on import)
-
         vars(self).update(state)
         self.family = family_named(state["family"])
 
