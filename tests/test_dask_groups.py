@@ -158,3 +158,42 @@ def test_split_files_are_looked_for_only_without_known_divisions(monkeypatch):
     with dask.config.set(scheduler="sync"):
         pd.testing.assert_frame_equal(audeval.dask_statistics(audeval.event_statistics, t, p, **OPTIONS), expected)
     assert looked == [0]
+
+
+CASES = [
+    ("event", {"onset_tolerance": 0.5, "offset_tolerance": None, "matching": "greedy"}),
+    ("segment", {"time_resolution": None}),
+    ("detection", {"collar": 0.5}),
+    ("detection", {"collar": 0.5, "positive_labels": ["c", "a"]}),
+    ("diarization", {"skip_overlap": True}),
+]
+
+
+@MAY_WARN_DUPLICATES
+@pytest.mark.filterwarnings("ignore:.*has rows beyond the duration")
+@pytest.mark.parametrize("family, options", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+def test_every_family_in_one_group(calls, family, options):
+    from audeval._generic.registry import FAMILIES
+
+    statistics = FAMILIES[family].statistics
+    truth, prediction = frame(13), frame(14)
+    if family in ("detection", "diarization"):
+        files = set(truth["file"]) | set(prediction["file"])
+        options = {**options, "files_duration": {f: 12.0 for f in files}}
+    t, p = by_file(truth, prediction, 3)
+    with dask.config.set(scheduler="sync"):
+        stats = audeval.dask_statistics(statistics, t, p, **options)
+    pd.testing.assert_frame_equal(stats, statistics(as_series(truth), as_series(prediction), **options))
+    assert calls == [len(truth)]
+
+
+def test_filewise_series_in_one_group(calls):
+    statistics = audeval.segment_statistics
+    truth = pd.Series(["a", "b", "a", "b"], index=pd.Index(["f1", "f2", "f3", "f4"], name="file"))
+    prediction = pd.Series(["a", "a", "a", "b"], index=pd.Index(["f1", "f2", "f3", "f4"], name="file"))
+    durations = {"f1": 3.0, "f2": 2.0, "f3": 1.0, "f4": 4.0}
+    t, p = (dd.from_pandas(side, npartitions=2) for side in (truth, prediction))
+    with dask.config.set(scheduler="sync"):
+        stats = audeval.dask_statistics(statistics, t, p, files_duration=durations)
+    pd.testing.assert_frame_equal(stats, statistics(truth, prediction, files_duration=durations))
+    assert calls == [4]
