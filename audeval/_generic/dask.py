@@ -485,7 +485,10 @@ def dask_statistics(
     The result is identical to the statistics of the whole pandas Series,
     and every metric of the family accepts it in place of ``truth``.
     The work runs on dask's current scheduler
-    (e.g. a ``dask.distributed`` client).
+    (e.g. a ``dask.distributed`` client);
+    on the synchronous scheduler consecutive small partitions
+    (up to 50,000 rows of truth and prediction together)
+    are evaluated in one call.
 
     ``truth`` and ``prediction`` are dask DataFrames
     with ``file`` as index or column,
