@@ -16,7 +16,9 @@ Timed, in interleaved rounds (medians of ``--repeat``), all giving the same tabl
 * ``direct + read``: the same after reading both datasets with ``pandas.read_parquet``
   and building the segmented index (what a user writes in one process);
 * ``sync``: :func:`audeval.dask_statistics` with dask's synchronous scheduler (one process)
-  on the dask DataFrames held in this process (``persist``: the target compares the statistics);
+  on the dask DataFrames held in this process (``persist``: the target compares the statistics;
+  the persisted partitions are read from their data's keys, so ``from_pandas(...).repartition(...)``
+  adds no task a user reading the data would not have), consecutive small partitions in one call;
 * ``workers``: :func:`audeval.dask_statistics` on a ``dask.distributed`` LocalCluster
   of ``--workers`` processes with one thread each, on ``dd.read_parquet`` of the datasets:
   the workers read their partitions and only the partitions' counts travel back
@@ -37,7 +39,8 @@ The cost model (printed after the table) comes from the same runs:
 the direct call's cost per event ``c`` and pandas' reading cost per event ``r``
 (``direct + read`` less ``direct``, CPU time of all of pyarrow's reading threads);
 the partition work per event ``w`` (the sync run less its concatenation, per event);
-the cost per partition ``q`` (sync at many small partitions against few, same events);
+the cost per partition ``q`` (sync at many small partitions against few, same events,
+each pair of partitions evaluated alone as on a worker);
 the client's cost per event ``d`` (concatenating the partitions' counts);
 the cluster's fixed cost per call ``t0`` (the workers' run less their work at the smallest size).
 With ``W`` workers and ``p`` partitions: ``T(n) = t0 + p q / W + n ((w + r) / W + d)``,
