@@ -197,3 +197,35 @@ def test_filewise_series_in_one_group(calls):
         stats = audeval.dask_statistics(statistics, t, p, files_duration=durations)
     pd.testing.assert_frame_equal(stats, statistics(truth, prediction, files_duration=durations))
     assert calls == [4]
+
+
+def test_score_family_in_one_group(calls):
+    # scores: a table of one column per class (prediction) put one after the other as the truth
+    rng = np.random.default_rng(3)
+    files = [f"f{k}" for k in range(6)]
+    starts = np.arange(0.0, 4.0, 0.5)
+    index = pd.MultiIndex.from_product(
+        [files, pd.to_timedelta(starts, unit="s")], names=["file", "start"]
+    ).to_frame(index=False)
+    index["end"] = index["start"] + pd.Timedelta(0.5, unit="s")
+    scores = index.assign(a=rng.random(len(index)), b=rng.random(len(index)))
+    truth = pd.DataFrame(  # (disjoint events per class, as score-based criteria need)
+        {
+            "file": [f for f in files for _ in range(2)],
+            "start": pd.to_timedelta([0.0, 1.5] * len(files), unit="s"),
+            "end": pd.to_timedelta([1.0, 3.5] * len(files), unit="s"),
+            "label": rng.choice(["a", "b"], 2 * len(files)),
+        }
+    )
+    durations = {f: 4.0 for f in files}
+    options = {"median_filter_lengths": [0.0], "files_duration": durations}
+    t, s = (
+        dd.from_pandas(side.set_index("file").sort_index(), npartitions=3, sort=True)
+        for side in (truth, scores)
+    )
+    with dask.config.set(scheduler="sync"):
+        stats = audeval.dask_statistics(audeval.score_statistics, t, s, **options)
+    scores_table = scores.set_index(["file", "start", "end"])
+    expected = audeval.score_statistics(as_series(truth), scores_table, **options)
+    pd.testing.assert_frame_equal(stats, expected)
+    assert calls == [len(truth)]
