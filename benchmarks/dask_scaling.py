@@ -16,14 +16,19 @@ Timed, in interleaved rounds (medians of ``--repeat``), all giving the same tabl
 * ``direct + read``: the same after reading both datasets with ``pandas.read_parquet``
   and building the segmented index (what a user writes in one process);
 * ``sync``: :func:`audeval.dask_statistics` with dask's synchronous scheduler (one process)
-  on the dask DataFrames held in this process (``persist``: the target compares the statistics);
+  on the dask DataFrames held in this process (``persist``: the target compares the statistics;
+  the persisted partitions are read from their data's keys, so ``from_pandas(...).repartition(...)``
+  adds no task a user reading the data would not have), consecutive small partitions in one call;
 * ``workers``: :func:`audeval.dask_statistics` on a ``dask.distributed`` LocalCluster
   of ``--workers`` processes with one thread each, on ``dd.read_parquet`` of the datasets:
   the workers read their partitions and only the partitions' counts travel back
   (the partitions are paired by position: both datasets are cut at the same files),
   started without distributed's ``MALLOC_TRIM_THRESHOLD_=65536``
   (``--malloc-trim`` keeps it: it makes the workers' array work 2.5x slower,
-  as every large temporary array is mapped and faulted in anew).
+  as every large temporary array is mapped and faulted in anew);
+* ``workers, in memory``: the same cluster on the same datasets persisted in the workers' memory
+  before timing (``client.persist``: the partitions are where the workers read them,
+  the equivalent of the direct call's data already in memory).
 
 ``direct`` and ``sync`` report CPU time (``time.process_time``) and wall time;
 the workers report wall time (their work is in other processes), and so do their ratios:
@@ -34,7 +39,8 @@ The cost model (printed after the table) comes from the same runs:
 the direct call's cost per event ``c`` and pandas' reading cost per event ``r``
 (``direct + read`` less ``direct``, CPU time of all of pyarrow's reading threads);
 the partition work per event ``w`` (the sync run less its concatenation, per event);
-the cost per partition ``q`` (sync at many small partitions against few, same events);
+the cost per partition ``q`` (sync at many small partitions against few, same events,
+each pair of partitions evaluated alone as on a worker);
 the client's cost per event ``d`` (concatenating the partitions' counts);
 the cluster's fixed cost per call ``t0`` (the workers' run less their work at the smallest size).
 With ``W`` workers and ``p`` partitions: ``T(n) = t0 + p q / W + n ((w + r) / W + d)``,
@@ -175,12 +181,22 @@ def per_partition_cost(truth, prediction, repeat: int) -> float:
     """CPU seconds per partition of the synchronous path (many small partitions against 2)."""
     import dask
 
+    try:
+        from audeval._generic import dask_groups
+    except ImportError:  # (a checkout before groups: each pair alone anyway)
+        import types
+
+        dask_groups = types.SimpleNamespace(GROUP_ROWS=0)
     few, many = 2, 64
     calls = {}
+    grouped, dask_groups.GROUP_ROWS = dask_groups.GROUP_ROWS, 0  # (each pair alone, as on a worker)
     for p in (few, many):
         t, d = (c.persist(scheduler="sync") for c in collections(truth, prediction, p))
         calls[p] = lambda t=t, d=d: _sync(t, d, dask)
-    _, cpu, _ = interleaved(calls, repeat)
+    try:
+        _, cpu, _ = interleaved(calls, repeat)
+    finally:
+        dask_groups.GROUP_ROWS = grouped
     return max(cpu[many] - cpu[few], 0.0) / (many - few)
 
 
@@ -261,6 +277,8 @@ def main():
             n_partitions = max(2, round(n / args.events_per_partition))
             truth_path, prediction_path = write_datasets(truth, prediction, n_partitions, root / str(n))
             local = [c.persist(scheduler="sync") for c in collections(truth, prediction, n_partitions)]
+            in_workers = client.persist([read_dask(truth_path), read_dask(prediction_path)])
+            distributed.wait(in_workers)
 
             def direct_read():
                 return audeval.event_statistics(
@@ -274,21 +292,27 @@ def main():
                         **OPTIONS,
                     )
 
+            def in_memory():
+                with dask.config.set(scheduler=client.get):
+                    return audeval.dask_statistics(audeval.event_statistics, *in_workers, **OPTIONS)
+
             calls = {
                 "direct": lambda: audeval.event_statistics(truth, prediction, **OPTIONS),
                 "direct + read": direct_read,
                 "sync": lambda: _sync(*local, dask),
                 "workers": on_cluster,
+                "workers, in memory": in_memory,
             }
             load = os.getloadavg()[0]
             wall, cpu, results = interleaved(calls, args.repeat)
             load = max(load, os.getloadavg()[0])
-            for name in ("sync", "workers"):
+            for name in ("sync", "workers", "workers, in memory"):
                 pd.testing.assert_frame_equal(results[name], results["direct"])
             pd.testing.assert_frame_equal(
                 results["direct + read"], results["direct"], check_index_type=False
             )
             concatenation = concatenation_cost(truth, prediction, n_partitions, args.repeat)
+            del in_workers
             rows.append((n, n_partitions, wall, cpu, load))
             model[n] = dict(wall=wall, cpu=cpu, partitions=n_partitions, concatenation=concatenation)
         partition = per_partition_cost(*_data.dcase(min(args.sizes), seed=0)[:2], args.repeat)
@@ -316,6 +340,19 @@ def main():
             f"| {wall['workers']:.4f} s | {wall['workers'] / wall['direct + read']:.2f}x "
             f"| {wall['workers'] / wall['direct']:.2f}x | yes | {load:.1f} |"
         )
+    print()
+    print(
+        f"Data in the workers' memory (persisted before timing) against the direct call on data in memory, "
+        f"{W} workers:"
+    )
+    print("| truth events | partitions | direct wall (CPU) | workers, in memory, wall | / direct wall | / direct CPU | load |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    for n, p, wall, cpu, load in rows:
+        print(
+            f"| {n:,} | {p} | {wall['direct']:.4f} s ({cpu['direct']:.4f}) | {wall['workers, in memory']:.4f} s "
+            f"| {wall['workers, in memory'] / wall['direct']:.2f}x | {wall['workers, in memory'] / cpu['direct']:.2f}x "
+            f"| {load:.1f} |"
+        )
 
     # cost model (per event from the largest size, fixed costs from the smallest)
     largest, smallest = max(model), min(model)
@@ -326,13 +363,16 @@ def main():
     w = max(big["cpu"]["sync"] - big["concatenation"] - partition * big["partitions"], 0.0) / largest
     work_small = small["partitions"] * partition / W + smallest * ((w + r) / W + d)
     t0 = max(small["wall"]["workers"] - work_small, 0.0)
+    work_small_memory = small["partitions"] * partition / W + smallest * (w / W + d)
+    t0_memory = max(small["wall"]["workers, in memory"] - work_small_memory, 0.0)
     print()
     print("Cost model (seconds; workers T(n) = t0 + p q / W + n ((w + r) / W + d), direct + read n (c + r)):")
     print(
         f"  c = {c * 1e9:.0f} ns per event (direct), r = {r * 1e9:.0f} ns per event (reading), "
         f"w = {w * 1e9:.0f} ns per event (partition work), d = {d * 1e9:.0f} ns per event (client concatenation), "
         f"q = {partition * 1e3:.2f} ms per partition, "
-        f"t0 = {t0 * 1e3:.1f} ms per call (cluster round trip, measured with {W} workers)"
+        f"t0 = {t0 * 1e3:.1f} ms per call (cluster round trip, measured with {W} workers), "
+        f"{t0_memory * 1e3:.1f} ms with the data in the workers' memory"
     )
     print(
         f"  the same partition's work takes {factor:.2f}x its CPU time in one process "
@@ -352,21 +392,24 @@ def main():
     )
     print(
         "| workers W | partitions p | n* vs direct + read, idle cores "
-        f"| n* vs direct + read, this machine's {factor:.2f}x | n* vs direct (in memory), idle cores |"
+        f"| n* vs direct + read, this machine's {factor:.2f}x | n* vs direct (in memory), idle cores "
+        "| n* vs direct (in memory), data in the workers' memory, idle cores |"
     )
-    print("|---:|---:|---:|---:|---:|")
+    print("|---:|---:|---:|---:|---:|---:|")
     for n_workers in (2, 4, 8, 16, 64):
         p = max(n_workers, 8)
         cells = []
-        for f, reading in ((1.0, r), (factor, r), (1.0, None)):
+        for f, reading, fixed in ((1.0, r, t0), (factor, r, t0), (1.0, None, t0), (1.0, 0.0, t0_memory)):
             if reading is None:  # the workers read, the direct call holds the data
                 gain = c - (w + r) / n_workers - d
+            elif not reading:  # both hold the data
+                gain = c - w / n_workers - d
             else:
                 gain = c + reading - (w + reading) * f / n_workers - d
             if gain <= 0:
                 cells.append("never")
             else:
-                cells.append(f"{(t0 + p * partition / n_workers) / gain:,.0f} events")
+                cells.append(f"{(fixed + p * partition / n_workers) / gain:,.0f} events")
         print(f"| {n_workers} | {p} | {' | '.join(cells)} |")
 
 

@@ -53,7 +53,11 @@ def common(truth: pd.DataFrame, prediction: pd.DataFrame, n: int):
 
 @pytest.fixture
 def concatenated(monkeypatch):
-    """Counts how often partitions were concatenated, and how often summed in general."""
+    """Counts how often partitions were concatenated, and how often summed in general
+    (every pair of partitions evaluated alone, also on the synchronous scheduler)."""
+    from audeval._generic import dask_groups
+
+    monkeypatch.setattr(dask_groups, "GROUP_ROWS", 1)
     seen = {"concatenated": 0, "general": 0}
     original = _rows.concatenate_rows
 

@@ -19,6 +19,7 @@ import uuid
 import numpy as np
 import pandas as pd
 
+from audeval._generic.dask_groups import gather, split_error
 from audeval._generic.registry import Batches, family_of, split_options
 from audeval._generic.rows import Rows, concatenate_rows, rows_of, rows_of_counts, table_of_rows
 from audeval._generic.sum import sum_statistics
@@ -258,14 +259,17 @@ def to_frame(part: pd.DataFrame | pd.Series, name: str) -> pd.DataFrame:
     return pd.DataFrame(values.to_numpy(), index=index, columns=values.columns).infer_objects()
 
 
-def _partition_statistics(batches: Batches, truth, prediction, column: object | None = None) -> tuple:
+def _partition_statistics(batches: Batches, truth, prediction, column: object | None = None, pieces=None) -> tuple:
     """The statistics table of one pair of partitions, the labels it found
-    and the warnings it kept (to issue once for all partitions)."""
+    and the warnings it kept (to issue once for all partitions);
+    with ``pieces`` (the rows of each pair of a group put one after the other)
+    also the file levels and codes of both sides and ``pieces``."""
     truth = to_series(truth, "truth", column)
     if batches.family.scores_input:
         prediction = to_frame(prediction, "prediction")
     else:
         prediction = to_series(prediction, "prediction", column)
+    files = () if pieces is None else ((_file_codes(truth), _file_codes(prediction), pieces),)
     batches = batches.copy()  # (a worker may run several partitions)
     rows = _counted(batches, truth, prediction)
     if rows is None:
@@ -273,8 +277,17 @@ def _partition_statistics(batches: Batches, truth, prediction, column: object | 
         # the counts travel as arrays (a table only where it is not a (file, label) table of counts)
         rows = rows_of(table)
         if rows is None:
-            return table, batches.found, batches.pending
-    return rows, batches.found, batches.pending
+            return (table, batches.found, batches.pending, *files)
+    return (rows, batches.found, batches.pending, *files)
+
+
+def _file_codes(obj: pd.Series | pd.DataFrame) -> tuple[pd.Index, np.ndarray]:
+    """The file level of a converted partition and the code of each row (-1: missing)."""
+    index = obj.index
+    if isinstance(index, pd.MultiIndex):
+        return index.levels[0], np.asarray(index.codes[0], dtype=np.int64)
+    codes, level = pd.factorize(index)
+    return pd.Index(level), np.asarray(codes, dtype=np.int64)
 
 
 def _counted(batches: Batches, truth: pd.Series, prediction: pd.Series) -> Rows | None:
@@ -337,13 +350,15 @@ def _with_divisions(obj, name: str):
         return obj
 
 
-def _aligned(truth, prediction):
-    """Pairs of partitions holding the same files."""
+def _aligned(truth, prediction) -> tuple[list, list, bool]:
+    """Pairs of partitions holding the same files, and whether they are paired by known file divisions
+    (then no file can be in two partitions)."""
     by_file = truth._meta.index.name == "file" and prediction._meta.index.name == "file"
     if by_file:
         truth = _with_divisions(truth, "truth")
         prediction = _with_divisions(prediction, "prediction")
-    if by_file and truth.known_divisions and prediction.known_divisions:
+    by_divisions = bool(by_file and truth.known_divisions and prediction.known_divisions)
+    if by_divisions:
         if tuple(truth.divisions) != tuple(prediction.divisions):
             # the inner divisions of the side with more partitions, the outer bounds of both
             ours = truth.divisions if truth.npartitions >= prediction.npartitions else prediction.divisions
@@ -367,47 +382,41 @@ def _aligned(truth, prediction):
             "Index both by file with known divisions, e.g. "
             "ddf.set_index('file') or dd.read_parquet(..., index='file', calculate_divisions=True)."
         )
-    return truth.to_delayed(), prediction.to_delayed()
+    return truth.to_delayed(), prediction.to_delayed(), by_divisions
 
 
-def _check_split(tables: list[pd.DataFrame]) -> None:
-    """Raise if a file is in the tables of several partitions."""
+def _check_split(tables: list[pd.DataFrame], where: list) -> None:
+    """Raise if a file is in the tables of several partitions
+    (``where[k]``: the partition of table *k*, or of each of its files)."""
     files = []
     partitions = []
-    for k, table in enumerate(tables):
-        unique = pd.unique(table.index.get_level_values("file"))
-        files.append(pd.Index(unique, dtype=object))
-        partitions.append(np.full(len(unique), k, dtype=np.int64))
+    for table, origin in zip(tables, where):
+        unique = pd.Index(pd.unique(table.index.get_level_values("file")), dtype=object)
+        files.append(unique)
+        if isinstance(origin, pd.Series):  # a group of partitions: the partition of each file
+            partitions.append(origin.to_numpy()[origin.index.get_indexer(unique)])
+        else:
+            partitions.append(np.full(len(unique), origin, dtype=np.int64))
     if not files:
         return
     all_files = files[0].append(files[1:]) if len(files) > 1 else files[0]
     partition = np.concatenate(partitions)
     duplicated = all_files.duplicated(keep=False)
     if duplicated.any():
-        split = pd.Series(partition[duplicated], index=all_files[duplicated])
-        shown = [
-            f"{file!r} in partitions {sorted(group.tolist())}"
-            for file, group in list(split.groupby(level=0, sort=True))[:5]
-        ]
-        n = split.index.nunique()
-        raise ValueError(
-            f"{n} file(s) are split across partitions: {'; '.join(shown)}"
-            f"{' ...' if n > 5 else ''}. "
-            "Every file must be in one partition of truth and of prediction; "
-            "index both by file with known divisions, e.g. "
-            "ddf.set_index('file') or dd.read_parquet(..., index='file', calculate_divisions=True)."
-        )
+        raise split_error(pd.Series(partition[duplicated], index=all_files[duplicated]))
 
 
-def _run(dask, batches: Batches, truth_parts: list, prediction_parts: list, column) -> list:
-    """:func:`_partition_statistics` of every pair of partitions on dask's current scheduler.
+def _run(dask, batches: Batches, truth_parts: list, prediction_parts: list, column, by_divisions: bool = False) -> list:
+    """:func:`_partition_statistics` of every pair of partitions on dask's current scheduler,
+    each result with the partition it is of.
 
     One task per pair, in a plain task graph handed to the scheduler
     (no second optimisation of the partitions' graphs, which ``to_delayed`` optimised,
-    and no hash of the options object to name the tasks).
+    and no hash of the options object to name the tasks);
+    on the synchronous scheduler a chain of tasks that evaluates
+    consecutive small pairs together (:mod:`audeval._generic.dask_groups`).
     """
     token = uuid.uuid4().hex
-    shared = f"audeval-options-{token}"
     graph = {}
     merged = set()
     for part in (*truth_parts, *prediction_parts):
@@ -416,15 +425,42 @@ def _run(dask, batches: Batches, truth_parts: list, prediction_parts: list, colu
         if id(layers) not in merged:
             merged.add(id(layers))
             graph.update(layers)
-    graph[shared] = batches
-    task = functools.partial(_partition_statistics, column=column)
-    keys = []
-    for k, (t, p) in enumerate(zip(truth_parts, prediction_parts)):
-        key = (f"audeval-statistics-{token}", k)
-        graph[key] = (task, shared, t.key, p.key)
-        keys.append(key)
+    pairs = [(_target(graph, t.key), _target(graph, p.key)) for t, p in zip(truth_parts, prediction_parts)]
     get = dask.base.get_scheduler(collections=[*truth_parts[:1], *prediction_parts[:1]])
-    return list(get(graph, keys))
+    evaluate = functools.partial(_partition_statistics, batches, column=column)
+    if get is dask.local.get_sync and pairs:
+        name = f"audeval-group-{token}"
+        previous = None
+        for k, (t, p) in enumerate(pairs):
+            graph[(name, k)] = (gather, evaluate, previous, k, t, p, k == len(pairs) - 1, not by_divisions)
+            previous = (name, k)
+        return get(graph, previous).results
+    # (the options travel with every task: a few hundred bytes, no task of their own to fetch)
+    # (the counts travel in the smallest types that hold them)
+    evaluate = functools.partial(_packed, evaluate)
+    keys = []
+    for k, (t, p) in enumerate(pairs):
+        key = (f"audeval-statistics-{token}", k)
+        graph[key] = (evaluate, t, p)
+        keys.append(key)
+    return [(*result, k) for k, result in enumerate(get(graph, keys))]
+
+
+def _packed(evaluate: Callable, truth, prediction) -> tuple:
+    """A partition's result with its counts packed for the way back (:meth:`Rows.packed`)."""
+    part, *rest = evaluate(truth, prediction)
+    return (part.packed() if isinstance(part, Rows) else part, *rest)
+
+
+def _target(graph: dict, key):
+    """The key a partition's key stands for (persisted partitions: an alias of the data's key)."""
+    from dask._task_spec import Alias
+
+    seen = {key}
+    while isinstance(graph.get(key), Alias) and graph[key].target in graph and graph[key].target not in seen:
+        key = graph[key].target
+        seen.add(key)
+    return key
 
 
 def dask_statistics(
@@ -449,7 +485,10 @@ def dask_statistics(
     The result is identical to the statistics of the whole pandas Series,
     and every metric of the family accepts it in place of ``truth``.
     The work runs on dask's current scheduler
-    (e.g. a ``dask.distributed`` client).
+    (e.g. a ``dask.distributed`` client);
+    on the synchronous scheduler consecutive small partitions
+    (up to 50,000 rows of truth and prediction together)
+    are evaluated in one call.
 
     ``truth`` and ``prediction`` are dask DataFrames
     with ``file`` as index or column,
@@ -525,18 +564,21 @@ def dask_statistics(
     statistics_options, _ = split_options(family, None, options)  # (unknown options raise)
     _check_collection(truth, "truth", dd)
     _check_collection(prediction, "prediction", dd)
-    truth_parts, prediction_parts = _aligned(truth, prediction)
+    truth_parts, prediction_parts, by_divisions = _aligned(truth, prediction)
     batches = Batches(family, labels, statistics_options)
-    results = _run(dask, batches, truth_parts, prediction_parts, column)
-    for _, found, pending in results:
+    results = _run(dask, batches, truth_parts, prediction_parts, column, by_divisions)
+    for _, found, pending, _ in results:
         batches.merge(found, pending)
     batches.check()  # (labels that must occur: over all partitions)
-    parts = [part for part, _, _ in results]
+    parts = [part.unpacked() if isinstance(part, Rows) else part for part, _, _, _ in results]
     # partitions by file in file order (the usual case): the tables one after the other
-    summed = concatenate_rows(parts) if all(isinstance(p, Rows) for p in parts) else None
+    if len(parts) == 1 and isinstance(parts[0], Rows):  # (one call: its table as the direct call's)
+        summed = table_of_rows(parts[0])
+    else:
+        summed = concatenate_rows(parts) if all(isinstance(p, Rows) for p in parts) else None
     if summed is None:
         tables = [table_of_rows(p) if isinstance(p, Rows) else p for p in parts]
-        _check_split(tables)
+        _check_split(tables, [where for *_, where in results])
         summed = sum_statistics(tables)
     # files of files_duration (or uem) in no partition: evaluated as in a direct call
     unseen = batches.unseen(summed)

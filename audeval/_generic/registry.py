@@ -373,6 +373,16 @@ class Batches:
         self.found: dict = {}
         self.pending: dict = {}
 
+    def __getstate__(self) -> dict:
+        """The family by name (a dask task ships a few hundred bytes, not the family's functions)."""
+        state = dict(vars(self))
+        state["family"] = self.family.name
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        vars(self).update(state)
+        self.family = family_named(state["family"])
+
     def copy(self) -> Batches:
         """An independent copy (the labels found so far are its own)."""
         out = copy.copy(self)

@@ -91,6 +91,48 @@ class Rows:
     def __len__(self) -> int:
         return len(self.file_codes)
 
+    def packed(self) -> Rows:
+        """The same rows with every ``int64`` array in the smallest unsigned type that holds it
+        (what travels from a worker: counts and codes are small; :meth:`unpacked` restores them)."""
+        return dataclasses.replace(
+            self,
+            file_codes=_narrow(self.file_codes),
+            label_codes=_narrow(self.label_codes),
+            columns={name: _narrow(values) for name, values in self.columns.items()},
+        )
+
+    def unpacked(self) -> Rows:
+        """The rows of :meth:`packed` with ``int64`` arrays again."""
+        return dataclasses.replace(
+            self,
+            file_codes=_widen(self.file_codes),
+            label_codes=_widen(self.label_codes),
+            columns={name: _widen(values) for name, values in self.columns.items()},
+        )
+
+
+def _narrow(values):
+    """An ``int64`` array (or a sparse column's pair of them) in the smallest unsigned type of its values."""
+    if isinstance(values, tuple):
+        return tuple(_narrow(v) for v in values)
+    if not isinstance(values, np.ndarray) or values.dtype != np.int64 or not len(values):
+        return values
+    low, high = values.min(), values.max()
+    if low < 0:
+        return values
+    for dtype in (np.uint8, np.uint16, np.uint32):
+        if high <= np.iinfo(dtype).max:
+            return values.astype(dtype)
+    return values
+
+
+def _widen(values):
+    if isinstance(values, tuple):
+        return tuple(_widen(v) for v in values)
+    if isinstance(values, np.ndarray) and values.dtype in (np.uint8, np.uint16, np.uint32):
+        return values.astype(np.int64)
+    return values
+
 
 def rows_of(table: pd.DataFrame) -> Rows | None:
     """A statistics table as :class:`Rows` (``None``: not a ``(file, label)`` table of such columns)."""

@@ -1,0 +1,97 @@
+"""What a dask_statistics task carries to a worker (issue 32, item 3: the fixed cost of a cluster call).
+
+The options travel with each task as the family's name and plain values (a few hundred bytes,
+not the family's functions pickled by value), and a persisted partition is read from
+its data's key (not through an alias, which is a task of its own).
+"""
+
+import pickle
+
+import pandas as pd
+import pytest
+
+import audeval
+from audeval._generic.dask import _target
+from audeval._generic.registry import Batches, family_of
+
+
+dask = pytest.importorskip("dask")
+dd = pytest.importorskip("dask.dataframe")
+cloudpickle = pytest.importorskip("cloudpickle")
+
+
+def test_batches_travel_by_family_name():
+    family = family_of(audeval.event_statistics)
+    options = {"onset_tolerance": 0.2, "offset_tolerance": None, "files_duration": {"f1": 3.0, "f2": 4.0}}
+    batches = Batches(family, ["a", "b"], options)
+    shipped = cloudpickle.dumps(batches)
+    assert len(shipped) < 2_000  # (16 kB with the family's functions)
+    back = pickle.loads(shipped)
+    assert back.family is family
+    assert back.labels == ["a", "b"]
+    assert back.options.keys() == batches.options.keys()
+    assert back.file_options.keys() == batches.file_options.keys() == {"files_duration"}
+    assert list(back.file_options["files_duration"].files) == ["f1", "f2"]
+
+
+def test_alias_keys_resolve_to_the_data():
+    from dask._task_spec import Alias, DataNode
+
+    graph = {"data": DataNode("data", 1), "a1": Alias("a1", "data"), "a2": Alias("a2", "a1"), "loop": Alias("loop", "loop")}
+    assert _target(graph, "a2") == "data"
+    assert _target(graph, "a1") == "data"
+    assert _target(graph, "data") == "data"
+    assert _target(graph, "loop") == "loop"
+    assert _target(graph, "other") == "other"
+    assert len(graph) == 4  # (the graph is left as it is)
+
+
+def test_persisted_collections_and_the_same_collection_on_both_sides():
+    frame = pd.DataFrame(
+        {
+            "file": ["f1", "f1", "f2", "f3"],
+            "start": pd.to_timedelta([0.0, 2.0, 0.0, 1.0], unit="s"),
+            "end": pd.to_timedelta([1.0, 3.0, 1.0, 2.0], unit="s"),
+            "label": ["a", "b", "a", "b"],
+        }
+    )
+    series = pd.Series(frame["label"].array, index=pd.MultiIndex.from_frame(frame[["file", "start", "end"]]))
+    ddf = dd.from_pandas(frame.set_index("file"), npartitions=2).persist(scheduler="sync")
+    for scheduler in ("sync", "threads"):
+        with dask.config.set(scheduler=scheduler):
+            stats = audeval.dask_statistics(audeval.event_statistics, ddf, ddf, onset_tolerance=0.5)
+        pd.testing.assert_frame_equal(stats, audeval.event_statistics(series, series, onset_tolerance=0.5))
+
+
+def test_counts_travel_in_small_types():
+    import numpy as np
+
+    from audeval._generic.rows import rows_of, table_of_rows
+
+    truth = pd.Series(
+        ["a", "b", "a"],
+        index=pd.MultiIndex.from_arrays(
+            [["f1", "f1", "f2"], pd.to_timedelta([0.0, 2.0, 0.0], unit="s"), pd.to_timedelta([1.0, 3.0, 1.0], unit="s")],
+            names=["file", "start", "end"],
+        ),
+    )
+    prediction = truth.copy()
+    prediction.iloc[1] = "a"
+    table = audeval.event_statistics(truth, prediction, onset_tolerance=0.5, confusion=True)
+    rows = rows_of(table)
+    packed = rows.packed()
+    assert packed.file_codes.dtype == np.uint8 and packed.columns["tp"].dtype == np.uint8
+    assert len(cloudpickle.dumps(packed)) < len(cloudpickle.dumps(rows))
+    back = packed.unpacked()
+    for name, values in rows.columns.items():
+        restored = back.columns[name]
+        for a, b in zip(values if isinstance(values, tuple) else (values,), restored if isinstance(restored, tuple) else (restored,)):
+            assert b.dtype == a.dtype
+            np.testing.assert_array_equal(a, b)
+    pd.testing.assert_frame_equal(table_of_rows(back), table)
+    # large or negative values keep their type
+    from audeval._generic.rows import _narrow
+
+    assert _narrow(np.array([0, 2**40])).dtype == np.int64
+    assert _narrow(np.array([-1, 3])).dtype == np.int64
+    assert _narrow(np.array([0, 70_000])).dtype == np.uint32
