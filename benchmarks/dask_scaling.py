@@ -264,7 +264,7 @@ def main():
             n_workers=args.workers,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,
+            dashboard_address=":0",
             env={"OPENBLAS_NUM_THREADS": "1"},
         )
         client = distributed.Client(cluster)
