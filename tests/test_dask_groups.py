@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import MAY_WARN_DUPLICATES
+import test_dask_arrays as arrays
 
 import audeval
 from audeval._generic import dask as _dask
@@ -23,31 +24,12 @@ OPTIONS = {"onset_tolerance": 0.5, "offset_tolerance": 0.25, "confusion": True}
 
 
 def frame(seed: int, n_files: int = 12) -> pd.DataFrame:
-    rng = np.random.default_rng(seed)
-    n = 5 * n_files
-    start = rng.integers(0, 40, n) / 4
-    return pd.DataFrame(
-        {
-            "file": [f"f{k:03d}" for k in rng.integers(0, n_files, n)],
-            "start": pd.to_timedelta(start, unit="s"),
-            "end": pd.to_timedelta(start + rng.integers(1, 8, n) / 4, unit="s"),
-            "label": rng.choice(["a", "b", "c"], n),
-        }
-    )
+    """Events of ``5 * n_files`` rows (:func:`test_dask_arrays.frame`)."""
+    return arrays.frame(seed, n_files, rows=5 * n_files)
 
 
-def as_series(table: pd.DataFrame) -> pd.Series:
-    index = pd.MultiIndex.from_frame(table[["file", "start", "end"]])
-    return pd.Series(table["label"].array, index=index, name="label")
-
-
-def by_file(truth: pd.DataFrame, prediction: pd.DataFrame, n: int):
-    files = np.unique(np.concatenate([truth["file"].to_numpy(), prediction["file"].to_numpy()]))
-    cuts = tuple(files[np.unique(np.linspace(0, len(files) - 1, n + 1).round().astype(int))])
-    return [
-        dd.from_pandas(side.set_index("file"), npartitions=1, sort=True).repartition(divisions=cuts)
-        for side in (truth, prediction)
-    ]
+as_series = arrays.as_series
+by_file = arrays.common
 
 
 @pytest.fixture
