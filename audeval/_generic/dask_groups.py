@@ -28,7 +28,7 @@ GROUP_ROWS = 50_000  # rows (truth and prediction) gathered into one call
 class Group:
     """The pairs of partitions gathered so far, and the results of the groups already evaluated."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.pairs: list = []
         self.rows = 0
         self.first = 0  # the partition number of the first pair gathered
@@ -102,13 +102,13 @@ def _partitions(files: tuple, first: int) -> pd.Series:
     ])
     keep = codes >= 0
     n_pieces = len(t_rows)
-    held = np.bincount(codes[keep] * n_pieces + piece[keep], minlength=len(level) * n_pieces)
-    held = held.reshape(len(level), n_pieces) > 0  # file x partition of the group: has rows
+    rows = np.bincount(codes[keep] * n_pieces + piece[keep], minlength=len(level) * n_pieces)
+    held = rows.reshape(len(level), n_pieces) > 0  # file x partition of the group: has rows
     n_held = held.sum(axis=1)
     split = np.flatnonzero(n_held > 1)
     if len(split):
-        files, where = np.nonzero(held[split])
-        raise split_error(pd.Series(first + where, index=level.take(split[files])))
+        in_file, where = np.nonzero(held[split])
+        raise split_error(pd.Series(first + where, index=level.take(split[in_file])))
     used = np.flatnonzero(n_held)
     return pd.Series(first + held[used].argmax(axis=1), index=level.take(used))
 
