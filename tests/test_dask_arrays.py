@@ -15,7 +15,7 @@ from conftest import MAY_WARN_DUPLICATES
 
 import audeval
 from audeval._generic import rows as _rows
-from audeval._generic.dask import _file_level, _time_level, to_series
+from audeval._generic.dask_partitions import _file_level, _time_level, to_series
 
 
 dask = pytest.importorskip("dask")

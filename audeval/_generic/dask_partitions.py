@@ -1,0 +1,226 @@
+"""Partitions of dask collections as the pandas objects of a direct call (SPEC section 8).
+
+A partition holds the columns (or index levels) ``file``, ``start``, ``end``
+and a label column (or the score columns of a class each);
+its columns are coded straight into an audformat segmented index
+(the file names by their runs where the partition is sorted by file,
+every time its own code), without a sort of the levels or a round trip through Python objects.
+The partitions of a group (:mod:`audeval._generic.dask_groups`) are joined
+column by column before they are coded (:func:`joined`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from audeval._core.validation import NAT, seconds_to_ns
+
+
+LEVELS = ("file", "start", "end")
+
+
+def _times(values, name: str, what: str) -> np.ndarray:
+    """A partition's time column as ``timedelta64`` values (its unit kept; seconds: ns)."""
+    dtype = values.dtype
+    if pd.api.types.is_timedelta64_dtype(dtype):
+        return np.asarray(values.to_numpy())
+    if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
+        # the one seconds -> ns rule (round to the nearest; pandas truncates)
+        seconds = values.to_numpy(dtype=np.float64, na_value=np.nan)
+        ns = np.where(np.isnan(seconds), NAT, seconds_to_ns(np.nan_to_num(seconds)))
+        return ns.astype("m8[ns]")
+    raise TypeError(
+        f"{name}: the column '{what}' must hold timedeltas or seconds; got dtype {dtype}."
+    )
+
+
+def _file_level(values) -> tuple[np.ndarray, pd.Index]:
+    """Codes (-1: missing) and the distinct file names, in the order first seen.
+
+    dask's pyarrow strings become pandas' default strings (as in pandas input)
+    without a round trip through Python objects: arrow factorises them.
+    """
+    array = values.array if hasattr(values, "array") else pd.array(values)
+    if isinstance(array.dtype, pd.StringDtype):
+        runs = _sorted_runs(array)
+        if runs is not None:
+            codes, names = runs
+            return codes, pd.Index(names.astype("str"), name="file")  # (only the names converted)
+        array = array.astype("str")
+    elif pd.api.types.is_string_dtype(array.dtype):  # (objects: pandas infers their type)
+        array = pd.Index(np.asarray(array, dtype=object)).array
+    codes, uniques = pd.factorize(array, use_na_sentinel=True)
+    if isinstance(uniques.dtype, pd.CategoricalDtype):  # the names, as a level of pandas input
+        uniques = uniques.categories.take(uniques.codes)
+    return np.asarray(codes, dtype=np.int64), pd.Index(uniques, name="file")
+
+
+def _sorted_runs(array) -> tuple[np.ndarray, Any] | None:
+    """Codes and file names (an array like ``array``) of sorted arrow strings (a partition indexed by file) from their runs;
+    ``None`` where they are not sorted or not arrow strings.
+
+    One run-end encoding of the rows; sorted means the names of the runs strictly increase
+    (so every file is one run), which is checked on the runs only.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    try:
+        values = pa.array(array)
+    except (TypeError, ValueError, pa.ArrowException):
+        return None
+    if isinstance(values, pa.ChunkedArray):
+        values = values.combine_chunks()
+    n = len(values)
+    if n < 2 or values.null_count or not pa.types.is_string(values.type) and not pa.types.is_large_string(values.type):
+        return None
+    runs = pc.run_end_encode(values)
+    names = runs.values
+    n_runs = len(names)
+    if n_runs > 1 and pc.any(pc.less_equal(names.slice(1), names.slice(0, n_runs - 1))).as_py():
+        return None
+    ends = runs.run_ends.to_numpy().astype(np.int64)
+    starts = np.empty(n_runs, dtype=np.int64)
+    starts[0] = 0
+    starts[1:] = ends[:-1]
+    codes = np.repeat(np.arange(n_runs, dtype=np.int64), ends - starts)
+    return codes, array.take(starts)
+
+
+def _time_level(values: np.ndarray) -> tuple[np.ndarray, pd.TimedeltaIndex]:
+    """Codes (-1: NaT) and level of a time level (``timedelta64`` values): every row its own code.
+
+    The validation reads a segmented index by its levels and codes only
+    (:func:`audeval._core.validation.check_inputs`; repeated rows are found on the values),
+    so the times need no factorisation (a hash of every row, a fifth of a partition's cost);
+    NaT rows point nowhere, as in a factorised level.
+    """
+    values = np.asarray(values)
+    ticks = values.view(np.int64)
+    missing = ticks == NAT
+    codes = np.arange(len(ticks), dtype=np.int64)
+    if missing.any():
+        codes[missing] = -1
+        ticks = np.where(missing, 0, ticks)
+    return codes, pd.TimedeltaIndex(ticks.view(values.dtype))
+
+
+def _value_column(columns: Sequence[object], name: str, column: object | None) -> object:
+    rest = [c for c in columns if c not in LEVELS]
+    if column is not None:
+        if column not in rest:
+            raise ValueError(f"{name} has no column {column!r}; its columns are {list(columns)}.")
+        return column
+    if len(rest) != 1:
+        raise ValueError(
+            f"{name} must have one label column besides {list(LEVELS)}; "
+            f"got {rest}: pass column=... to choose one."
+        )
+    return rest[0]
+
+
+def to_series(part: pd.DataFrame | pd.Series, name: str, column: object | None = None) -> pd.Series:
+    """A partition as a Series with an audformat segmented (or filewise) index.
+
+    The partition holds the columns ``start`` and ``end``
+    (timedeltas, or seconds as numbers) and a label column,
+    and ``file`` as its index or as a column;
+    without ``start`` and ``end`` it is filewise (one label per file).
+    """
+    if isinstance(part, pd.Series):
+        if list(part.index.names) == ["file"]:  # filewise
+            codes, level = _file_level(part.index)
+            return pd.Series(part.array, index=level.take(codes, allow_fill=True), name=part.name)
+        part = part.to_frame()
+    if not isinstance(part, pd.DataFrame):
+        raise TypeError(f"{name} partitions must be pandas objects; got {type(part).__name__}.")
+    part = _columns(part)
+    columns = list(part)
+    if "file" not in columns:
+        raise ValueError(
+            f"{name} must have 'file' as its index or as a column; got columns {columns}."
+        )
+    has_start, has_end = "start" in columns, "end" in columns
+    if has_start != has_end:
+        raise ValueError(f"{name} has only one of the columns 'start' and 'end'.")
+    value = _value_column(columns, name, column)
+    values = part[value].array
+    if not has_start:
+        codes, level = _file_level(part["file"])
+        return pd.Series(values, index=level.take(codes, allow_fill=True), name=value)
+    return pd.Series(values, index=_segmented_index(part, name), name=value)
+
+
+class _Columns:
+    """The index levels (as ``reset_index`` would make them columns) and the columns
+    of a partition, by name (a column before a level of the same name),
+    each taken out only when it is read (no copy of the partition)."""
+
+    def __init__(self, part: pd.DataFrame):
+        self.part = part
+        self.levels: dict = {}
+        index = part.index
+        if any(n in LEVELS for n in index.names if n is not None):
+            for k, level in enumerate(index.names):
+                self.levels[level if level is not None else "index"] = k
+        columns = part.columns.tolist()  # (one pass: an arrow-backed Index iterates slowly)
+        self.columns = set(columns)
+        self.names = list(dict.fromkeys([*self.levels, *columns]))
+
+    def __iter__(self):
+        return iter(self.names)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.columns or name in self.levels
+
+    def __getitem__(self, name: object):
+        if name in self.columns:
+            return self.part[name]
+        index = self.part.index
+        return index.get_level_values(self.levels[name]) if isinstance(index, pd.MultiIndex) else index
+
+
+def _columns(part: pd.DataFrame) -> _Columns:
+    """The levels and columns of a partition by name (:class:`_Columns`)."""
+    return _Columns(part)
+
+
+def _segmented_index(part: pd.DataFrame | _Columns, name: str) -> pd.MultiIndex:
+    """The audformat segmented index of a partition's columns ``file``, ``start``, ``end``,
+    built from the codes of each (no sort of the levels, no Python objects)."""
+    coded = [
+        _file_level(part["file"]),
+        _time_level(_times(part["start"], name, "start")),
+        _time_level(_times(part["end"], name, "end")),
+    ]
+    return pd.MultiIndex(
+        levels=[level for _, level in coded],
+        codes=[codes for codes, _ in coded],
+        names=list(LEVELS),
+        verify_integrity=False,
+    )
+
+
+def to_frame(part: pd.DataFrame | pd.Series, name: str) -> pd.DataFrame:
+    """A partition as a table on an audformat segmented index, every other column kept
+    (a score table: one column per class)."""
+    if isinstance(part, pd.Series):
+        part = part.to_frame()
+    if not isinstance(part, pd.DataFrame):
+        raise TypeError(f"{name} partitions must be pandas objects; got {type(part).__name__}.")
+    if any(n in LEVELS for n in part.index.names if n is not None):
+        part = part.reset_index()
+    columns = list(part.columns)
+    missing = [c for c in LEVELS if c not in columns]
+    if missing:
+        raise ValueError(
+            f"{name} must have the columns (or index levels) {list(LEVELS)}; "
+            f"it lacks {missing}: its columns are {columns}."
+        )
+    index = _segmented_index(part, name)
+    values = part[[c for c in columns if c not in LEVELS]]
+    return pd.DataFrame(values.to_numpy(), index=index, columns=values.columns).infer_objects()
