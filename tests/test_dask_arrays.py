@@ -226,6 +226,31 @@ def test_partition_levels():
     assert series.tolist() == ["a", "b"]
 
 
+@pytest.mark.parametrize("layout", ["file index", "sorted files", "file column", "seconds", "objects", "open ends"])
+def test_partitions_coded_together_equal_their_concatenation(layout):
+    """A group's partitions are coded column by column: the Series of ``pd.concat`` of them."""
+    parts = []
+    for seed in range(3):
+        part = frame(seed).sort_values("file", kind="stable")
+        part["label"] = pd.Categorical(part["label"], categories=["c", "b", "a"])
+        if layout == "sorted files":  # (partitions by file in file order: coded by their runs)
+            part["file"] = f"p{seed}-" + part["file"]
+        if layout == "seconds":
+            part["start"], part["end"] = part["start"].dt.total_seconds(), part["end"].dt.total_seconds()
+        if layout == "objects":
+            part["file"] = part["file"].astype(object)
+        if layout == "open ends":
+            part["end"] = part["end"].where(part.index % 3 != 0)
+        parts.append(part if layout == "file column" else part.set_index("file"))
+    parts[1] = parts[1].iloc[:0]  # (an empty partition among them)
+    together = to_series(parts, "truth")
+    expected = to_series(pd.concat(parts), "truth")
+    pd.testing.assert_series_equal(together, expected)
+    assert together.index.equals(expected.index)
+    assert together.index.get_level_values("file").tolist() == pd.concat(parts).reset_index()["file"].tolist()
+    assert len(together) == sum(len(part) for part in parts)
+
+
 def test_file_runs_only_where_every_file_is_one_run():
     codes, level = _file_level(pd.Series(["a", "b", "a"], dtype="string"))  # "a" twice: factorised
     assert codes.tolist() == [0, 1, 0]

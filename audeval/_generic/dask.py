@@ -52,11 +52,15 @@ def is_dask_collection(obj: object) -> bool:
 # -------------------------------------------------------------------------
 
 
-def _partition_statistics(batches: Batches, truth, prediction, column: object | None = None, pieces=None) -> tuple:
-    """The statistics table of one pair of partitions, the labels it found
-    and the warnings it kept (to issue once for all partitions);
+def _partition_statistics(
+    batches: Batches, truth, prediction, column: object | None = None, pieces=None, table: bool = False
+) -> tuple:
+    """The statistics of one pair of partitions (or of lists of consecutive partitions),
+    the labels it found and the warnings it kept (to issue once for all partitions);
     with ``pieces`` (the rows of each pair of a group put one after the other)
-    also the file levels and codes of both sides and ``pieces``."""
+    also the file levels and codes of both sides and ``pieces``.
+    The statistics are arrays (:class:`Rows`) to travel and be put together,
+    or with ``table=True`` (the partitions of the whole collection) the table itself."""
     truth = to_series(truth, "truth", column)
     if batches.family.scores_input:
         prediction = to_frame(prediction, "prediction")
@@ -64,13 +68,13 @@ def _partition_statistics(batches: Batches, truth, prediction, column: object | 
         prediction = to_series(prediction, "prediction", column)
     files = () if pieces is None else ((_file_codes(truth), _file_codes(prediction), pieces),)
     batches = batches.copy()  # (a worker may run several partitions)
-    rows = _counted(batches, truth, prediction)
+    rows = None if table else _counted(batches, truth, prediction)
     if rows is None:
-        table = batches.statistics(truth, prediction)
+        computed = batches.statistics(truth, prediction)
         # the counts travel as arrays (a table only where it is not a (file, label) table of counts)
-        rows = rows_of(table)
+        rows = None if table else rows_of(computed)
         if rows is None:
-            return (table, batches.found, batches.pending, *files)
+            return (computed, batches.found, batches.pending, *files)
     return (rows, batches.found, batches.pending, *files)
 
 
@@ -365,8 +369,8 @@ def dask_statistics(
     batches.check()  # (labels that must occur: over all partitions)
     parts = [part.unpacked() if isinstance(part, Rows) else part for part, _, _, _ in results]
     # partitions by file in file order (the usual case): the tables one after the other
-    if len(parts) == 1 and isinstance(parts[0], Rows):  # (one call: its table as the direct call's)
-        summed = table_of_rows(parts[0])
+    if len(parts) == 1:  # (one call: its table as the direct call's)
+        summed = table_of_rows(parts[0]) if isinstance(parts[0], Rows) else parts[0]
     else:
         summed = concatenate_rows(parts) if all(isinstance(p, Rows) for p in parts) else None
     if summed is None:

@@ -5,7 +5,8 @@ so on one process two partitions of 5,000 events cost more than one of 10,000.
 The synchronous scheduler runs the pairs of partitions one after the other in this process:
 there consecutive pairs are gathered until they hold :data:`GROUP_ROWS` rows
 (truth and prediction together; at least one pair),
-and each group is evaluated in one call on its partitions put one after the other.
+and each group is evaluated in one call on its partitions put one after the other
+(column by column, :func:`audeval._generic.dask_partitions.to_series`).
 Memory stays bounded by a group (and the partitions dask holds), as with one call per pair.
 
 A file in two partitions of a group raises the same ``ValueError`` as one split across groups
@@ -39,9 +40,13 @@ def gather(
     evaluate: Callable, group: Group | None, k: int, truth, prediction, last: bool = False, check: bool = True
 ) -> Group:
     """Add pair ``k`` to the group (a chain task of the graph); evaluate the group when it is full
-    or the pair is the last (``evaluate(truth, prediction)``: a partition's result tuple).
+    or the pair is the last (``evaluate(truth, prediction)``: a partition's result tuple;
+    ``truth`` and ``prediction`` may be lists of partitions of one layout, put one after the other).
     ``check=False``: the partitions hold disjoint files by construction (known file divisions),
-    a split file is not looked for."""
+    a split file is not looked for.
+    The one group of all pairs is evaluated into its statistics table
+    (``evaluate(..., table=True)``: the direct call's table, not arrays to put together).
+    """
     if group is None:
         group = Group()
     if not group.pairs:
@@ -49,7 +54,8 @@ def gather(
     group.pairs.append((truth, prediction))
     group.rows += len(truth) + len(prediction)
     if group.rows >= GROUP_ROWS or last:
-        group.results.extend(_evaluate(evaluate, group.pairs, group.first, check))
+        whole = last and group.first == 0
+        group.results.extend(_evaluate(evaluate, group.pairs, group.first, check, whole))
         group.pairs, group.rows = [], 0
     return group
 
@@ -73,17 +79,19 @@ def _same_layout(parts: list) -> bool:
     return False
 
 
-def _evaluate(evaluate: Callable, pairs: list, first: int, check: bool = True) -> list:
+def _evaluate(evaluate: Callable, pairs: list, first: int, check: bool = True, whole: bool = False) -> list:
     """The results of a group: one call on its pairs put one after the other
-    (each pair alone where the partitions differ in layout)."""
+    (each pair alone where the partitions differ in layout;
+    ``whole``: the group holds every pair, its result is a table)."""
     truths = [t for t, _ in pairs]
     predictions = [p for _, p in pairs]
     if len(pairs) == 1 or not (_same_layout(truths) and _same_layout(predictions)):
-        return [(*evaluate(t, p), first + k) for k, (t, p) in enumerate(pairs)]
-    truth, prediction = pd.concat(truths), pd.concat(predictions)
+        whole = whole and len(pairs) == 1
+        return [(*evaluate(t, p, table=whole), first + k) for k, (t, p) in enumerate(pairs)]
     if not check:
-        return [(*evaluate(truth, prediction), first)]
-    result = evaluate(truth, prediction, pieces=([len(t) for t in truths], [len(p) for p in predictions]))
+        return [(*evaluate(truths, predictions, table=whole), first)]
+    pieces = ([len(t) for t in truths], [len(p) for p in predictions])
+    result = evaluate(truths, predictions, pieces=pieces, table=whole)
     return [(*result[:-1], _partitions(result[-1], first))]
 
 

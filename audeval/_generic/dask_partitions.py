@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from pandas.api.extensions import ExtensionArray
 
 from audeval._core.validation import NAT, seconds_to_ns
 
@@ -44,12 +45,15 @@ def _file_level(values) -> tuple[np.ndarray, pd.Index]:
     dask's pyarrow strings become pandas' default strings (as in pandas input)
     without a round trip through Python objects: arrow factorises them.
     """
-    array = values.array if hasattr(values, "array") else pd.array(values)
+    if isinstance(values, ExtensionArray):
+        array = values
+    else:
+        array = values.array if hasattr(values, "array") else pd.array(values)
     if isinstance(array.dtype, pd.StringDtype):
         runs = _sorted_runs(array)
         if runs is not None:
             codes, names = runs
-            return codes, pd.Index(names.astype("str"), name="file")  # (only the names converted)
+            return codes, _names_index(names)  # (only the names converted)
         array = array.astype("str")
     elif pd.api.types.is_string_dtype(array.dtype):  # (objects: pandas infers their type)
         array = pd.Index(np.asarray(array, dtype=object)).array
@@ -59,8 +63,18 @@ def _file_level(values) -> tuple[np.ndarray, pd.Index]:
     return np.asarray(codes, dtype=np.int64), pd.Index(uniques, name="file")
 
 
+_DEFAULT_STRINGS = pd.Index(["a"]).dtype  # pandas' strings (pandas 3: ``str``, arrow-backed; 2: objects)
+
+
+def _names_index(names) -> pd.Index:
+    """A pyarrow array of file names as an Index of pandas' default strings, named ``file``."""
+    if isinstance(_DEFAULT_STRINGS, pd.StringDtype):
+        return pd.Index(pd.array(names, dtype=_DEFAULT_STRINGS), name="file")
+    return pd.Index(names.to_pylist(), dtype=object, name="file")
+
+
 def _sorted_runs(array) -> tuple[np.ndarray, Any] | None:
-    """Codes and file names (an array like ``array``) of sorted arrow strings (a partition indexed by file) from their runs;
+    """Codes and file names (a pyarrow array) of sorted arrow strings (a partition indexed by file) from their runs;
     ``None`` where they are not sorted or not arrow strings.
 
     One run-end encoding of the rows; sorted means the names of the runs strictly increase
@@ -83,12 +97,8 @@ def _sorted_runs(array) -> tuple[np.ndarray, Any] | None:
     n_runs = len(names)
     if n_runs > 1 and pc.any(pc.less_equal(names.slice(1), names.slice(0, n_runs - 1))).as_py():
         return None
-    ends = runs.run_ends.to_numpy().astype(np.int64)
-    starts = np.empty(n_runs, dtype=np.int64)
-    starts[0] = 0
-    starts[1:] = ends[:-1]
-    codes = np.repeat(np.arange(n_runs, dtype=np.int64), ends - starts)
-    return codes, array.take(starts)
+    lengths = np.diff(runs.run_ends.to_numpy(), prepend=0)
+    return np.repeat(np.arange(n_runs, dtype=np.int64), lengths), names
 
 
 def _time_level(values: np.ndarray) -> tuple[np.ndarray, pd.TimedeltaIndex]:
@@ -123,51 +133,58 @@ def _value_column(columns: Sequence[object], name: str, column: object | None) -
     return rest[0]
 
 
-def to_series(part: pd.DataFrame | pd.Series, name: str, column: object | None = None) -> pd.Series:
-    """A partition as a Series with an audformat segmented (or filewise) index.
+def to_series(part: pd.DataFrame | pd.Series | list, name: str, column: object | None = None) -> pd.Series:
+    """A partition (or consecutive partitions of one layout, a list) as a Series
+    with an audformat segmented (or filewise) index.
 
     The partition holds the columns ``start`` and ``end``
     (timedeltas, or seconds as numbers) and a label column,
     and ``file`` as its index or as a column;
     without ``start`` and ``end`` it is filewise (one label per file).
+    Several partitions are put one after the other column by column
+    (no concatenated frame is built).
     """
+    if isinstance(part, list):
+        if len(part) == 1 or not all(isinstance(p, pd.DataFrame) for p in part):
+            part = part[0] if len(part) == 1 else pd.concat(part)
     if isinstance(part, pd.Series):
         if list(part.index.names) == ["file"]:  # filewise
             codes, level = _file_level(part.index)
             return pd.Series(part.array, index=level.take(codes, allow_fill=True), name=part.name)
         part = part.to_frame()
-    if not isinstance(part, pd.DataFrame):
+    if not isinstance(part, (pd.DataFrame, list)):
         raise TypeError(f"{name} partitions must be pandas objects; got {type(part).__name__}.")
-    part = _columns(part)
-    columns = list(part)
-    if "file" not in columns:
+    columns = _columns(part)
+    names = list(columns)
+    if "file" not in names:
         raise ValueError(
-            f"{name} must have 'file' as its index or as a column; got columns {columns}."
+            f"{name} must have 'file' as its index or as a column; got columns {names}."
         )
-    has_start, has_end = "start" in columns, "end" in columns
+    has_start, has_end = "start" in names, "end" in names
     if has_start != has_end:
         raise ValueError(f"{name} has only one of the columns 'start' and 'end'.")
-    value = _value_column(columns, name, column)
-    values = part[value].array
+    value = _value_column(names, name, column)
+    values = columns[value]
     if not has_start:
-        codes, level = _file_level(part["file"])
+        codes, level = _file_level(columns["file"])
         return pd.Series(values, index=level.take(codes, allow_fill=True), name=value)
-    return pd.Series(values, index=_segmented_index(part, name), name=value)
+    return pd.Series(values, index=_segmented_index(columns, name), name=value)
 
 
 class _Columns:
     """The index levels (as ``reset_index`` would make them columns) and the columns
-    of a partition, by name (a column before a level of the same name),
-    each taken out only when it is read (no copy of the partition)."""
+    of partitions of one layout, by name (a column before a level of the same name),
+    each taken out only when it is read (no copy of the partitions)
+    as one array of the partitions' values one after the other."""
 
-    def __init__(self, part: pd.DataFrame):
-        self.part = part
+    def __init__(self, parts: list[pd.DataFrame]):
+        self.parts = parts
         self.levels: dict = {}
-        index = part.index
+        index = parts[0].index
         if any(n in LEVELS for n in index.names if n is not None):
             for k, level in enumerate(index.names):
                 self.levels[level if level is not None else "index"] = k
-        columns = part.columns.tolist()  # (one pass: an arrow-backed Index iterates slowly)
+        columns = parts[0].columns.tolist()  # (one pass: an arrow-backed Index iterates slowly)
         self.columns = set(columns)
         self.names = list(dict.fromkeys([*self.levels, *columns]))
 
@@ -177,25 +194,35 @@ class _Columns:
     def __contains__(self, name: object) -> bool:
         return name in self.columns or name in self.levels
 
-    def __getitem__(self, name: object):
+    def _of(self, part: pd.DataFrame, name: object):
         if name in self.columns:
-            return self.part[name]
-        index = self.part.index
-        return index.get_level_values(self.levels[name]) if isinstance(index, pd.MultiIndex) else index
+            return part[name].array
+        index = part.index
+        return (index.get_level_values(self.levels[name]) if isinstance(index, pd.MultiIndex) else index).array
+
+    def __getitem__(self, name: object):
+        """The values of a column (a pandas array)."""
+        arrays = [self._of(part, name) for part in self.parts]
+        return arrays[0] if len(arrays) == 1 else type(arrays[0])._concat_same_type(arrays)
+
+    def times(self, name: str, what: str) -> np.ndarray:
+        """A time column as ``timedelta64`` values (:func:`_times`)."""
+        arrays = [_times(self._of(part, what), name, what) for part in self.parts]
+        return arrays[0] if len(arrays) == 1 else np.concatenate(arrays)
 
 
-def _columns(part: pd.DataFrame) -> _Columns:
-    """The levels and columns of a partition by name (:class:`_Columns`)."""
-    return _Columns(part)
+def _columns(part: pd.DataFrame | list[pd.DataFrame]) -> _Columns:
+    """The levels and columns of a partition (or of partitions of one layout) by name (:class:`_Columns`)."""
+    return _Columns(part if isinstance(part, list) else [part])
 
 
-def _segmented_index(part: pd.DataFrame | _Columns, name: str) -> pd.MultiIndex:
+def _segmented_index(part: _Columns, name: str) -> pd.MultiIndex:
     """The audformat segmented index of a partition's columns ``file``, ``start``, ``end``,
     built from the codes of each (no sort of the levels, no Python objects)."""
     coded = [
         _file_level(part["file"]),
-        _time_level(_times(part["start"], name, "start")),
-        _time_level(_times(part["end"], name, "end")),
+        _time_level(part.times(name, "start")),
+        _time_level(part.times(name, "end")),
     ]
     return pd.MultiIndex(
         levels=[level for _, level in coded],
@@ -205,9 +232,11 @@ def _segmented_index(part: pd.DataFrame | _Columns, name: str) -> pd.MultiIndex:
     )
 
 
-def to_frame(part: pd.DataFrame | pd.Series, name: str) -> pd.DataFrame:
-    """A partition as a table on an audformat segmented index, every other column kept
-    (a score table: one column per class)."""
+def to_frame(part: pd.DataFrame | pd.Series | list, name: str) -> pd.DataFrame:
+    """A partition (or consecutive partitions, a list) as a table on an audformat segmented index,
+    every other column kept (a score table: one column per class)."""
+    if isinstance(part, list):
+        part = part[0] if len(part) == 1 else pd.concat(part)
     if isinstance(part, pd.Series):
         part = part.to_frame()
     if not isinstance(part, pd.DataFrame):
@@ -221,6 +250,6 @@ def to_frame(part: pd.DataFrame | pd.Series, name: str) -> pd.DataFrame:
             f"{name} must have the columns (or index levels) {list(LEVELS)}; "
             f"it lacks {missing}: its columns are {columns}."
         )
-    index = _segmented_index(part, name)
+    index = _segmented_index(_columns(part), name)
     values = part[[c for c in columns if c not in LEVELS]]
     return pd.DataFrame(values.to_numpy(), index=index, columns=values.columns).infer_objects()
