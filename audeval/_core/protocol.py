@@ -323,9 +323,27 @@ def frame_of_parts(family: str, parts: Sequence[Parts]) -> pd.DataFrame:
     return stamp(pd.DataFrame(dict(columns), index=index), family, dict(first.recorded))
 
 
+class Stamp(dict):
+    """What ``table.attrs["audeval"]`` holds: ``{"family": ..., "options": {...}}``.
+
+    Read-only once made (a changed stamp is a new one, :func:`stamped`):
+    pandas deep-copies ``attrs`` on every operation on a table
+    (each column taken, each selection), and a stamp's copy is the stamp itself,
+    not a copy of every option (labels, files' durations) each time.
+    """
+
+    def __deepcopy__(self, memo: dict) -> Stamp:
+        return self
+
+
+def stamped(family: str, options: Mapping[str, object]) -> Stamp:
+    """A new :class:`Stamp` of ``family`` and ``options``."""
+    return Stamp(family=family, options=dict(options))
+
+
 def stamp(table: pd.DataFrame, family: str, options: Mapping[str, object]) -> pd.DataFrame:
     """Record in ``table.attrs`` the family and the options the table was made with."""
-    table.attrs[ATTRS] = {"family": family, "options": dict(options)}
+    table.attrs[ATTRS] = stamped(family, options)
     return table
 
 

@@ -29,7 +29,7 @@ from audeval._core.file_levels import warn_files_without_rows
 from audeval._core.intervals import expand_ranges
 from audeval._core.labels import empty_labels_allowed
 from audeval._core.options import value_of
-from audeval._core.protocol import ATTRS, Family, Parts, table_family, table_labels, with_required
+from audeval._core.protocol import ATTRS, Family, Parts, stamped, table_family, table_labels, with_required
 from audeval._core.tables import select_labels
 from audeval._core.warnings import warn
 
@@ -467,7 +467,10 @@ class Batches:
     def restamp(self, table: pd.DataFrame) -> pd.DataFrame:
         """A batch table of some of the deferred labels records all of them."""
         if self.deferred and ATTRS in table.attrs:
-            table.attrs[ATTRS]["options"][self.family.labels_option] = list(self.labels)
+            meta = table.attrs[ATTRS]  # (a stamp is read-only: a new one)
+            options: dict = dict(meta["options"])
+            options[self.family.labels_option] = list(self.labels)
+            table.attrs[ATTRS] = stamped(meta["family"], options)
         return table
 
     def check(self) -> None:

@@ -15,7 +15,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
-from audeval._core.protocol import ATTRS, stamp
+from audeval._core.protocol import ATTRS, stamp, stamped
 from audeval._generic.registry import family_named
 from audeval._core.tables import label_index, sparse_columns
 
@@ -202,7 +202,7 @@ def rows_of_counts(
         file_codes,
         label_codes,
         out,
-        {ATTRS: {"family": family, "options": dict(recorded)}},  # (recorded: made for this batch)
+        {ATTRS: stamped(family, recorded)},  # (recorded: made for this batch)
     )
 
 
