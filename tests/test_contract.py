@@ -401,6 +401,9 @@ def _dask_frame(data):
         return known[1]
     df = data.reset_index() if isinstance(data, pd.DataFrame) else data.rename("label").reset_index()
     frame = dd.from_pandas(df.set_index("file").sort_index(), npartitions=2, sort=True)
+    # (held in memory, as a user's persisted data: from_pandas would cut and convert the frame
+    # anew for every call's graph; tests/test_dask*.py also run collections computed by tasks)
+    frame = frame.persist(scheduler="sync")
     _DASK_FRAMES[id(data)] = data, frame
     return frame
 
