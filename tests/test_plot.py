@@ -343,6 +343,21 @@ def test_timeline_long_file_default_window():
     assert len(ax.get_title().split("\n")) == 2
 
 
+def test_timeline_data_limits_hold_every_bar():
+    # the bars' data limits are updated once for all bars: as add_patch bar by bar would
+    starts = np.array([2.0, 10.0, 30.0])
+    truth = series(["f"] * 3, starts, starts + 1.0, ["a", "b", "a"])
+    prediction = series(["f"] * 3, starts + 0.5, starts + 4.0, ["a", "b", "b"])
+    ax = audeval.plot.event_timeline(truth, prediction, onset_tolerance=0.2, offset_tolerance=None)
+    bars = [p for p in ax.patches if (p.get_gid() or "").startswith(("truth:", "prediction:", "collar:"))]
+    assert len(bars) >= 6
+    x0 = min(p.get_x() for p in bars)
+    x1 = max(p.get_x() + p.get_width() for p in bars)
+    assert ax.dataLim.x0 == pytest.approx(x0)
+    assert ax.dataLim.x1 == pytest.approx(x1)
+    assert (x0, x1) == pytest.approx((1.8, 34.0))  # (the first onset collar, the last prediction's end)
+
+
 def test_timeline_offset_collar_not_clipped():
     # issue 18 item 24: the window reaches the last offset collar's end
     truth = series(["f"], [0.0], [1.0], ["a"])

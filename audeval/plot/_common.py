@@ -202,8 +202,25 @@ def total_height(blocks: list[Block]) -> float:
     return max(last.top + last.height, LEVEL_HEIGHT)
 
 
+def _bars_data_limits(ax) -> None:
+    """The data limits of the bars and bands, updated once
+    (``ax.add_patch`` updates them bar by bar, through each patch's transforms:
+    most of the time a long file's timeline took).
+    The bars are added with ``ax.add_artist``, so ``ax.relim()`` leaves them out
+    (matplotlib's rule for such artists); the timelines set their limits themselves."""
+    from matplotlib.patches import Rectangle
+
+    corners = np.array(
+        [(p.get_x(), p.get_y(), p.get_width(), p.get_height()) for p in ax.patches if isinstance(p, Rectangle)],
+        dtype=float,
+    ).reshape(-1, 4)
+    if len(corners):
+        ax.update_datalim(np.concatenate([corners[:, :2], corners[:, :2] + corners[:, 2:]]))
+
+
 def finish_lanes(ax, blocks: list[Block], lo: int, hi: int) -> None:
     """Limits, separators and the two-level y labels (block, lane)."""
+    _bars_data_limits(ax)
     for block in blocks[1:]:
         ax.axhline(
             block.top - BLOCK_GAP / 2, color="#DDDDDD", linewidth=0.8, zorder=0, gid="separator"
@@ -272,7 +289,7 @@ def rectangle(ax, start: int, end: int, top: float, height: float, color, gid: s
     options.update(kwargs)
     x, width = start / NS_PER_SECOND, (end - start) / NS_PER_SECOND
     patch = Rectangle((x, top), width, height, **options)
-    ax.add_patch(patch)
+    ax.add_artist(patch)  # (the data limits of all bars at once: finish_lanes)
     return patch
 
 
@@ -294,7 +311,7 @@ def band(ax, start_ns: float, width_ns: float, top: float, height: float, gid: s
     """A grey tolerance band (collar, hit window) behind the bars."""
     from matplotlib.patches import Rectangle
 
-    ax.add_patch(
+    ax.add_artist(  # (the data limits of all bars at once: finish_lanes)
         Rectangle(
             (start_ns / NS_PER_SECOND, top),
             width_ns / NS_PER_SECOND,
