@@ -153,12 +153,25 @@ def check_statistics(stats: object, required: Sequence[str], name: str = "statis
     return stats
 
 
+def _is_categories(index: pd.Index, categories: pd.Index) -> bool:
+    """Whether ``index`` holds ``categories`` in their order (what a groupby on a categorical level
+    with ``observed=False`` gives), read from the codes where it is categorical."""
+    if isinstance(index, pd.CategoricalIndex):
+        return (
+            len(index) == len(categories)
+            and index.categories.equals(categories)
+            and bool(np.array_equal(index.codes, np.arange(len(categories))))
+        )
+    return bool(index.equals(pd.Index(categories)))
+
+
 def per_label(stats: pd.DataFrame) -> pd.DataFrame:
     """Sum a statistics table over files: one row per label, in label order.
 
     Sparse columns are summed from their stored values only (never made dense).
     """
-    sparse = [c for c in stats.columns if is_sparse_column(stats[c])]
+    dtypes = stats.dtypes  # (one Series of dtypes: no column taken out to read its dtype)
+    sparse = [c for c, dtype in zip(stats.columns, dtypes) if isinstance(dtype, pd.SparseDtype)]
     if not sparse:
         return stats.groupby(level="label", sort=True, observed=False).sum()
     dense = [c for c in stats.columns if c not in set(sparse)]
@@ -166,7 +179,7 @@ def per_label(stats: pd.DataFrame) -> pd.DataFrame:
     level = stats.index.get_level_values("label")
     if isinstance(level.dtype, pd.CategoricalDtype):
         codes = np.asarray(level.codes, dtype=np.int64)
-        if not summed.index.equals(pd.Index(level.categories)) and len(summed.index):
+        if not _is_categories(summed.index, level.categories) and len(summed.index):
             codes = pd.Index(summed.index, dtype=object).get_indexer(
                 pd.Index(np.asarray(level.categories, dtype=object), dtype=object)
             )[codes]
