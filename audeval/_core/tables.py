@@ -108,11 +108,6 @@ def sparse_columns(
     return {name: frame[k].array for k, name in enumerate(names)}
 
 
-def is_sparse_column(values: object) -> bool:
-    """Whether a column (Series or array) is a pandas sparse column."""
-    return isinstance(getattr(values, "dtype", None), pd.SparseDtype)
-
-
 def statistics_frame(
     inputs: Inputs,
     columns: Mapping[str, np.ndarray],
