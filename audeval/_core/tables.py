@@ -202,7 +202,9 @@ def int_columns(stats: pd.DataFrame, columns: Sequence[str]) -> np.ndarray:
     if (position < 0).any():
         missing = [c for c, k in zip(columns, position) if k < 0]
         raise KeyError(f"statistics table lacks columns {missing}")
-    return stats.to_numpy(dtype=np.int64)[:, position]
+    if len(position) == stats.shape[1] and (position == np.arange(len(position))).all():
+        return stats.to_numpy(dtype=np.int64)
+    return stats.iloc[:, position].to_numpy(dtype=np.int64)  # (other columns may hold anything)
 
 
 def per_file(stats: pd.DataFrame) -> pd.DataFrame:

@@ -9,7 +9,7 @@ import pandas as pd
 
 from audeval._core.intervals import group_sum
 from audeval._core.protocol import stamp, table_options
-from audeval._core.tables import label_index
+from audeval._core.tables import int_columns, label_index
 
 from audeval._diarization import options as opt
 from audeval._diarization.options import DIARIZATION
@@ -116,7 +116,7 @@ def _from_frame(stats: pd.DataFrame, compat: str | None = None) -> _Table:
         dtype=np.int64,
     )
     n = len(files)
-    arrays = {c: stats[c].to_numpy(dtype=np.int64) for c in columns}
+    arrays = dict(zip(columns, np.ascontiguousarray(int_columns(stats, columns).T)))  # (one conversion)
     is_file = (truth < 0) & (pred < 0)
     per_file = {c: group_sum(file[is_file], arrays[c][is_file], n) for c in opt.FILE_COLUMNS}
     duration = arrays["duration"]
