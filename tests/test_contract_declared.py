@@ -132,12 +132,13 @@ def test_every_any_option_has_a_sample():
     assert not missing, sorted(missing)
 
 
-def _raises(call):
+def _outcome(call):
+    """``(value, None)``, or ``(None, error)`` where the call raises ``TypeError``/``ValueError``:
+    each path runs once for both questions (does it refuse? which number?)."""
     try:
-        call()
+        return call(), None
     except (TypeError, ValueError) as error:
-        return error
-    return None
+        return None, error
 
 
 def _paths(name, metric, options):
@@ -192,23 +193,22 @@ def test_every_declared_option_gives_the_direct_value_on_every_path(name, metric
     family = FAMILIES[name]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        refused = _raises(lambda: _call(metric, truth, prediction, None, options, family))
-        if refused is None:
-            direct = _call(metric, truth, prediction, None, options, family)
+        direct, refused = _outcome(lambda: _call(metric, truth, prediction, None, options, family))
         for path, run in _paths(name, metric, options).items():
             if path == "bootstrap" and (refused is None and not _is_number(direct) or options.get("per_file")):
                 continue  # (a bootstrap interval is of a number over files)
             if path == "dask":
                 pytest.importorskip("dask.dataframe")
+            actual, error = _outcome(run)
             if refused is not None:
-                assert _raises(run) is not None, f"{path} accepts what the direct call refuses: {refused}"
+                assert error is not None, f"{path} accepts what the direct call refuses: {refused}"
                 continue
-            if path in TABLE_PATHS:
-                error = _raises(run)
-                if error is not None:  # a clear error naming where to pass the option
-                    assert f"to {family.statistics.__name__}" in str(error), (path, error)
-                    continue
-            actual = run()
+            if error is not None:
+                if path not in TABLE_PATHS:
+                    raise error
+                # a clear error naming where to pass the option
+                assert f"to {family.statistics.__name__}" in str(error), (path, error)
+                continue
             if _is_number(direct) and math.isnan(float(direct)):
                 assert math.isnan(float(actual)), path
             else:
