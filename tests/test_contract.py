@@ -282,6 +282,36 @@ def _call(metric, truth, prediction, labels, options, family):
     return metric(truth, prediction, **options)
 
 
+def frozen(value):
+    """A hashable stand-in equal for equal option values (mappings, lists, indexes)."""
+    if isinstance(value, dict):
+        return ("dict", tuple(sorted((k, frozen(v)) for k, v in value.items())))
+    if isinstance(value, (pd.Index, np.ndarray, list, tuple)):
+        items = value.tolist() if isinstance(value, (pd.Index, np.ndarray)) else value
+        return (type(value).__name__, tuple(frozen(v) for v in items))
+    hash(value)
+    return (type(value).__name__, value)
+
+
+_TABLES: dict = {}
+"""(family, path, labels, statistics options) -> (table, error): the cases of a family that differ only
+in options of the metric share the statistics table of the same options (each case reduces it)."""
+
+
+def shared_table(key, compute):
+    """The table ``compute()`` gives (or its ``TypeError``/``ValueError``), computed once per key; a copy."""
+    key = frozen(key)
+    if key not in _TABLES:
+        try:
+            _TABLES[key] = compute(), None
+        except (TypeError, ValueError) as error:
+            _TABLES[key] = None, error
+    computed, error = _TABLES[key]
+    if error is not None:
+        raise error
+    return computed.copy()
+
+
 @pytest.mark.parametrize("name, metric, options", list(cases()))
 def test_every_path_gives_the_direct_value(name, metric, options):
     family = FAMILIES[name]
@@ -291,16 +321,23 @@ def test_every_path_gives_the_direct_value(name, metric, options):
         warnings.simplefilter("ignore")
         for selection in (None, labels) if labels is not None else (None,):
             direct = _call(metric, truth, prediction, selection, options, family)
-            table = family.compute(truth, prediction, selection, statistics_options)
+            table = shared_table(
+                (name, "table", selection, statistics_options),
+                lambda: family.compute(truth, prediction, selection, statistics_options),
+            )
             assert_same(_call(metric, table, None, selection, metric_options, family), direct, "table")
-            halves = [FILES[:2], FILES[2:]]
-            shards = [
-                family.compute(
-                    _subset(truth, f), _subset(prediction, f), selection, _batch(statistics_options, f)
-                )
-                for f in halves
-            ]
-            summed = audeval.sum_statistics(shards)
+
+            def shards():
+                halves = [FILES[:2], FILES[2:]]
+                shards = [
+                    family.compute(
+                        _subset(truth, f), _subset(prediction, f), selection, _batch(statistics_options, f)
+                    )
+                    for f in halves
+                ]
+                return audeval.sum_statistics(shards)
+
+            summed = shared_table((name, "shards", selection, statistics_options), shards)
             assert_same(_call(metric, summed, None, selection, metric_options, family), direct, "shards")
             accumulator = audeval.Accumulator(metric, selection, **options)
             for files in ([FILES[0]], FILES[1:4], FILES[4:]):

@@ -25,9 +25,20 @@ import math
 import warnings
 
 import numpy as np
-import pandas as pd
 import pytest
-from test_contract import DATA, FILES, FILES_DURATION, NO_DASK, UEM, _batch, _call, _dask_frame, _subset, assert_same
+from test_contract import (
+    DATA,
+    FILES,
+    FILES_DURATION,
+    NO_DASK,
+    UEM,
+    _batch,
+    _call,
+    _dask_frame,
+    _subset,
+    assert_same,
+    shared_table,
+)
 
 import audeval
 from audeval._generic.registry import FAMILIES, reduce, split_options
@@ -142,33 +153,6 @@ def _outcome(call):
         return None, error
 
 
-def _frozen(value):
-    """A hashable stand-in equal for equal option values (mappings, lists, indexes)."""
-    if isinstance(value, dict):
-        return ("dict", tuple(sorted((k, _frozen(v)) for k, v in value.items())))
-    if isinstance(value, (pd.Index, np.ndarray, list, tuple)):
-        items = value.tolist() if isinstance(value, (pd.Index, np.ndarray)) else value
-        return (type(value).__name__, tuple(_frozen(v) for v in items))
-    hash(value)
-    return (type(value).__name__, value)
-
-
-_TABLES: dict = {}
-"""(family, path, statistics options) -> (table, error): the cases whose options go to the metric
-share the statistics table of the same options (the table paths reduce it with each case's metric)."""
-
-
-def _shared_table(name, path, statistics_options, compute):
-    """The table ``compute()`` gives, computed once per family, path and statistics options (a copy)."""
-    key = (name, path, _frozen(statistics_options))
-    if key not in _TABLES:
-        _TABLES[key] = _outcome(compute)
-    computed, error = _TABLES[key]
-    if error is not None:
-        raise error
-    return computed.copy()
-
-
 def _paths(name, metric, options):
     """Each path's result as a callable: name -> () -> value."""
     family = FAMILIES[name]
@@ -176,8 +160,9 @@ def _paths(name, metric, options):
     statistics_options, metric_options = split_options(family, metric, options)
 
     def table():
-        computed = _shared_table(
-            name, "table", statistics_options, lambda: family.compute(truth, prediction, None, statistics_options)
+        computed = shared_table(
+            (name, "table", None, statistics_options),
+            lambda: family.compute(truth, prediction, None, statistics_options),
         )
         return _call(metric, computed, None, None, metric_options, family)
 
@@ -189,7 +174,7 @@ def _paths(name, metric, options):
             ]
             return audeval.sum_statistics(tables)
 
-        computed = _shared_table(name, "shards", statistics_options, summed)
+        computed = shared_table((name, "shards", None, statistics_options), summed)
         return _call(metric, computed, None, None, metric_options, family)
 
     def accumulator():
@@ -203,10 +188,8 @@ def _paths(name, metric, options):
 
     def dask():
         frames = _dask_frame(truth), _dask_frame(prediction)
-        computed = _shared_table(
-            name,
-            "dask",
-            statistics_options,
+        computed = shared_table(
+            (name, "dask", None, statistics_options),
             lambda: audeval.dask_statistics(family.statistics, *frames, **statistics_options),
         )
         return reduce(metric, computed.sort_index(), None, metric_options, family)
