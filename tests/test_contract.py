@@ -406,8 +406,13 @@ def test_dask_gives_the_pandas_table(name, k):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        expected = family.compute(truth, prediction, None, options)
-        actual = audeval.dask_statistics(family.statistics, frame(truth), frame(prediction), **options)
+        expected = shared_table(
+            (name, "table", None, options), lambda: family.compute(truth, prediction, None, options)
+        )
+        actual = shared_table(
+            (name, "dask", None, options),
+            lambda: audeval.dask_statistics(family.statistics, frame(truth), frame(prediction), **options),
+        )
     if name == "score":
         # (summed score tables list thresholds ascending, as sum_statistics of pandas shards does)
         actual, expected = actual.sort_index(), expected.sort_index()
@@ -476,7 +481,10 @@ def test_files_only_in_files_duration_through_every_path(name, metric, options):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         direct = _call(metric, truth, prediction, None, options, family)
-        table = family.compute(truth, prediction, None, statistics_options)
+        table = shared_table(
+            (name, "table", None, statistics_options),
+            lambda: family.compute(truth, prediction, None, statistics_options),
+        )
         accumulator = audeval.Accumulator(metric, **options)
         for files in ([FILES[0]], FILES[1:4], FILES[4:]):
             accumulator.update(_subset(truth, files), _subset(prediction, files))
@@ -499,7 +507,10 @@ def test_files_only_in_files_duration_through_every_path(name, metric, options):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        actual = audeval.dask_statistics(family.statistics, frame(truth), frame(prediction), **statistics_options)
+        actual = shared_table(
+            (name, "dask", None, statistics_options),
+            lambda: audeval.dask_statistics(family.statistics, frame(truth), frame(prediction), **statistics_options),
+        )
     pd.testing.assert_frame_equal(actual.sort_index(), table.sort_index(), check_index_type=False, obj="dask")
 
 
