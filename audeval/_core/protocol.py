@@ -323,9 +323,26 @@ def frame_of_parts(family: str, parts: Sequence[Parts]) -> pd.DataFrame:
     return stamp(pd.DataFrame(dict(columns), index=index), family, dict(first.recorded))
 
 
+class _Record(dict):
+    """What a table records: ``{"family": name, "options": {...}}``.
+
+    pandas deep-copies ``attrs`` into every object it derives from a table
+    (each column taken, each slice); a copy of the record copies its options mapping
+    (so a derived table may change its own) but shares the option values
+    (durations, ``uem``, label lists: values no function changes in place),
+    as :func:`table_options` shares them.
+    """
+
+    def __deepcopy__(self, memo: dict) -> _Record:
+        copied = _Record(self)
+        if isinstance(copied.get("options"), dict):
+            copied["options"] = dict(copied["options"])
+        return copied
+
+
 def stamp(table: pd.DataFrame, family: str, options: Mapping[str, object]) -> pd.DataFrame:
     """Record in ``table.attrs`` the family and the options the table was made with."""
-    table.attrs[ATTRS] = {"family": family, "options": dict(options)}
+    table.attrs[ATTRS] = _Record(family=family, options=dict(options))
     return table
 
 
