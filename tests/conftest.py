@@ -1,3 +1,4 @@
+import gc
 import io
 import os
 
@@ -122,3 +123,34 @@ def dask_sync():
         return
     with dask.config.set(scheduler="sync"):
         yield
+
+
+# -------------------------------------------------------------------------
+# Garbage collection (CPU time of the suite)
+# -------------------------------------------------------------------------
+# A full collection walks every object alive. The imported modules, the collected test
+# parameters and the caches filled by a test file live on after it: once a file's tests
+# and fixtures are done, what survives a collection waits in the permanent generation
+# (``gc.freeze``), so the collections during the next file walk only the objects it makes.
+# Full collections also come 10 times less often (after 100 collections of the middle
+# generation, not 10): young objects are collected as often as before, and each file ends
+# with a full collection.
+
+
+def _freeze():
+    gc.collect()
+    gc.freeze()
+
+
+def pytest_collection_finish(session):
+    young, middle, old = gc.get_threshold()
+    gc.set_threshold(young, middle, old * 10)
+    _freeze()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    result = yield
+    if nextitem is None or nextitem.path != item.path:
+        _freeze()
+    return result

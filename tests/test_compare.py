@@ -136,14 +136,16 @@ def _enumerated_p(name, first, second):
         for system in (first, second)
     ]
     files = list(pd.unique(pd.concat([t.index.to_frame()["file"] for t in tables]).astype(object)))
-    null = []
-    for swap in itertools.product([0, 1], repeat=len(files)):
-        one = _swapped(statistics, tables, swap, files)
-        other = _swapped(statistics, tables, tuple(1 - s for s in swap), files)
-        a = metric(one, None, **metric_options)
-        b = metric(other, None, **metric_options)
+    swaps = list(itertools.product([0, 1], repeat=len(files)))
+    value = {}  # swap -> the metric of its swapped table (the other system's table is the opposite swap's)
+    for swap in swaps:
+        value[swap] = metric(_swapped(statistics, tables, swap, files), None, **metric_options)
         if component is not None:
-            a, b = a[component], b[component]
+            value[swap] = value[swap][component]
+    null = []
+    for swap in swaps:
+        a = value[swap]
+        b = value[tuple(1 - s for s in swap)]
         null.append(b - a)
     null = np.asarray(null)
     observed = null[0]  # no file swapped

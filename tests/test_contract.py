@@ -282,6 +282,36 @@ def _call(metric, truth, prediction, labels, options, family):
     return metric(truth, prediction, **options)
 
 
+def frozen(value):
+    """A hashable stand-in equal for equal option values (mappings, lists, indexes)."""
+    if isinstance(value, dict):
+        return ("dict", tuple(sorted((k, frozen(v)) for k, v in value.items())))
+    if isinstance(value, (pd.Index, np.ndarray, list, tuple)):
+        items = value.tolist() if isinstance(value, (pd.Index, np.ndarray)) else value
+        return (type(value).__name__, tuple(frozen(v) for v in items))
+    hash(value)
+    return (type(value).__name__, value)
+
+
+_TABLES: dict = {}
+"""(family, path, labels, statistics options) -> (table, error): the cases of a family that differ only
+in options of the metric share the statistics table of the same options (each case reduces it)."""
+
+
+def shared_table(key, compute):
+    """The table ``compute()`` gives (or its ``TypeError``/``ValueError``), computed once per key; a copy."""
+    key = frozen(key)
+    if key not in _TABLES:
+        try:
+            _TABLES[key] = compute(), None
+        except (TypeError, ValueError) as error:
+            _TABLES[key] = None, error
+    computed, error = _TABLES[key]
+    if error is not None:
+        raise error
+    return computed.copy()
+
+
 @pytest.mark.parametrize("name, metric, options", list(cases()))
 def test_every_path_gives_the_direct_value(name, metric, options):
     family = FAMILIES[name]
@@ -291,16 +321,23 @@ def test_every_path_gives_the_direct_value(name, metric, options):
         warnings.simplefilter("ignore")
         for selection in (None, labels) if labels is not None else (None,):
             direct = _call(metric, truth, prediction, selection, options, family)
-            table = family.compute(truth, prediction, selection, statistics_options)
+            table = shared_table(
+                (name, "table", selection, statistics_options),
+                lambda: family.compute(truth, prediction, selection, statistics_options),
+            )
             assert_same(_call(metric, table, None, selection, metric_options, family), direct, "table")
-            halves = [FILES[:2], FILES[2:]]
-            shards = [
-                family.compute(
-                    _subset(truth, f), _subset(prediction, f), selection, _batch(statistics_options, f)
-                )
-                for f in halves
-            ]
-            summed = audeval.sum_statistics(shards)
+
+            def shards():
+                halves = [FILES[:2], FILES[2:]]
+                shards = [
+                    family.compute(
+                        _subset(truth, f), _subset(prediction, f), selection, _batch(statistics_options, f)
+                    )
+                    for f in halves
+                ]
+                return audeval.sum_statistics(shards)
+
+            summed = shared_table((name, "shards", selection, statistics_options), shards)
             assert_same(_call(metric, summed, None, selection, metric_options, family), direct, "shards")
             accumulator = audeval.Accumulator(metric, selection, **options)
             for files in ([FILES[0]], FILES[1:4], FILES[4:]):
@@ -369,8 +406,13 @@ def test_dask_gives_the_pandas_table(name, k):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        expected = family.compute(truth, prediction, None, options)
-        actual = audeval.dask_statistics(family.statistics, frame(truth), frame(prediction), **options)
+        expected = shared_table(
+            (name, "table", None, options), lambda: family.compute(truth, prediction, None, options)
+        )
+        actual = shared_table(
+            (name, "dask", None, options),
+            lambda: audeval.dask_statistics(family.statistics, frame(truth), frame(prediction), **options),
+        )
     if name == "score":
         # (summed score tables list thresholds ascending, as sum_statistics of pandas shards does)
         actual, expected = actual.sort_index(), expected.sort_index()
@@ -442,7 +484,10 @@ def test_files_only_in_files_duration_through_every_path(name, metric, options):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         direct = _call(metric, truth, prediction, None, options, family)
-        table = family.compute(truth, prediction, None, statistics_options)
+        table = shared_table(
+            (name, "table", None, statistics_options),
+            lambda: family.compute(truth, prediction, None, statistics_options),
+        )
         accumulator = audeval.Accumulator(metric, **options)
         for files in ([FILES[0]], FILES[1:4], FILES[4:]):
             accumulator.update(_subset(truth, files), _subset(prediction, files))
@@ -465,7 +510,10 @@ def test_files_only_in_files_duration_through_every_path(name, metric, options):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        actual = audeval.dask_statistics(family.statistics, frame(truth), frame(prediction), **statistics_options)
+        actual = shared_table(
+            (name, "dask", None, statistics_options),
+            lambda: audeval.dask_statistics(family.statistics, frame(truth), frame(prediction), **statistics_options),
+        )
     pd.testing.assert_frame_equal(actual.sort_index(), table.sort_index(), check_index_type=False, obj="dask")
 
 

@@ -26,7 +26,19 @@ import warnings
 
 import numpy as np
 import pytest
-from test_contract import DATA, FILES, FILES_DURATION, NO_DASK, UEM, _batch, _call, _dask_frame, _subset, assert_same
+from test_contract import (
+    DATA,
+    FILES,
+    FILES_DURATION,
+    NO_DASK,
+    UEM,
+    _batch,
+    _call,
+    _dask_frame,
+    _subset,
+    assert_same,
+    shared_table,
+)
 
 import audeval
 from audeval._generic.registry import FAMILIES, reduce, split_options
@@ -132,12 +144,13 @@ def test_every_any_option_has_a_sample():
     assert not missing, sorted(missing)
 
 
-def _raises(call):
+def _outcome(call):
+    """``(value, None)``, or ``(None, error)`` where the call raises ``TypeError``/``ValueError``:
+    each path runs once for both questions (does it refuse? which number?)."""
     try:
-        call()
+        return call(), None
     except (TypeError, ValueError) as error:
-        return error
-    return None
+        return None, error
 
 
 def _paths(name, metric, options):
@@ -147,15 +160,22 @@ def _paths(name, metric, options):
     statistics_options, metric_options = split_options(family, metric, options)
 
     def table():
-        computed = family.compute(truth, prediction, None, statistics_options)
+        computed = shared_table(
+            (name, "table", None, statistics_options),
+            lambda: family.compute(truth, prediction, None, statistics_options),
+        )
         return _call(metric, computed, None, None, metric_options, family)
 
     def shards():
-        tables = [
-            family.compute(_subset(truth, f), _subset(prediction, f), None, _batch(statistics_options, f))
-            for f in (FILES[:2], FILES[2:])
-        ]
-        return _call(metric, audeval.sum_statistics(tables), None, None, metric_options, family)
+        def summed():
+            tables = [
+                family.compute(_subset(truth, f), _subset(prediction, f), None, _batch(statistics_options, f))
+                for f in (FILES[:2], FILES[2:])
+            ]
+            return audeval.sum_statistics(tables)
+
+        computed = shared_table((name, "shards", None, statistics_options), summed)
+        return _call(metric, computed, None, None, metric_options, family)
 
     def accumulator():
         accumulate = audeval.Accumulator(metric, **options)
@@ -168,7 +188,10 @@ def _paths(name, metric, options):
 
     def dask():
         frames = _dask_frame(truth), _dask_frame(prediction)
-        computed = audeval.dask_statistics(family.statistics, *frames, **statistics_options)
+        computed = shared_table(
+            (name, "dask", None, statistics_options),
+            lambda: audeval.dask_statistics(family.statistics, *frames, **statistics_options),
+        )
         return reduce(metric, computed.sort_index(), None, metric_options, family)
 
     paths = {"table": table, "shards": shards, "Accumulator": accumulator, "bootstrap": bootstrap}
@@ -192,23 +215,22 @@ def test_every_declared_option_gives_the_direct_value_on_every_path(name, metric
     family = FAMILIES[name]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        refused = _raises(lambda: _call(metric, truth, prediction, None, options, family))
-        if refused is None:
-            direct = _call(metric, truth, prediction, None, options, family)
+        direct, refused = _outcome(lambda: _call(metric, truth, prediction, None, options, family))
         for path, run in _paths(name, metric, options).items():
             if path == "bootstrap" and (refused is None and not _is_number(direct) or options.get("per_file")):
                 continue  # (a bootstrap interval is of a number over files)
             if path == "dask":
                 pytest.importorskip("dask.dataframe")
+            actual, error = _outcome(run)
             if refused is not None:
-                assert _raises(run) is not None, f"{path} accepts what the direct call refuses: {refused}"
+                assert error is not None, f"{path} accepts what the direct call refuses: {refused}"
                 continue
-            if path in TABLE_PATHS:
-                error = _raises(run)
-                if error is not None:  # a clear error naming where to pass the option
-                    assert f"to {family.statistics.__name__}" in str(error), (path, error)
-                    continue
-            actual = run()
+            if error is not None:
+                if path not in TABLE_PATHS:
+                    raise error
+                # a clear error naming where to pass the option
+                assert f"to {family.statistics.__name__}" in str(error), (path, error)
+                continue
             if _is_number(direct) and math.isnan(float(direct)):
                 assert math.isnan(float(actual)), path
             else:

@@ -324,16 +324,20 @@ def frame_of_parts(family: str, parts: Sequence[Parts]) -> pd.DataFrame:
 
 
 class Stamp(dict):
-    """What ``table.attrs["audeval"]`` holds: ``{"family": ..., "options": {...}}``.
+    """What a table records in ``table.attrs["audeval"]``: ``{"family": name, "options": {...}}``.
 
-    Read-only once made (a changed stamp is a new one, :func:`stamped`):
-    pandas deep-copies ``attrs`` on every operation on a table
-    (each column taken, each selection), and a stamp's copy is the stamp itself,
-    not a copy of every option (labels, files' durations) each time.
+    pandas deep-copies ``attrs`` into every object it derives from a table
+    (each column taken, each slice, each copy); a copy of the stamp copies its options mapping
+    (so a derived table may change its own) but shares the option values
+    (durations, ``uem``, label lists: values no function changes in place),
+    as :func:`table_options` shares them; before, every option value was copied each time.
     """
 
     def __deepcopy__(self, memo: dict) -> Stamp:
-        return self
+        copied = Stamp(self)
+        if isinstance(copied.get("options"), dict):
+            copied["options"] = dict(copied["options"])
+        return copied
 
 
 def stamped(family: str, options: Mapping[str, object]) -> Stamp:

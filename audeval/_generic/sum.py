@@ -262,8 +262,9 @@ def _sums(tables, keys, columns, inverse, n_out) -> tuple[dict, dict]:
     repeated = bool(len(inverse)) and np.bincount(inverse, minlength=n_out).max() > 1
     storage = {}
     dtypes = {}
+    of_table = [dict(zip(t.columns, t.dtypes)) for t in tables]  # (a column taken out costs a Series)
     for column in columns:
-        present = [t[column].dtype for t in tables if column in t.columns]
+        present = [d[column] for d in of_table if column in d]
         if any(isinstance(d, pd.SparseDtype) for d in present):
             storage[column], dtypes[column] = _sparse_sum(tables, keys, column, inverse, n_out)
             continue

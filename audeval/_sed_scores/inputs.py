@@ -93,8 +93,8 @@ def _frame_times(scores: object, name: str) -> tuple[np.ndarray, np.ndarray]:
         )
     if scores.columns.has_duplicates:
         raise ValueError(f"{name} has duplicate class columns: {list(scores.columns)}.")
-    bad = [c for c in scores.columns if not pd.api.types.is_numeric_dtype(scores[c].dtype)
-           or pd.api.types.is_bool_dtype(scores[c].dtype)]
+    bad = [c for c, dtype in zip(scores.columns, scores.dtypes) if not pd.api.types.is_numeric_dtype(dtype)
+           or pd.api.types.is_bool_dtype(dtype)]
     if bad:
         raise TypeError(f"{name} columns {bad} do not hold numeric scores.")
     starts = index.get_level_values("start")
