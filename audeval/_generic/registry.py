@@ -467,7 +467,7 @@ class Batches:
     def restamp(self, table: pd.DataFrame) -> pd.DataFrame:
         """A batch table of some of the deferred labels records all of them."""
         if self.deferred and ATTRS in table.attrs:
-            meta = table.attrs[ATTRS]  # (a stamp is read-only: a new one)
+            meta = table.attrs[ATTRS]  # (a new stamp: tables that share this one keep theirs)
             options: dict = dict(meta["options"])
             options[self.family.labels_option] = list(self.labels)
             table.attrs[ATTRS] = stamped(meta["family"], options)
