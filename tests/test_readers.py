@@ -700,3 +700,21 @@ def test_large_tsv_read_by_columns_equals_lines(tmp_path, monkeypatch):
     assert_same((columns, lines))
     assert columns[1] == list(dict.fromkeys(file))
     assert ns(columns[0], "end") == np.round(offset * 1e9).astype(np.int64).tolist()
+
+
+def test_seconds_round_to_the_nearest_nanosecond_in_every_format(tmp_path):
+    # 3.513388 s is 3513387999.9999995 ns as a float: pandas' to_timedelta truncates it,
+    # the one rule (seconds_to_ns) rounds it, in tsv and in csv alike
+    (tmp_path / "a.tsv").write_text("filename\tonset\toffset\tevent_label\na.wav\t3.513388\t4.0\tdog\n")
+    (tmp_path / "a.csv").write_text("file,start,end,label\na.wav,3.513388,4.0,dog\n")
+    for name in ("a.tsv", "a.csv"):
+        series = audeval.read_annotations(str(tmp_path / name))
+        assert series.index.get_level_values("start").asi8.tolist() == [3_513_388_000], name
+        assert series.index.get_level_values("end").asi8.tolist() == [4_000_000_000], name
+
+
+@pytest.mark.parametrize("value", ["inf", "-inf", "1e300"])
+def test_csv_times_out_of_range_name_file_and_line(tmp_path, value):
+    (tmp_path / "a.csv").write_text(f"file,start,end,label\na.wav,0.5,1.0,dog\na.wav,1.0,{value},cat\n")
+    with pytest.raises(ValueError, match=r"a\.csv:3: end must be a time in seconds"):
+        audeval.read_annotations(str(tmp_path / "a.csv"))

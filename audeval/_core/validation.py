@@ -115,6 +115,13 @@ def seconds_to_ns(seconds):
     return np.round(np.asarray(seconds, dtype=np.float64) * NS_PER_SECOND).astype(np.int64)
 
 
+def seconds_to_ns_or_nat(seconds) -> np.ndarray:
+    """Float seconds (NaN: unknown) to int64 nanoseconds rounded to the nearest, ``NAT`` where NaN
+    (:func:`seconds_to_ns` for arrays with missing values)."""
+    seconds = np.asarray(seconds, dtype=np.float64)
+    return np.where(np.isnan(seconds), NAT, seconds_to_ns(np.nan_to_num(seconds)))
+
+
 def check_fraction(value: float | None, name: str) -> float | None:
     """Check a non-negative finite float such as ``duration_tolerance``."""
     if value is None:
@@ -314,7 +321,7 @@ def durations_ns(
         ns = pd.TimedeltaIndex(series).as_unit("ns").asi8
     elif pd.api.types.is_numeric_dtype(series.dtype):
         seconds = np.asarray(values, dtype=float)
-        ns = np.where(np.isnan(seconds), NAT, seconds_to_ns(np.nan_to_num(seconds)))
+        ns = seconds_to_ns_or_nat(seconds)
     else:  # objects: seconds and timedeltas may be mixed
         ns = np.array(
             [NAT if v is None or v is pd.NaT else to_ns(v, "files_duration") for v in values],

@@ -6,7 +6,7 @@ its columns are coded straight into an audformat segmented index
 (the file names by their runs where the partition is sorted by file,
 every time its own code), without a sort of the levels or a round trip through Python objects.
 The partitions of a group (:mod:`audeval._generic.dask_groups`) are joined
-column by column before they are coded (:func:`joined`).
+column by column before they are coded (:func:`to_series` of a list).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from pandas.api.extensions import ExtensionArray
 
-from audeval._core.validation import NAT, seconds_to_ns
+from audeval._core.validation import NAT, seconds_to_ns_or_nat
 
 
 LEVELS = ("file", "start", "end")
@@ -31,9 +31,7 @@ def _times(values, name: str, what: str) -> np.ndarray:
         return np.asarray(values.to_numpy())
     if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
         # the one seconds -> ns rule (round to the nearest; pandas truncates)
-        seconds = values.to_numpy(dtype=np.float64, na_value=np.nan)
-        ns = np.where(np.isnan(seconds), NAT, seconds_to_ns(np.nan_to_num(seconds)))
-        return ns.astype("m8[ns]")
+        return seconds_to_ns_or_nat(values.to_numpy(dtype=np.float64, na_value=np.nan)).view("m8[ns]")
     raise TypeError(
         f"{name}: the column '{what}' must hold timedeltas or seconds; got dtype {dtype}."
     )

@@ -15,6 +15,8 @@ import numpy as np
 import pandas as pd
 from pandas.api.types import union_categoricals
 
+from audeval._core.validation import seconds_to_ns_or_nat
+
 
 PathLike = str | os.PathLike
 
@@ -95,9 +97,8 @@ class _Rows:
 
 
 def _seconds_to_timedelta(seconds: Sequence[float] | np.ndarray) -> pd.TimedeltaIndex:
-    """Seconds (NaN for NaT) rounded to integer nanoseconds."""
-    values = np.asarray(seconds, dtype=float)
-    return pd.to_timedelta(np.round(values * 1e9), unit="ns").as_unit("ns")
+    """Seconds (NaN for NaT) rounded to integer nanoseconds (the one rule, :func:`seconds_to_ns_or_nat`)."""
+    return pd.TimedeltaIndex(seconds_to_ns_or_nat(seconds).view("m8[ns]"))
 
 
 def _where(path: PathLike, line: int | None) -> str:

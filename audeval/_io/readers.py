@@ -30,6 +30,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from audeval._core.validation import MAX_SECONDS
 from audeval._io.common import ANNOTATION_EXTENSIONS
 from audeval._io.common import PathLike
 from audeval._io.common import _annotation_files
@@ -152,9 +153,10 @@ def _times(values: pd.Series, path: str, lines: np.ndarray, what: str, allow_nat
     """Seconds or timedelta strings to timedeltas, errors with line numbers."""
     text = values.astype(str).str.strip()
     empty = text.eq("").to_numpy()
-    numbers = pd.to_numeric(text.where(~empty), errors="coerce")
-    result = pd.to_timedelta(numbers.to_numpy(dtype=float), unit="s").as_unit("ns")
-    todo = np.isnan(numbers.to_numpy(dtype=float)) & ~empty
+    seconds = pd.to_numeric(text.where(~empty), errors="coerce").to_numpy(dtype=float, copy=True)
+    seconds[np.isinf(seconds) | (np.abs(np.nan_to_num(seconds)) > MAX_SECONDS)] = np.nan  # (no time: an error below)
+    result = _seconds_to_timedelta(seconds)  # (rounded to the nearest ns: pandas truncates)
+    todo = np.isnan(seconds) & ~empty
     if todo.any():
         parsed = pd.to_timedelta(text[todo], errors="coerce").to_numpy().astype("timedelta64[ns]")
         result = result.to_numpy().copy()
