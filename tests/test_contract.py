@@ -295,7 +295,8 @@ def frozen(value):
 
 _TABLES: dict = {}
 """(family, path, labels, statistics options) -> (table, error): the cases of a family that differ only
-in options of the metric share the statistics table of the same options (each case reduces it)."""
+in options of the metric share the statistics table of the same options (each case reduces it).
+The key holds no data: every caller computes on the family's inputs ``DATA[family]``."""
 
 
 def shared_table(key, compute):
