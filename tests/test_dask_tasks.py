@@ -63,6 +63,36 @@ def test_persisted_collections_and_the_same_collection_on_both_sides():
         pd.testing.assert_frame_equal(stats, audeval.event_statistics(series, series, onset_tolerance=0.5))
 
 
+def test_persisted_partitions_skip_the_synchronous_scheduler(monkeypatch):
+    """In-memory partitions on the synchronous scheduler are handed to the chain of groups
+    as they are (no graph to order and run); partitions that are tasks go through dask."""
+    import dask.local
+
+    frame = pd.DataFrame(
+        {
+            "file": ["f1", "f1", "f2", "f3"],
+            "start": pd.to_timedelta([0.0, 2.0, 0.0, 1.0], unit="s"),
+            "end": pd.to_timedelta([1.0, 3.0, 1.0, 2.0], unit="s"),
+            "label": ["a", "b", "a", "b"],
+        }
+    )
+    series = pd.Series(frame["label"].array, index=pd.MultiIndex.from_frame(frame[["file", "start", "end"]]))
+    expected = audeval.event_statistics(series, series.iloc[[0, 2, 3]], onset_tolerance=0.5)
+    truth = dd.from_pandas(frame.set_index("file"), npartitions=2)
+    prediction = truth.map_partitions(lambda part: part[part["start"] != pd.Timedelta(2, unit="s")])
+    assert prediction.divisions == truth.divisions  # (else the sides are repartitioned: tasks)
+    runs = []
+    original = dask.local.get_async
+    monkeypatch.setattr(dask.local, "get_async", lambda *a, **k: runs.append(1) or original(*a, **k))
+    for persisted in (True, False):
+        sides = [side.persist(scheduler="sync") if persisted else side for side in (truth, prediction)]
+        runs.clear()
+        with dask.config.set(scheduler="sync"):
+            stats = audeval.dask_statistics(audeval.event_statistics, *sides, onset_tolerance=0.5)
+        pd.testing.assert_frame_equal(stats, expected)
+        assert runs == ([] if persisted else [1])
+
+
 def test_counts_travel_in_small_types():
     import numpy as np
 

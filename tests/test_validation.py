@@ -139,6 +139,31 @@ def test_nanoseconds_and_union_of_files():
     assert inputs.truth.file.tolist() == [1]
 
 
+@pytest.mark.parametrize("dtype", ["object", "string[python]", "string[pyarrow]", "str"])
+@pytest.mark.parametrize(
+    "names, expected",
+    [
+        ([], True),
+        (["a"], True),
+        (["a", "b", "c"], True),
+        (["a", "b", "b"], False),  # not unique
+        (["b", "a", "c"], False),  # not sorted
+        (["a", "ab", "b"], True),  # a prefix sorts first
+        (["a", None, "c"], False),  # missing: pandas decides
+    ],
+)
+def test_strictly_increasing_file_levels(dtype, names, expected):
+    from audeval._core.file_levels import file_union, strictly_increasing
+
+    pytest.importorskip("pyarrow")
+    index = pd.Index(names, dtype=dtype)
+    assert strictly_increasing(index) is expected
+    if expected and names:  # equal sorted levels are taken as they are
+        files, positions = file_union([index, index.copy()])
+        assert files.equals(index)
+        assert [p.tolist() for p in positions] == [list(range(len(names)))] * 2
+
+
 def test_nat_end_resolved_and_filewise():
     truth = series([("f1", 0.5, None, "a")])
     filewise = pd.Series(["a"], index=audformat.filewise_index(["f1"]))

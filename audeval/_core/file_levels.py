@@ -32,6 +32,23 @@ def _arrow(index: pd.Index):
     return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
 
 
+def strictly_increasing(index: pd.Index) -> bool:
+    """Whether the entries of ``index`` are unique and sorted (each less than the next).
+
+    Arrow strings are compared by pyarrow (pandas would hash them as Python objects
+    the first time it is asked, a fifth of a small call on a new index).
+    """
+    if len(index) < 2:
+        return True
+    if _is_arrow(index):
+        import pyarrow.compute as pc
+
+        array = _arrow(index)
+        if array.null_count == 0:
+            return bool(pc.all(pc.less(array.slice(0, len(array) - 1), array.slice(1))).as_py())
+    return index.is_unique and index.is_monotonic_increasing
+
+
 def file_union(levels: list[pd.Index]) -> tuple[pd.Index, list[np.ndarray] | None]:
     """Sorted union of file levels (sorted where possible), named ``file``,
     and the position of every level entry in it (``None``: not computed).
@@ -42,7 +59,7 @@ def file_union(levels: list[pd.Index]) -> tuple[pd.Index, list[np.ndarray] | Non
     """
     first = levels[0]
     if all(len(level) == len(first) and level.equals(first) for level in levels[1:]):
-        if first.is_unique and first.is_monotonic_increasing:
+        if strictly_increasing(first):
             return pd.Index(first, name="file"), [np.arange(len(first), dtype=np.int64)] * len(levels)
     if all(_is_arrow(level) for level in levels) and len({level.dtype for level in levels}) == 1:
         import pyarrow as pa

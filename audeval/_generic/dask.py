@@ -211,7 +211,9 @@ def _run(dask, batches: Batches, truth_parts: list, prediction_parts: list, colu
     (no second optimisation of the partitions' graphs, which ``to_delayed`` optimised,
     and no hash of the options object to name the tasks);
     on the synchronous scheduler a chain of tasks that evaluates
-    consecutive small pairs together (:mod:`audeval._generic.dask_groups`).
+    consecutive small pairs together (:mod:`audeval._generic.dask_groups`),
+    run here without the scheduler where every partition is held in memory
+    (persisted: there is nothing to schedule; dask's callbacks see no task).
     """
     token = uuid.uuid4().hex
     graph = {}
@@ -226,6 +228,12 @@ def _run(dask, batches: Batches, truth_parts: list, prediction_parts: list, colu
     get = dask.base.get_scheduler(collections=[*truth_parts[:1], *prediction_parts[:1]])
     evaluate = functools.partial(_partition_statistics, batches, column=column)
     if get is dask.local.get_sync and pairs:
+        held = _held(graph, pairs)
+        if held is not None:  # (persisted partitions: the chain runs here, without a graph to order)
+            group = None
+            for k, (t, p) in enumerate(held):
+                group = gather(evaluate, group, k, t, p, k == len(held) - 1, not by_divisions)
+            return group.results
         name = f"audeval-group-{token}"
         previous = None
         for k, (t, p) in enumerate(pairs):
@@ -247,6 +255,21 @@ def _packed(evaluate: Callable, truth, prediction) -> tuple:
     """A partition's result with its counts packed for the way back (:meth:`Rows.packed`)."""
     part, *rest = evaluate(truth, prediction)
     return (part.packed() if isinstance(part, Rows) else part, *rest)
+
+
+def _held(graph: dict, pairs: list) -> list | None:
+    """The pandas objects of every pair where all are held in memory (persisted partitions:
+    the graph maps their keys to the objects), else ``None`` (a partition is a task to run)."""
+    from dask._task_spec import DataNode
+
+    held = []
+    for keys in pairs:
+        values = [graph.get(key) for key in keys]
+        values = [v.value if isinstance(v, DataNode) else v for v in values]
+        if not all(isinstance(v, (pd.DataFrame, pd.Series)) for v in values):
+            return None
+        held.append(values)
+    return held
 
 
 def _target(graph: dict, key):
