@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 
 import numpy as np
 import pandas as pd
@@ -27,11 +27,11 @@ def show_rows(series: pd.Series, mask: np.ndarray) -> str:
     return f"{n} row(s), first:\n{shown}{more}"
 
 
-def factorize(series: pd.Series, name: str) -> tuple[np.ndarray, list]:
+def factorize(series: pd.Series, name: str, shown: Callable[[], pd.Series] | None = None) -> tuple[np.ndarray, list]:
     """``pd.factorize`` of a Series' labels (int64 codes, -1 where missing, and the uniques).
 
     An unhashable label (a list, a dict) raises ``TypeError`` naming ``name``
-    and showing the rows, where pandas says only ``unhashable type: 'list'``.
+    and showing the rows (of ``shown()`` if given), where pandas says only ``unhashable type: 'list'``.
     """
     try:
         codes, uniques = pd.factorize(series.array)
@@ -42,7 +42,7 @@ def factorize(series: pd.Series, name: str) -> tuple[np.ndarray, list]:
             raise
         raise TypeError(
             f"{name} has unhashable labels (labels must be str, int, bool or categorical; "
-            f"got {type(array[bad][0]).__name__}): {show_rows(series, bad)}"
+            f"got {type(array[bad][0]).__name__}): {show_rows(series if shown is None else shown(), bad)}"
         ) from None
     uniques = uniques.tolist() if hasattr(uniques, "tolist") else list(uniques)
     return np.asarray(codes, dtype=np.int64), uniques
@@ -60,7 +60,7 @@ def label_codes(raw) -> tuple[np.ndarray, list, bool]:
         codes = np.asarray(values.array.codes, dtype=np.int64)
         uniques, categorical = values.array.categories.tolist(), True
     else:
-        codes, uniques = factorize(values, raw.name)
+        codes, uniques = factorize(values, raw.name, lambda: raw.series)
         categorical = False
     bad = codes < 0
     if bad.any():

@@ -113,6 +113,9 @@ class Family:
             batched paths check it over all batches, not per batch
         scores_input: the prediction is a table with one column per label
             (scores), not a Series of labels
+        coded_input: the statistics function hands its Series to the validation gate as they are,
+            so batched paths (dask partitions) may give it :class:`audeval._core.sides.Coded`
+            inputs in their place (their arrays, no pandas index built)
         parts: ``parts(truth, prediction, labels, **options) -> Parts``:
             the statistics of Series as arrays on the dense ``(file, label)`` grid
             (no DataFrame), for families indexed by ``(file, label)``;
@@ -155,6 +158,7 @@ class Family:
     resample: Callable | None = None
     labels_must_occur: bool = False
     scores_input: bool = False
+    coded_input: bool = False
     parts: Callable | None = None
     sparse: bool = False
     aliases: Mapping[str, str] = dataclasses.field(default_factory=dict)

@@ -30,11 +30,11 @@ from audeval._core.labels import label_codes as _label_codes
 from audeval._core.labels import occurring as _occurring
 from audeval._core.labels import show_rows as _show_rows
 from audeval._core.labels import used_labels as _used_labels
+from audeval._core.sides import NAT, Raw as _Raw, take_apart
 from audeval._core.warnings import warn
 
 
 NS_PER_SECOND = 1_000_000_000
-NAT = np.iinfo(np.int64).min  # the int64 value of NaT
 _T = TypeVar("_T")
 
 MAX_SECONDS = 1e9  # largest duration accepted (~31.7 years), far from int64 ns overflow
@@ -191,91 +191,6 @@ class Inputs:
     @property
     def n_labels(self) -> int:
         return len(self.labels)
-
-
-@dataclasses.dataclass
-class _Raw:
-    """One Series taken apart, before files and labels are shared."""
-
-    name: str
-    series: pd.Series
-    file_levels: pd.Index
-    file_codes: np.ndarray
-    start: np.ndarray
-    end: np.ndarray
-    values: pd.Series
-    used: np.ndarray | None = None  # per file level: used by a row (set by _used_levels)
-
-
-def _level_ns(index: pd.MultiIndex, level: int, name: str, what: str) -> np.ndarray:
-    """int64 ns of a timedelta level, NaT as ``NAT``, without materialising objects."""
-    values = index.levels[level]
-    if not isinstance(values, pd.TimedeltaIndex):
-        if len(values) == 0:
-            values = pd.TimedeltaIndex([], dtype="timedelta64[ns]")
-        else:
-            raise TypeError(
-                f"{name}: the '{what}' level of the index must hold timedeltas; "
-                f"got dtype {values.dtype}."
-            )
-    ns = values.as_unit("ns").asi8 if values.unit != "ns" else values.asi8
-    # code -1 (NaT) picks the appended NAT; take() reads the level's small int codes as they are
-    return np.append(np.asarray(ns, dtype=np.int64), NAT).take(index.codes[level])
-
-
-def take_apart(obj: object, name: str, allow_filewise: bool) -> _Raw:
-    if isinstance(obj, pd.DataFrame):
-        raise TypeError(
-            f"{name} must be a pandas.Series (one label column); "
-            f"got a DataFrame with columns {list(obj.columns)}. Select a column first."
-        )
-    if not isinstance(obj, pd.Series):
-        raise TypeError(
-            f"{name} must be a pandas.Series with an audformat segmented index; "
-            f"got {type(obj).__name__}."
-        )
-    index = obj.index
-    names = list(index.names)
-    if isinstance(index, pd.MultiIndex) and names == ["file", "start", "end"]:
-        file_index = index.levels[0]
-        file_codes = np.asarray(index.codes[0], dtype=np.int64)
-        start = _level_ns(index, 1, name, "start")
-        end = _level_ns(index, 2, name, "end")
-    elif not isinstance(index, pd.MultiIndex) and names == ["file"]:
-        if not allow_filewise:
-            raise ValueError(
-                f"{name} has a filewise index (one label per file); "
-                "this metric needs a segmented index with levels 'file', 'start', 'end'."
-            )
-        file_codes, file_index = pd.factorize(index, use_na_sentinel=True)
-        file_codes = np.asarray(file_codes, dtype=np.int64)
-        file_index = pd.Index(file_index)
-        start = np.zeros(len(index), dtype=np.int64)
-        end = np.full(len(index), NAT, dtype=np.int64)
-    else:
-        raise ValueError(
-            f"{name} must have an audformat segmented index "
-            "(levels 'file', 'start', 'end') or a filewise index ('file'); "
-            f"got index levels {names}."
-        )
-
-    bad = file_codes < 0
-    if bad.any():
-        raise ValueError(f"{name} has missing file names: {show_rows(obj, bad)}")
-    bad = start < 0  # NaT (NAT) included
-    if bad.any():
-        nat = start == NAT
-        if nat.any():
-            raise ValueError(f"{name} has NaT start times: {show_rows(obj, nat)}")
-        raise ValueError(f"{name} has negative start times: {show_rows(obj, bad)}")
-    bad = end < start  # an end NaT (NAT) too: "until the end of the file" is allowed
-    if bad.any():
-        bad &= end != NAT
-        if bad.any():
-            raise ValueError(f"{name} has rows whose end is before their start: {show_rows(obj, bad)}")
-    # missing and unhashable labels: checked by the factorization (_labels.label_codes)
-    # the level itself, not a copy: pandas caches is_unique / is_monotonic / equals on it
-    return _Raw(name, obj, file_index, file_codes, start, end, obj)
 
 
 def _used_levels(raw: _Raw) -> pd.Index:

@@ -80,6 +80,7 @@ FAMILY = Family(
     label_blocks=(CONFUSION_PREFIX,),
     reduce=reductions.reduce,
     parts=event_parts,
+    coded_input=True,
     sparse=True,
 )
 """The event family's one declaration (read by the registry)."""

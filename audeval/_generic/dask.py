@@ -18,8 +18,9 @@ import uuid
 import numpy as np
 import pandas as pd
 
-from audeval._generic.dask_groups import gather, split_error
-from audeval._generic.dask_partitions import to_frame, to_series
+from audeval._generic.dask_groups import gather, gather_all, split_error
+from audeval._core.sides import Coded
+from audeval._generic.dask_partitions import to_coded, to_frame, to_series
 from audeval._generic.registry import Batches, family_of, split_options
 from audeval._generic.rows import Rows, concatenate_rows, rows_of, rows_of_counts, table_of_rows
 from audeval._generic.sum import sum_statistics
@@ -61,11 +62,10 @@ def _partition_statistics(
     also the file levels and codes of both sides and ``pieces``.
     The statistics are arrays (:class:`Rows`) to travel and be put together,
     or with ``table=True`` (the partitions of the whole collection) the table itself."""
-    truth = to_series(truth, "truth", column)
-    if batches.family.scores_input:
-        prediction = to_frame(prediction, "prediction")
-    else:
-        prediction = to_series(prediction, "prediction", column)
+    family = batches.family
+    side = to_coded if family.coded_input else to_series
+    truth = side(truth, "truth", column)
+    prediction = to_frame(prediction, "prediction") if family.scores_input else side(prediction, "prediction", column)
     files = () if pieces is None else ((_file_codes(truth), _file_codes(prediction), pieces),)
     batches = batches.copy()  # (a worker may run several partitions)
     rows = None if table else _counted(batches, truth, prediction)
@@ -78,8 +78,10 @@ def _partition_statistics(
     return (rows, batches.found, batches.pending, *files)
 
 
-def _file_codes(obj: pd.Series | pd.DataFrame) -> tuple[pd.Index, np.ndarray]:
+def _file_codes(obj: pd.Series | pd.DataFrame | Coded) -> tuple[pd.Index, np.ndarray]:
     """The file level of a converted partition and the code of each row (-1: missing)."""
+    if isinstance(obj, Coded):
+        return obj.files, obj.file_codes
     index = obj.index
     if isinstance(index, pd.MultiIndex):
         return index.levels[0], np.asarray(index.codes[0], dtype=np.int64)
@@ -92,7 +94,7 @@ def _counted(batches: Batches, truth: pd.Series, prediction: pd.Series) -> Rows 
     (no statistics table built on the worker and taken apart again), where the family
     computes them so (its batch arrays have ``counts()``, e.g. events); else ``None``."""
     family = batches.family
-    if family.parts is None or batches.deferred or not isinstance(truth, pd.Series):
+    if family.parts is None or batches.deferred or not isinstance(truth, (pd.Series, Coded)):
         return None
     pending = batches.statistics(truth, prediction, parts=True)
     counts = getattr(pending, "counts", None)
@@ -230,10 +232,7 @@ def _run(dask, batches: Batches, truth_parts: list, prediction_parts: list, colu
     if get is dask.local.get_sync and pairs:
         held = _held(graph, pairs)
         if held is not None:  # (persisted partitions: the chain runs here, without a graph to order)
-            group = None
-            for k, (t, p) in enumerate(held):
-                group = gather(evaluate, group, k, t, p, k == len(held) - 1, not by_divisions)
-            return group.results
+            return gather_all(evaluate, held, not by_divisions)
         name = f"audeval-group-{token}"
         previous = None
         for k, (t, p) in enumerate(pairs):

@@ -20,6 +20,8 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from audeval._generic.dask_partitions import LayoutDiffers
+
 
 GROUP_ROWS = 50_000  # rows (truth and prediction) gathered into one call
 # (a call's fixed cost is that of the work on a few thousand events; larger groups gain
@@ -60,14 +62,24 @@ def gather(
     return group
 
 
+def gather_all(evaluate: Callable, pairs: list, check: bool = True) -> list:
+    """The results of every pair (partitions held in this process), as the chain of
+    :func:`gather` tasks gives them."""
+    group = Group()
+    for k, (truth, prediction) in enumerate(pairs):
+        group = gather(evaluate, group, k, truth, prediction, k == len(pairs) - 1, check)
+    return group.results
+
+
 def _same_layout(parts: list) -> bool:
-    """Whether the partitions can be put one after the other without changing a dtype."""
+    """Whether the partitions can be put one after the other without changing a dtype
+    (of frames: the same columns and index levels; their dtypes are compared as they are read,
+    :class:`audeval._generic.dask_partitions.LayoutDiffers`)."""
     first = parts[0]
     if isinstance(first, pd.DataFrame):
-        dtypes = first.dtypes
         return all(
-            isinstance(p, pd.DataFrame) and p.columns.equals(first.columns) and p.dtypes.equals(dtypes)
-            and p.index.names == first.index.names and p.index.dtype == first.index.dtype
+            isinstance(p, pd.DataFrame) and p.columns.equals(first.columns)
+            and p.index.names == first.index.names
             for p in parts[1:]
         )
     if isinstance(first, pd.Series):
@@ -85,14 +97,17 @@ def _evaluate(evaluate: Callable, pairs: list, first: int, check: bool = True, w
     ``whole``: the group holds every pair, its result is a table)."""
     truths = [t for t, _ in pairs]
     predictions = [p for _, p in pairs]
-    if len(pairs) == 1 or not (_same_layout(truths) and _same_layout(predictions)):
-        whole = whole and len(pairs) == 1
-        return [(*evaluate(t, p, table=whole), first + k) for k, (t, p) in enumerate(pairs)]
-    if not check:
-        return [(*evaluate(truths, predictions, table=whole), first)]
-    pieces = ([len(t) for t in truths], [len(p) for p in predictions])
-    result = evaluate(truths, predictions, pieces=pieces, table=whole)
-    return [(*result[:-1], _partitions(result[-1], first))]
+    if len(pairs) > 1 and _same_layout(truths) and _same_layout(predictions):
+        try:
+            if not check:
+                return [(*evaluate(truths, predictions, table=whole), first)]
+            pieces = ([len(t) for t in truths], [len(p) for p in predictions])
+            result = evaluate(truths, predictions, pieces=pieces, table=whole)
+            return [(*result[:-1], _partitions(result[-1], first))]
+        except LayoutDiffers:  # (a column's dtype differs: found while reading the partitions)
+            pass
+    whole = whole and len(pairs) == 1
+    return [(*evaluate(t, p, table=whole), first + k) for k, (t, p) in enumerate(pairs)]
 
 
 def _partitions(files: tuple, first: int) -> pd.Series:

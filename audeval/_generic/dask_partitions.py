@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 from pandas.api.extensions import ExtensionArray
 
+from audeval._core.sides import Coded
 from audeval._core.validation import NAT, seconds_to_ns_or_nat
 
 
@@ -131,17 +132,9 @@ def _value_column(columns: Sequence[object], name: str, column: object | None) -
     return rest[0]
 
 
-def to_series(part: pd.DataFrame | pd.Series | list, name: str, column: object | None = None) -> pd.Series:
-    """A partition (or consecutive partitions of one layout, a list) as a Series
-    with an audformat segmented (or filewise) index.
-
-    The partition holds the columns ``start`` and ``end``
-    (timedeltas, or seconds as numbers) and a label column,
-    and ``file`` as its index or as a column;
-    without ``start`` and ``end`` it is filewise (one label per file).
-    Several partitions are put one after the other column by column
-    (no concatenated frame is built).
-    """
+def _segments(part: pd.DataFrame | pd.Series | list, name: str, column: object | None) -> pd.Series | tuple:
+    """The columns and the label column's name of segmented partitions (one, or a list of one layout),
+    or the Series of a filewise partition (one label per file)."""
     if isinstance(part, list):
         if len(part) == 1 or not all(isinstance(p, pd.DataFrame) for p in part):
             part = part[0] if len(part) == 1 else pd.concat(part)
@@ -162,11 +155,49 @@ def to_series(part: pd.DataFrame | pd.Series | list, name: str, column: object |
     if has_start != has_end:
         raise ValueError(f"{name} has only one of the columns 'start' and 'end'.")
     value = _value_column(names, name, column)
-    values = columns[value]
     if not has_start:
         codes, level = _file_level(columns["file"])
-        return pd.Series(values, index=level.take(codes, allow_fill=True), name=value)
-    return pd.Series(values, index=_segmented_index(columns, name), name=value)
+        return pd.Series(columns[value], index=level.take(codes, allow_fill=True), name=value)
+    return columns, value
+
+
+def to_series(part: pd.DataFrame | pd.Series | list, name: str, column: object | None = None) -> pd.Series:
+    """A partition (or consecutive partitions of one layout, a list) as a Series
+    with an audformat segmented (or filewise) index.
+
+    The partition holds the columns ``start`` and ``end``
+    (timedeltas, or seconds as numbers) and a label column,
+    and ``file`` as its index or as a column;
+    without ``start`` and ``end`` it is filewise (one label per file).
+    Several partitions are put one after the other column by column
+    (no concatenated frame is built).
+    """
+    segments = _segments(part, name, column)
+    if isinstance(segments, pd.Series):
+        return segments
+    columns, value = segments
+    return pd.Series(columns[value], index=_segmented_index(columns, name), name=value)
+
+
+def to_coded(part: pd.DataFrame | pd.Series | list, name: str, column: object | None = None) -> Coded | pd.Series:
+    """A partition (or consecutive partitions of one layout, a list) as the arrays the validation gate reads
+    (:class:`audeval._core.sides.Coded`: no pandas index is built; its Series, :func:`to_series`,
+    only when asked); a filewise partition as a Series."""
+    segments = _segments(part, name, column)
+    if isinstance(segments, pd.Series):
+        return segments
+    columns, value = segments
+    codes, files = _file_level(columns["file"])
+    start, end = (_ns(columns.times(name, what), fresh=len(columns.parts) > 1) for what in ("start", "end"))
+    return Coded(files, codes, start, end, columns[value], lambda: to_series(part, name, column))
+
+
+def _ns(values: np.ndarray, fresh: bool) -> np.ndarray:
+    """``timedelta64`` values as int64 ns (NaT: ``NAT``), never a view of a partition's data
+    (``fresh``: the values are a new array already)."""
+    if values.dtype != np.dtype("m8[ns]"):
+        return values.astype("m8[ns]").view(np.int64)
+    return values.view(np.int64) if fresh else values.view(np.int64).copy()
 
 
 class _Columns:
@@ -200,13 +231,32 @@ class _Columns:
 
     def __getitem__(self, name: object):
         """The values of a column (a pandas array)."""
-        arrays = [self._of(part, name) for part in self.parts]
-        return arrays[0] if len(arrays) == 1 else type(arrays[0])._concat_same_type(arrays)
+        arrays = self._arrays(name)
+        first = arrays[0]
+        if len(arrays) == 1:
+            return first
+        if isinstance(first, pd.Categorical):
+            # (the same categories: the codes one after the other, no union of the categories)
+            return pd.Categorical.from_codes(np.concatenate([a.codes for a in arrays]), dtype=first.dtype)
+        return type(first)._concat_same_type(arrays)
 
     def times(self, name: str, what: str) -> np.ndarray:
         """A time column as ``timedelta64`` values (:func:`_times`)."""
-        arrays = [_times(self._of(part, what), name, what) for part in self.parts]
+        arrays = [_times(values, name, what) for values in self._arrays(what)]
         return arrays[0] if len(arrays) == 1 else np.concatenate(arrays)
+
+    def _arrays(self, name: object) -> list:
+        """The column's array in every partition, raising :class:`LayoutDiffers` where their dtypes differ."""
+        arrays = [self._of(part, name) for part in self.parts]
+        dtype = arrays[0].dtype
+        if any(a.dtype != dtype for a in arrays[1:]):
+            raise LayoutDiffers(name)
+        return arrays
+
+
+class LayoutDiffers(Exception):
+    """Partitions put one after the other differ in a column's dtype
+    (each is then evaluated alone, :mod:`audeval._generic.dask_groups`)."""
 
 
 def _columns(part: pd.DataFrame | list[pd.DataFrame]) -> _Columns:
@@ -234,6 +284,8 @@ def to_frame(part: pd.DataFrame | pd.Series | list, name: str) -> pd.DataFrame:
     """A partition (or consecutive partitions, a list) as a table on an audformat segmented index,
     every other column kept (a score table: one column per class)."""
     if isinstance(part, list):
+        if any(not p.dtypes.equals(part[0].dtypes) for p in part[1:] if isinstance(p, pd.DataFrame)):
+            raise LayoutDiffers("dtypes")
         part = part[0] if len(part) == 1 else pd.concat(part)
     if isinstance(part, pd.Series):
         part = part.to_frame()

@@ -30,6 +30,7 @@ from audeval._core.intervals import expand_ranges
 from audeval._core.labels import empty_labels_allowed
 from audeval._core.options import value_of
 from audeval._core.protocol import ATTRS, Family, Parts, stamped, table_family, table_labels, with_required
+from audeval._core.sides import Coded
 from audeval._core.tables import select_labels
 from audeval._core.warnings import warn
 
@@ -225,6 +226,8 @@ def input_files(obj: object) -> pd.Index | None:
         if any(part is None for part in parts):
             return None
         return _union(parts)
+    if isinstance(obj, Coded):
+        return _used_files(obj.files, obj.file_codes)
     if not isinstance(obj, (pd.Series, pd.DataFrame)):
         return None
     index = obj.index
@@ -232,13 +235,17 @@ def input_files(obj: object) -> pd.Index | None:
         if "file" not in index.names:
             return None
         k = index.names.index("file")
-        level = index.levels[k]
-        used = np.zeros(len(level) + 1, dtype=bool)
-        used[np.asarray(index.codes[k])] = True  # (code -1: the last, left out)
-        return level if used[:-1].all() else level[used[:-1]]
+        return _used_files(index.levels[k], index.codes[k])
     if index.name != "file":
         return None
     return pd.Index(pd.unique(index.array))
+
+
+def _used_files(level: pd.Index, codes) -> pd.Index:
+    """The entries of a file level that a row's code points to."""
+    used = np.zeros(len(level) + 1, dtype=bool)
+    used[np.asarray(codes)] = True  # (code -1: the last, left out)
+    return level if used[:-1].all() else level[used[:-1]]
 
 
 def _union(parts: list[pd.Index]) -> pd.Index:
@@ -260,6 +267,8 @@ def _found_labels(obj: object, family: Family) -> list:
         return [label for value in obj.values() for label in _found_labels(value, family)]
     if isinstance(obj, pd.DataFrame):
         return list(obj.columns)
+    if isinstance(obj, Coded):
+        obj = pd.Series(obj.labels, copy=False)
     if not isinstance(obj, pd.Series):
         return []
     if isinstance(obj.dtype, pd.CategoricalDtype):
@@ -452,7 +461,7 @@ class Batches:
             self.found.update(dict.fromkeys(found))
             held = set(found)
             labels = [label for label in labels if label in held]
-        if parts and self.family.parts is not None and isinstance(truth, pd.Series) and prediction is not None:
+        if parts and self.family.parts is not None and isinstance(truth, (pd.Series, Coded)) and prediction is not None:
             options = with_required(
                 options, self.family.required_options(metric), self.family.soft_options(metric)
             )

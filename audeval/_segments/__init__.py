@@ -99,5 +99,6 @@ FAMILY = Family(
     normalise=normalise,
     dense=True,
     reduce=reductions.reduce,
+    coded_input=True,
 )
 """The segment family's one declaration (read by the registry)."""

@@ -1,0 +1,116 @@
+"""Coded inputs: a dask partition's columns handed to the validation gate as arrays (issue 32, item 3).
+
+The gate reads a :class:`audeval._core.sides.Coded` input as it reads a Series' index,
+with the same checks and the same messages (the offending rows shown with their file, start and end);
+no pandas index is built unless a message or a family needs the Series.
+"""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import audeval
+from audeval._core.sides import Coded
+from audeval._core.validation import check_inputs
+from audeval._generic.dask_partitions import to_coded, to_series
+
+from test_dask_arrays import frame
+
+
+dask = pytest.importorskip("dask")
+dd = pytest.importorskip("dask.dataframe")
+
+
+def parts_of(layout: str) -> list[pd.DataFrame]:
+    parts = []
+    for seed in range(3):
+        part = frame(seed).sort_values("file", kind="stable")
+        part["label"] = pd.Categorical(part["label"], categories=["c", "b", "a"])
+        if layout == "seconds":
+            part["start"], part["end"] = part["start"].dt.total_seconds(), part["end"].dt.total_seconds()
+        if layout == "microseconds":
+            part["start"], part["end"] = part["start"].astype("m8[us]"), part["end"].astype("m8[us]")
+        if layout == "strings":
+            part["label"] = part["label"].astype(str)
+        if layout == "open ends":
+            part["end"] = part["end"].where(part.index % 3 != 0)
+        parts.append(part if layout == "file column" else part.set_index("file"))
+    parts[1] = parts[1].iloc[:0]  # (an empty partition among them)
+    return parts
+
+
+@pytest.mark.parametrize("layout", ["file index", "file column", "seconds", "microseconds", "strings", "open ends"])
+@pytest.mark.parametrize("n_parts", [1, 3])
+def test_coded_partitions_validate_as_their_series(layout, n_parts):
+    parts = parts_of(layout)[:n_parts] if n_parts > 1 else parts_of(layout)[0]
+    coded = to_coded(parts, "truth")
+    series = to_series(parts, "truth")
+    assert isinstance(coded, Coded)
+    assert len(coded) == len(series)
+    durations = {f"f{k:03d}": 20.0 for k in range(12)}
+    a = check_inputs(coded, series, files_duration=durations)
+    b = check_inputs(series, coded, files_duration=durations)
+    assert list(a.files) == list(b.files) and a.labels == b.labels
+    for x, y in ((a.truth, b.prediction), (a.prediction, b.truth), (a.truth, a.prediction)):
+        for field in ("file", "start", "end", "label", "position"):
+            np.testing.assert_array_equal(getattr(x, field), getattr(y, field))
+    pd.testing.assert_series_equal(coded.series, series)
+
+
+def test_coded_times_are_not_views_of_the_partition():
+    part = frame(0).set_index("file")
+    before = part.copy()
+    coded = to_coded(part, "truth")
+    coded.start[:] = 0
+    coded.end[:] = 0
+    pd.testing.assert_frame_equal(part, before)
+
+
+def test_filewise_partitions_stay_series():
+    part = pd.Series(["a", "b"], index=pd.Index(["f1", "f2"], name="file"), name="label")
+    assert isinstance(to_coded(part, "truth"), pd.Series)
+
+
+def _bad(case: str) -> pd.DataFrame:
+    table = frame(1, n_files=3, rows=12).sort_values("file", kind="stable").reset_index(drop=True)
+    if case == "negative start":
+        table.loc[4, "start"] = pd.Timedelta(-1, unit="s")
+    elif case == "NaT start":
+        table.loc[4, "start"] = pd.NaT
+    elif case == "end before start":
+        table.loc[4, "end"] = table.loc[4, "start"] - pd.Timedelta(1, unit="s")
+    elif case == "missing label":
+        table["label"] = table["label"].astype(object)
+        table.loc[4, "label"] = None
+    elif case == "unhashable label":
+        table["label"] = table["label"].astype(object)
+        table.at[4, "label"] = ["a"]
+    return table
+
+
+@pytest.mark.parametrize("case", ["negative start", "NaT start", "end before start", "missing label"])
+@pytest.mark.parametrize("npartitions", [1, 2])
+def test_bad_rows_raise_as_in_the_direct_call(case, npartitions):
+    """The same error, naming the side and showing the rows with their file, start and end."""
+    table = _bad(case)
+    good = frame(2, n_files=3, rows=12)
+    series = pd.Series(table["label"].array, index=pd.MultiIndex.from_frame(table[["file", "start", "end"]]))
+    good_series = pd.Series(good["label"].array, index=pd.MultiIndex.from_frame(good[["file", "start", "end"]]))
+    with pytest.raises(ValueError) as direct:
+        audeval.event_statistics(good_series, series, onset_tolerance=0.5)
+    truth = dd.from_pandas(good.set_index("file").sort_index(), npartitions=1)
+    prediction = dd.from_pandas(table.set_index("file"), npartitions=npartitions)
+    with dask.config.set(scheduler="sync"), pytest.raises(ValueError) as partitioned:
+        audeval.dask_statistics(audeval.event_statistics, truth, prediction, onset_tolerance=0.5)
+    message, shown = str(direct.value).split("first:")
+    assert str(partitioned.value).startswith(message)
+    # the same rows with their file, start and end (dask's strings show a missing label as <NA>)
+    for line in shown.strip().splitlines()[1:]:
+        assert line.rsplit(maxsplit=1)[0] in str(partitioned.value)
+
+
+def test_unhashable_labels_show_their_rows():
+    table = _bad("unhashable label").set_index("file")
+    good = frame(2, n_files=3, rows=12).set_index("file")
+    with pytest.raises(TypeError, match=r"(?s)prediction has unhashable labels .*first:.*f001 +0 days"):
+        check_inputs(to_series(good, "truth"), to_coded(table, "prediction"))
