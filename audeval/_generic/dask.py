@@ -149,9 +149,9 @@ def _with_divisions(obj, name: str):
         return obj
 
 
-def _aligned(truth, prediction) -> tuple[list, list, bool]:
-    """Pairs of partitions holding the same files, and whether they are paired by known file divisions
-    (then no file can be in two partitions)."""
+def _aligned(truth, prediction) -> tuple:
+    """The two collections with partitions holding the same files (partition *i* of each),
+    and whether they are paired by known file divisions (then no file can be in two partitions)."""
     by_file = truth._meta.index.name == "file" and prediction._meta.index.name == "file"
     if by_file:
         truth = _with_divisions(truth, "truth")
@@ -181,7 +181,22 @@ def _aligned(truth, prediction) -> tuple[list, list, bool]:
             "Index both by file with known divisions, e.g. "
             "ddf.set_index('file') or dd.read_parquet(..., index='file', calculate_divisions=True)."
         )
-    return truth.to_delayed(), prediction.to_delayed(), by_divisions
+    return truth, prediction, by_divisions
+
+
+def _graph(obj) -> tuple[dict, list]:
+    """A collection's task graph and the key of each partition (persisted partitions: the key of their data).
+
+    Where every partition is held in memory (persisted) the graph is taken as it is;
+    else it is the graph of the optimised expression (what ``to_delayed`` hands out).
+    """
+    graph, keys = obj.__dask_graph__(), obj.__dask_keys__()
+    targets = [_target(graph, key) for key in keys]
+    if all(isinstance(_value(graph.get(key)), (pd.DataFrame, pd.Series)) for key in targets):
+        return dict(graph), targets
+    obj = obj.optimize()
+    graph = dict(obj.__dask_graph__())
+    return graph, [_target(graph, key) for key in obj.__dask_keys__()]
 
 
 def _check_split(tables: list[pd.DataFrame], where: list) -> None:
@@ -205,12 +220,12 @@ def _check_split(tables: list[pd.DataFrame], where: list) -> None:
         raise split_error(pd.Series(partition[duplicated], index=all_files[duplicated]))
 
 
-def _run(dask, batches: Batches, truth_parts: list, prediction_parts: list, column, by_divisions: bool = False) -> list:
+def _run(dask, batches: Batches, truth, prediction, column, by_divisions: bool = False) -> list:
     """:func:`_partition_statistics` of every pair of partitions on dask's current scheduler,
     each result with the partition it is of.
 
     One task per pair, in a plain task graph handed to the scheduler
-    (no second optimisation of the partitions' graphs, which ``to_delayed`` optimised,
+    (the collections' graphs optimised once, :func:`_graph`,
     and no hash of the options object to name the tasks);
     on the synchronous scheduler a chain of tasks that evaluates
     consecutive small pairs together (:mod:`audeval._generic.dask_groups`),
@@ -218,16 +233,14 @@ def _run(dask, batches: Batches, truth_parts: list, prediction_parts: list, colu
     (persisted: there is nothing to schedule; dask's callbacks see no task).
     """
     token = uuid.uuid4().hex
-    graph = {}
-    merged = set()
-    for part in (*truth_parts, *prediction_parts):
-        # (the partitions of a collection share its one graph: merged once)
-        layers = part.__dask_graph__()
-        if id(layers) not in merged:
-            merged.add(id(layers))
-            graph.update(layers)
-    pairs = [(_target(graph, t.key), _target(graph, p.key)) for t, p in zip(truth_parts, prediction_parts)]
-    get = dask.base.get_scheduler(collections=[*truth_parts[:1], *prediction_parts[:1]])
+    graph, truth_keys = _graph(truth)
+    if prediction is truth:
+        prediction_keys = truth_keys
+    else:
+        prediction_graph, prediction_keys = _graph(prediction)
+        graph.update(prediction_graph)
+    pairs = list(zip(truth_keys, prediction_keys))
+    get = dask.base.get_scheduler(collections=[truth, prediction])
     evaluate = functools.partial(_partition_statistics, batches, column=column)
     if get is dask.local.get_sync and pairs:
         held = _held(graph, pairs)
@@ -259,16 +272,20 @@ def _packed(evaluate: Callable, truth, prediction) -> tuple:
 def _held(graph: dict, pairs: list) -> list | None:
     """The pandas objects of every pair where all are held in memory (persisted partitions:
     the graph maps their keys to the objects), else ``None`` (a partition is a task to run)."""
-    from dask._task_spec import DataNode
-
     held = []
     for keys in pairs:
-        values = [graph.get(key) for key in keys]
-        values = [v.value if isinstance(v, DataNode) else v for v in values]
+        values = [_value(graph.get(key)) for key in keys]
         if not all(isinstance(v, (pd.DataFrame, pd.Series)) for v in values):
             return None
         held.append(values)
     return held
+
+
+def _value(node: object) -> object:
+    """The value of a graph entry that holds data (else the entry itself)."""
+    from dask._task_spec import DataNode
+
+    return node.value if isinstance(node, DataNode) else node
 
 
 def _target(graph: dict, key):
@@ -383,9 +400,9 @@ def dask_statistics(
     statistics_options, _ = split_options(family, None, options)  # (unknown options raise)
     _check_collection(truth, "truth", dd)
     _check_collection(prediction, "prediction", dd)
-    truth_parts, prediction_parts, by_divisions = _aligned(truth, prediction)
+    truth, prediction, by_divisions = _aligned(truth, prediction)
     batches = Batches(family, labels, statistics_options)
-    results = _run(dask, batches, truth_parts, prediction_parts, column, by_divisions)
+    results = _run(dask, batches, truth, prediction, column, by_divisions)
     for _, found, pending, _ in results:
         batches.merge(found, pending)
     batches.check()  # (labels that must occur: over all partitions)
