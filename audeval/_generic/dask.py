@@ -61,7 +61,9 @@ def _partition_statistics(
     with ``pieces`` (the rows of each pair of a group put one after the other)
     also the file levels and codes of both sides and ``pieces``.
     The statistics are arrays (:class:`Rows`) to travel and be put together,
-    or with ``table=True`` (the partitions of the whole collection) the table itself."""
+    or with ``table=True`` (the partitions of the whole collection) the table itself.
+    The partitions reach the family's statistics as the arrays the validation gate reads
+    (:class:`audeval._core.sides.Coded`, where the family declares ``coded_input``), else as Series."""
     family = batches.family
     side = to_coded if family.coded_input else to_series
     truth = side(truth, "truth", column)
