@@ -14,35 +14,17 @@ from audeval._core.sides import Coded
 from audeval._core.validation import check_inputs
 from audeval._generic.dask_partitions import to_coded, to_series
 
-from test_dask_arrays import frame
+from test_dask_arrays import LAYOUTS, frame, layout_parts
 
 
 dask = pytest.importorskip("dask")
 dd = pytest.importorskip("dask.dataframe")
 
 
-def parts_of(layout: str) -> list[pd.DataFrame]:
-    parts = []
-    for seed in range(3):
-        part = frame(seed).sort_values("file", kind="stable")
-        part["label"] = pd.Categorical(part["label"], categories=["c", "b", "a"])
-        if layout == "seconds":
-            part["start"], part["end"] = part["start"].dt.total_seconds(), part["end"].dt.total_seconds()
-        if layout == "microseconds":
-            part["start"], part["end"] = part["start"].astype("m8[us]"), part["end"].astype("m8[us]")
-        if layout == "strings":
-            part["label"] = part["label"].astype(str)
-        if layout == "open ends":
-            part["end"] = part["end"].where(part.index % 3 != 0)
-        parts.append(part if layout == "file column" else part.set_index("file"))
-    parts[1] = parts[1].iloc[:0]  # (an empty partition among them)
-    return parts
-
-
-@pytest.mark.parametrize("layout", ["file index", "file column", "seconds", "microseconds", "strings", "open ends"])
+@pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("n_parts", [1, 3])
 def test_coded_partitions_validate_as_their_series(layout, n_parts):
-    parts = parts_of(layout)[:n_parts] if n_parts > 1 else parts_of(layout)[0]
+    parts = layout_parts(layout) if n_parts > 1 else layout_parts(layout)[0]
     coded = to_coded(parts, "truth")
     series = to_series(parts, "truth")
     assert isinstance(coded, Coded)

@@ -226,9 +226,11 @@ def test_partition_levels():
     assert series.tolist() == ["a", "b"]
 
 
-@pytest.mark.parametrize("layout", ["file index", "sorted files", "file column", "seconds", "objects", "open ends"])
-def test_partitions_coded_together_equal_their_concatenation(layout):
-    """A group's partitions are coded column by column: the Series of ``pd.concat`` of them."""
+LAYOUTS = ["file index", "sorted files", "file column", "seconds", "microseconds", "objects", "strings", "open ends"]
+
+
+def layout_parts(layout: str) -> list[pd.DataFrame]:
+    """Three partitions of one layout (``LAYOUTS``), the second empty."""
     parts = []
     for seed in range(3):
         part = frame(seed).sort_values("file", kind="stable")
@@ -237,12 +239,23 @@ def test_partitions_coded_together_equal_their_concatenation(layout):
             part["file"] = f"p{seed}-" + part["file"]
         if layout == "seconds":
             part["start"], part["end"] = part["start"].dt.total_seconds(), part["end"].dt.total_seconds()
+        if layout == "microseconds":
+            part["start"], part["end"] = part["start"].astype("m8[us]"), part["end"].astype("m8[us]")
         if layout == "objects":
             part["file"] = part["file"].astype(object)
+        if layout == "strings":
+            part["label"] = part["label"].astype(str)
         if layout == "open ends":
             part["end"] = part["end"].where(part.index % 3 != 0)
         parts.append(part if layout == "file column" else part.set_index("file"))
     parts[1] = parts[1].iloc[:0]  # (an empty partition among them)
+    return parts
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_partitions_coded_together_equal_their_concatenation(layout):
+    """A group's partitions are coded column by column: the Series of ``pd.concat`` of them."""
+    parts = layout_parts(layout)
     together = to_series(parts, "truth")
     expected = to_series(pd.concat(parts), "truth")
     pd.testing.assert_series_equal(together, expected)

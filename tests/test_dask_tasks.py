@@ -46,7 +46,8 @@ def test_alias_keys_resolve_to_the_data():
     assert len(graph) == 4  # (the graph is left as it is)
 
 
-def test_persisted_collections_and_the_same_collection_on_both_sides():
+def _four_events() -> tuple[pd.DataFrame, pd.Series]:
+    """Four events in three files, as a frame with a file column and as a Series."""
     frame = pd.DataFrame(
         {
             "file": ["f1", "f1", "f2", "f3"],
@@ -55,7 +56,11 @@ def test_persisted_collections_and_the_same_collection_on_both_sides():
             "label": ["a", "b", "a", "b"],
         }
     )
-    series = pd.Series(frame["label"].array, index=pd.MultiIndex.from_frame(frame[["file", "start", "end"]]))
+    return frame, pd.Series(frame["label"].array, index=pd.MultiIndex.from_frame(frame[["file", "start", "end"]]))
+
+
+def test_persisted_collections_and_the_same_collection_on_both_sides():
+    frame, series = _four_events()
     ddf = dd.from_pandas(frame.set_index("file"), npartitions=2).persist(scheduler="sync")
     for scheduler in ("sync", "threads"):
         with dask.config.set(scheduler=scheduler):
@@ -68,15 +73,7 @@ def test_persisted_partitions_skip_the_synchronous_scheduler(monkeypatch):
     as they are (no graph to order and run); partitions that are tasks go through dask."""
     import dask.local
 
-    frame = pd.DataFrame(
-        {
-            "file": ["f1", "f1", "f2", "f3"],
-            "start": pd.to_timedelta([0.0, 2.0, 0.0, 1.0], unit="s"),
-            "end": pd.to_timedelta([1.0, 3.0, 1.0, 2.0], unit="s"),
-            "label": ["a", "b", "a", "b"],
-        }
-    )
-    series = pd.Series(frame["label"].array, index=pd.MultiIndex.from_frame(frame[["file", "start", "end"]]))
+    frame, series = _four_events()
     expected = audeval.event_statistics(series, series.iloc[[0, 2, 3]], onset_tolerance=0.5)
     truth = dd.from_pandas(frame.set_index("file"), npartitions=2)
     prediction = truth.map_partitions(lambda part: part[part["start"] != pd.Timedelta(2, unit="s")])

@@ -24,33 +24,25 @@ from audeval._core.labels import show_rows
 NAT = np.iinfo(np.int64).min  # the int64 value of NaT
 
 
+@dataclasses.dataclass(eq=False)
 class Coded:
     """A segmented input given by its arrays: what :func:`take_apart` reads from a Series' index.
 
-    Args:
+    Attributes:
         files: the file names (an Index; codes point into it)
         file_codes: int64 code of every row's file (-1: missing)
         start: int64 ns of every row's start (``NAT``: missing)
         end: int64 ns of every row's end (``NAT``: open, until the end of the file)
         labels: the label of every row (a pandas array)
-        series: builds the same input as a Series (for messages, and families that need one)
+        build: builds the same input as a Series (for messages, and families that need one)
     """
 
-    def __init__(
-        self,
-        files: pd.Index,
-        file_codes: np.ndarray,
-        start: np.ndarray,
-        end: np.ndarray,
-        labels,
-        series: Callable[[], pd.Series],
-    ):
-        self.files = files
-        self.file_codes = file_codes
-        self.start = start
-        self.end = end
-        self.labels = labels
-        self._series = series
+    files: pd.Index
+    file_codes: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    labels: object
+    build: Callable[[], pd.Series]
 
     def __len__(self) -> int:
         return len(self.file_codes)
@@ -58,7 +50,7 @@ class Coded:
     @functools.cached_property
     def series(self) -> pd.Series:
         """The input as a Series on an audformat segmented index."""
-        return self._series()
+        return self.build()
 
 
 @dataclasses.dataclass
