@@ -29,7 +29,7 @@ def test_coded_partitions_validate_as_their_series(layout, n_parts):
     series = to_series(parts, "truth")
     assert isinstance(coded, Coded)
     assert len(coded) == len(series)
-    durations = {f"f{k:03d}": 20.0 for k in range(12)}
+    durations = dict.fromkeys(series.index.get_level_values("file"), 20.0)
     a = check_inputs(coded, series, files_duration=durations)
     b = check_inputs(series, coded, files_duration=durations)
     assert list(a.files) == list(b.files) and a.labels == b.labels
