@@ -14,6 +14,7 @@ from audeval._core.sides import Coded
 from audeval._core.validation import check_inputs
 from audeval._generic.dask_partitions import to_coded, to_series
 
+from conftest import MAY_WARN_DUPLICATES
 from test_dask_arrays import LAYOUTS, frame, layout_parts
 
 
@@ -96,3 +97,66 @@ def test_unhashable_labels_show_their_rows():
     good = frame(2, n_files=3, rows=12).set_index("file")
     with pytest.raises(TypeError, match=r"(?s)prediction has unhashable labels .*first:.*f001 +0 days"):
         check_inputs(to_series(good, "truth"), to_coded(table, "prediction"))
+
+
+hypothesis = pytest.importorskip("hypothesis")
+st = hypothesis.strategies
+
+ROWS = st.lists(
+    st.tuples(
+        st.integers(0, 4),  # file
+        st.integers(0, 3_000),  # start, ms
+        st.one_of(st.integers(0, 1_500), st.none()),  # length, ms (None: open end)
+        st.sampled_from(["a", "b", "c"]),
+    ),
+    min_size=1,
+    max_size=40,
+)
+
+
+def _frame(rows, categorical: bool, seconds: bool) -> pd.DataFrame:
+    file, start, length, label = zip(*rows)
+    start = np.array(start, dtype=np.int64)
+    end = np.array([np.nan if n is None else s + n for s, n in zip(start, length)]) / 1e3
+    table = pd.DataFrame({"file": [f"f{k}" for k in file], "start": start / 1e3, "end": end, "label": label})
+    if not seconds:
+        table["start"] = pd.to_timedelta(table["start"], unit="s")
+        table["end"] = pd.to_timedelta(table["end"], unit="s")
+    if categorical:
+        table["label"] = pd.Categorical(table["label"], categories=["c", "a", "b"])
+    return table.sort_values("file", kind="stable").set_index("file")
+
+
+@MAY_WARN_DUPLICATES
+@pytest.mark.filterwarnings("ignore::audeval.NoSharedFileWarning")  # (random files: maybe none shared)
+@pytest.mark.filterwarnings("ignore::audeval.FilesWithoutRowsWarning")  # (durations of all five files)
+@hypothesis.settings(max_examples=40, deadline=None)
+@hypothesis.given(
+    truth=ROWS, prediction=ROWS, categorical=st.booleans(), seconds=st.booleans(),
+    cuts=st.lists(st.integers(1, 4), max_size=3, unique=True),
+)
+def test_property_partitions_coded_as_arrays_equal_their_series(truth, prediction, categorical, seconds, cuts):
+    """Any partitions by file (cut between files), any label and time dtypes:
+    the gate reads the coded arrays as the Series of the same rows, and the statistics agree."""
+    durations = {f"f{k}": 5.0 for k in range(5)}
+    sides = []
+    for rows in (truth, prediction):
+        table = _frame(rows, categorical, seconds)
+        bounds = [f"f{k}" for k in sorted(cuts)]
+        parts = [table[(table.index >= low) & (table.index < high)]
+                 for low, high in zip(["f"] + bounds, bounds + ["g"])]
+        sides.append((parts, pd.concat(parts)))
+    (t_parts, t_all), (p_parts, p_all) = sides
+    coded = to_coded(t_parts, "truth"), to_coded(p_parts, "prediction")
+    series = to_series(t_all, "truth"), to_series(p_all, "prediction")
+    a = check_inputs(*coded, files_duration=durations)
+    b = check_inputs(*series, files_duration=durations)
+    assert list(a.files) == list(b.files) and a.labels == b.labels
+    for x, y in ((a.truth, b.truth), (a.prediction, b.prediction)):
+        for field in ("file", "start", "end", "label", "position"):
+            np.testing.assert_array_equal(getattr(x, field), getattr(y, field))
+    for statistics, options in (
+        (audeval.event_statistics, {"onset_tolerance": 0.2, "files_duration": durations}),
+        (audeval.segment_statistics, {"time_resolution": 0.5, "files_duration": durations}),
+    ):
+        pd.testing.assert_frame_equal(statistics(*coded, **options), statistics(*series, **options))
