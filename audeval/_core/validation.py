@@ -2,7 +2,8 @@
 
 Every public function of audeval that takes annotations
 calls :func:`check_inputs` first.
-It turns the two pandas Series into plain int64 numpy arrays
+It turns the two pandas Series (or their coded arrays, :mod:`audeval._core.sides`)
+into plain int64 numpy arrays
 (file code, start and end in nanoseconds, label code)
 over a shared file index and a shared label list,
 so that the engines never see pandas objects,

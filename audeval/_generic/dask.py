@@ -18,8 +18,8 @@ import uuid
 import numpy as np
 import pandas as pd
 
-from audeval._generic.dask_groups import gather, gather_all, split_error
 from audeval._core.sides import Coded
+from audeval._generic.dask_groups import gather, gather_all, split_error
 from audeval._generic.dask_partitions import to_coded, to_frame, to_series
 from audeval._generic.registry import Batches, family_of, split_options
 from audeval._generic.rows import Rows, concatenate_rows, rows_of, rows_of_counts, table_of_rows
