@@ -12,7 +12,9 @@ and times ``sync`` (:func:`audeval.dask_statistics` on dask's synchronous schedu
 and ``direct`` (:func:`audeval.event_statistics` on the pandas Series) alternately, ``--samples`` times each
 (CPU time, ``time.process_time``). The checkouts' processes alternate, ``--processes`` each,
 so that a load that changes meets both alike.
-Printed per process: the medians and their ratio (the target: sync <= 1.3x direct); then the load average.
+Printed per process: the medians and their ratio (the target: sync <= 1.3x direct),
+and the direct call on new Series (the same rows on index objects pandas has not seen, as a training
+loop's predictions) against the direct call on the Series it has seen; then the load average.
 """
 
 from __future__ import annotations
@@ -44,15 +46,30 @@ def sync():
 def direct():
     return audeval.event_statistics(truth, prediction, **dask_scaling.OPTIONS)
 
+def new_series(series):  # the same rows on index objects pandas has not seen (a new prediction)
+    index = series.index
+    files = pd.Index(list(index.levels[0]), dtype=index.levels[0].dtype, name="file")
+    levels = [files, index.levels[1].copy(), index.levels[2].copy()]
+    index = pd.MultiIndex(levels=levels, codes=list(index.codes), names=index.names, verify_integrity=False)
+    return pd.Series(series.array.copy(), index=index, name=series.name)
+
 pd.testing.assert_frame_equal(sync(), direct())
-times = {"sync": [], "direct": []}
+times = {"sync": [], "direct": [], "direct, new Series": []}
 for _ in range(samples):
-    for name, call in (("sync", sync), ("direct", direct)):
+    new = new_series(truth), new_series(prediction)
+    calls = (
+        ("sync", sync), ("direct", direct),
+        ("direct, new Series", lambda: audeval.event_statistics(*new, **dask_scaling.OPTIONS)),
+    )
+    for name, call in calls:
         start = time.process_time()
         call()
         times[name].append(time.process_time() - start)
-s, d = (statistics.median(times[k]) for k in ("sync", "direct"))
-print(f"sync {s * 1e3:.2f} ms  direct {d * 1e3:.2f} ms  ratio {s / d:.2f}x  ({audeval.__file__})")
+s, d, f = (statistics.median(values) for values in times.values())
+print(
+    f"sync {s * 1e3:.2f} ms  direct {d * 1e3:.2f} ms  ratio {s / d:.2f}x  "
+    f"(direct on new Series {f / d:.2f}x)  ({audeval.__file__})"
+)
 """
 
 
