@@ -242,7 +242,7 @@ def measure(function, *, repeat: int, min_time: float, max_time: float = 120.0, 
 
     After a warm-up run, runs until ``repeat`` runs and ``min_time`` seconds are done
     (or ``max_time`` is spent); a warm-up run longer than ``max_time / 4`` is the only run.
-    Also the largest increase of the peak RSS over the RSS before a run (Linux),
+    Also the largest increase of the peak RSS over the RSS before a run after the warm-up (Linux),
     which includes memory that tracemalloc does not see (C/C++ allocations).
     """
     walls, cpus, rss = [], [], []
@@ -266,6 +266,7 @@ def measure(function, *, repeat: int, min_time: float, max_time: float = 120.0, 
                     "rss": max(rss) if rss else math.nan}, result
         walls.clear()
         cpus.clear()
+        rss.clear()  # (the first call's lazy imports and caches are not the call's memory)
     while len(walls) < repeat or sum(walls) < min_time:
         result = once()
         if sum(walls) > max_time:
