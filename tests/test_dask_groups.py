@@ -187,7 +187,8 @@ def test_filewise_series_in_one_group(calls):
     assert calls == [4]
 
 
-def test_score_family_in_one_group(calls):
+@pytest.mark.parametrize("object_files_last", [False, True])
+def test_score_family_in_one_group(calls, object_files_last):
     # scores: a table of one column per class (prediction) put one after the other as the truth
     rng = np.random.default_rng(3)
     files = [f"f{k}" for k in range(6)]
@@ -211,9 +212,16 @@ def test_score_family_in_one_group(calls):
         dd.from_pandas(side.set_index("file").sort_index(), npartitions=3, sort=True)
         for side in (truth, scores)
     )
+    if object_files_last:  # (a score partition of another index dtype: each pair is evaluated alone)
+        parts = [part.compute(scheduler="sync") for part in s.to_delayed()]
+        parts[-1].index = parts[-1].index.astype(object)
+        s = dd.from_delayed([dask.delayed(p) for p in parts], meta=parts[0].iloc[:0], divisions=s.divisions)
     with dask.config.set(scheduler="sync"):
         stats = audeval.dask_statistics(audeval.score_statistics, t, s, **options)
     scores_table = scores.set_index(["file", "start", "end"])
     expected = audeval.score_statistics(as_series(truth), scores_table, **options)
     pd.testing.assert_frame_equal(stats, expected)
-    assert calls == [len(truth)]
+    if object_files_last:
+        assert calls == [len(part.compute(scheduler="sync")) for part in t.to_delayed()]
+    else:
+        assert calls == [len(truth)]

@@ -284,7 +284,11 @@ def to_frame(part: pd.DataFrame | pd.Series | list, name: str) -> pd.DataFrame:
     """A partition (or consecutive partitions, a list) as a table on an audformat segmented index,
     every other column kept (a score table: one column per class)."""
     if isinstance(part, list):
-        if any(not p.dtypes.equals(part[0].dtypes) for p in part[1:] if isinstance(p, pd.DataFrame)):
+        first = part[0]
+        if any(
+            not (p.dtypes.equals(first.dtypes) and p.index.dtype == first.index.dtype)
+            for p in part[1:] if isinstance(p, pd.DataFrame)
+        ):  # (as a segment partition's columns and index levels are compared when read)
             raise LayoutDiffers("dtypes")
         part = part[0] if len(part) == 1 else pd.concat(part)
     if isinstance(part, pd.Series):
