@@ -40,6 +40,36 @@ def test_coded_partitions_validate_as_their_series(layout, n_parts):
     pd.testing.assert_series_equal(coded.series, series)
 
 
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_columns_read_without_pandas_accessor_are_the_same(layout, monkeypatch):
+    # the columns are read by pandas' own accessor of a column's values where it has one,
+    # else as ``part[name].array``: both give the same coded input
+    parts = layout_parts(layout)
+    with_accessor = to_coded(parts, "truth")
+    monkeypatch.setattr(pd.DataFrame, "_get_column_array", None, raising=False)
+    without = to_coded(parts, "truth")
+    pd.testing.assert_index_equal(with_accessor.files, without.files)
+    for field in ("file_codes", "start", "end"):
+        np.testing.assert_array_equal(getattr(with_accessor, field), getattr(without, field))
+    pd.testing.assert_extension_array_equal(pd.array(with_accessor.labels), pd.array(without.labels))
+    assert with_accessor.labels.dtype == without.labels.dtype
+
+
+def test_file_names_as_pandas_default_strings():
+    pa = pytest.importorskip("pyarrow")
+    from audeval._generic.dask_partitions import _DEFAULT_STRINGS, _names_index
+
+    names = pa.array(["f1", "f10", "f2"])
+    expected = pd.Index(["f1", "f10", "f2"], name="file")  # (pandas' default strings)
+    pd.testing.assert_index_equal(_names_index(names), expected, exact=True)
+    if isinstance(_DEFAULT_STRINGS, pd.StringDtype):
+        from audeval._generic.dask_partitions import _arrow_strings
+
+        pd.testing.assert_extension_array_equal(
+            _arrow_strings(pa.array(["a", None])), pd.array(pa.array(["a", None]), dtype=_DEFAULT_STRINGS)
+        )
+
+
 def test_coded_times_are_not_views_of_the_partition():
     part = frame(0).set_index("file")
     before = part.copy()

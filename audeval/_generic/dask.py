@@ -119,7 +119,7 @@ def _check_collection(obj: object, name: str, dd) -> None:
         )
     meta = obj._meta  # (the empty pandas object: no expression built to read names)
     if isinstance(obj, dd.DataFrame):
-        columns = list(meta.columns)
+        columns = meta.columns.tolist()  # (one pass: an arrow-backed Index iterates slowly)
         if meta.index.name != "file" and "file" not in columns:
             raise ValueError(
                 f"{name} must have 'file' as its index or as a column; got columns {columns}."
