@@ -70,6 +70,30 @@ def test_file_names_as_pandas_default_strings():
         )
 
 
+def test_files_known_sorted_only_from_sorted_runs():
+    # partitions in file order are coded by their runs: their names are unique and sorted,
+    # and the gate does not check them again; other partitions are factorised and checked
+    pytest.importorskip("pyarrow")
+    sorted_files = to_coded(layout_parts("sorted files"), "truth")
+    assert sorted_files.increasing
+    assert sorted_files.files.is_unique and sorted_files.files.is_monotonic_increasing
+    unsorted = frame(0).set_index("file")  # (rows not in file order)
+    assert not to_coded(unsorted, "truth").increasing
+    assert not to_coded(layout_parts("objects"), "truth").increasing
+
+
+@pytest.mark.parametrize("increasing", [False, True])
+def test_file_union_of_equal_levels_known_sorted(increasing):
+    from audeval._core.file_levels import file_union
+
+    level = pd.Index(["a", "b", "c"], name="file")
+    files, positions = file_union([level, level.copy()], increasing=increasing)
+    pd.testing.assert_index_equal(files, level)
+    np.testing.assert_array_equal(positions[1], [0, 1, 2])
+    files, positions = file_union([pd.Index(["b", "a"]), pd.Index(["b", "a"])])  # (not sorted: merged)
+    assert list(files) == ["a", "b"] and list(positions[0]) == [1, 0]
+
+
 def test_coded_times_are_not_views_of_the_partition():
     part = frame(0).set_index("file")
     before = part.copy()

@@ -49,17 +49,19 @@ def strictly_increasing(index: pd.Index) -> bool:
     return index.is_unique and index.is_monotonic_increasing
 
 
-def file_union(levels: list[pd.Index]) -> tuple[pd.Index, list[np.ndarray] | None]:
+def file_union(levels: list[pd.Index], increasing: bool = False) -> tuple[pd.Index, list[np.ndarray] | None]:
     """Sorted union of file levels (sorted where possible), named ``file``,
     and the position of every level entry in it (``None``: not computed).
 
-    Equal levels are taken as they are; arrow strings are merged by pyarrow
+    Equal levels are taken as they are where they are unique and sorted
+    (``increasing``: the first is known to be, as are its entries used by rows);
+    arrow strings are merged by pyarrow
     (no conversion to Python objects; one dictionary encoding gives the union
     and the positions); anything else by pandas.
     """
     first = levels[0]
     if all(len(level) == len(first) and level.equals(first) for level in levels[1:]):
-        if strictly_increasing(first):
+        if increasing or strictly_increasing(first):
             return pd.Index(first, name="file"), [np.arange(len(first), dtype=np.int64)] * len(levels)
     if all(_is_arrow(level) for level in levels) and len({level.dtype for level in levels}) == 1:
         import pyarrow as pa

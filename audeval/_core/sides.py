@@ -35,6 +35,7 @@ class Coded:
         end: int64 ns of every row's end (``NAT``: open, until the end of the file)
         labels: the label of every row (a pandas array)
         build: builds the same input as a Series (for messages, and families that need one)
+        increasing: the file names are known to be unique and sorted (not checked again)
     """
 
     files: pd.Index
@@ -43,6 +44,7 @@ class Coded:
     end: np.ndarray
     labels: object
     build: Callable[[], pd.Series]
+    increasing: bool = False
 
     def __len__(self) -> int:
         return len(self.file_codes)
@@ -65,6 +67,7 @@ class Raw:
     end: np.ndarray
     values: pd.Series  # the labels
     used: np.ndarray | None = None  # per file level: used by a row (set by the gate)
+    increasing: bool = False  # the file level is known to be unique and sorted
 
     @property
     def series(self) -> pd.Series:
@@ -131,10 +134,11 @@ def take_apart(obj: object, name: str, allow_filewise: bool) -> Raw:
     if isinstance(obj, Coded):
         file_index, file_codes, start, end = obj.files, obj.file_codes, obj.start, obj.end
         values = pd.Series(obj.labels, copy=False)
+        increasing = obj.increasing
     else:
         file_index, file_codes, start, end = _series_levels(obj, name, allow_filewise)
-        values = obj
-    raw = Raw(name, obj, file_index, file_codes, start, end, values)
+        values, increasing = obj, False
+    raw = Raw(name, obj, file_index, file_codes, start, end, values, increasing=increasing)
     bad = file_codes < 0
     if bad.any():
         raise ValueError(f"{name} has missing file names: {show_rows(raw.series, bad)}")

@@ -450,7 +450,8 @@ def check_inputs(
     # (a file with no rows is evaluated: true negatives only), sorted where possible
     files, positions = _file_union(
         [_used_levels(raw_truth), _used_levels(raw_prediction)]
-        + (_duration_files(files_duration) if duration_files else [])
+        + (_duration_files(files_duration) if duration_files else []),
+        increasing=raw_truth.increasing,
     )
 
     # Labels

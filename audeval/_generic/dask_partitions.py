@@ -39,7 +39,14 @@ def _times(values, name: str, what: str) -> np.ndarray:
 
 
 def _file_level(values) -> tuple[np.ndarray, pd.Index]:
-    """Codes (-1: missing) and the distinct file names, in the order first seen.
+    """Codes (-1: missing) and the distinct file names, in the order first seen."""
+    codes, names, _ = _coded_files(values)
+    return codes, names
+
+
+def _coded_files(values) -> tuple[np.ndarray, pd.Index, bool]:
+    """:func:`_file_level`, and whether the names are known to be unique and sorted
+    (found as the runs of sorted rows: the validation gate need not check them again).
 
     dask's pyarrow strings become pandas' default strings (as in pandas input)
     without a round trip through Python objects: arrow factorises them.
@@ -52,14 +59,14 @@ def _file_level(values) -> tuple[np.ndarray, pd.Index]:
         runs = _sorted_runs(array)
         if runs is not None:
             codes, names = runs
-            return codes, _names_index(names)  # (only the names converted)
+            return codes, _names_index(names), True  # (only the names converted)
         array = array.astype("str")
     elif pd.api.types.is_string_dtype(array.dtype):  # (objects: pandas infers their type)
         array = pd.Index(np.asarray(array, dtype=object)).array
     codes, uniques = pd.factorize(array, use_na_sentinel=True)
     if isinstance(uniques.dtype, pd.CategoricalDtype):  # the names, as a level of pandas input
         uniques = uniques.categories.take(uniques.codes)
-    return np.asarray(codes, dtype=np.int64), pd.Index(uniques, name="file")
+    return np.asarray(codes, dtype=np.int64), pd.Index(uniques, name="file"), False
 
 
 _DEFAULT_STRINGS = pd.Index(["a"]).dtype  # pandas' strings (pandas 3: ``str``, arrow-backed; 2: objects)
@@ -107,8 +114,9 @@ def _sorted_runs(array) -> tuple[np.ndarray, Any] | None:
     n_runs = len(names)
     if n_runs > 1 and pc.any(pc.less_equal(names.slice(1), names.slice(0, n_runs - 1))).as_py():
         return None
-    lengths = np.diff(runs.run_ends.to_numpy(), prepend=0)
-    return np.repeat(np.arange(n_runs, dtype=np.int64), lengths), names
+    codes = np.zeros(n, dtype=np.int64)  # (a 1 where a run starts, summed: the run of every row)
+    codes[runs.run_ends.to_numpy()[:-1]] = 1
+    return np.cumsum(codes, out=codes), names
 
 
 def _time_level(values: np.ndarray) -> tuple[np.ndarray, pd.TimedeltaIndex]:
@@ -198,9 +206,9 @@ def to_coded(part: pd.DataFrame | pd.Series | list, name: str, column: object | 
     if isinstance(segments, pd.Series):
         return segments
     columns, value = segments
-    codes, files = _file_level(columns["file"])
+    codes, files, increasing = _coded_files(columns["file"])
     start, end = (_ns(columns.times(name, what), fresh=len(columns.parts) > 1) for what in ("start", "end"))
-    return Coded(files, codes, start, end, columns[value], lambda: to_series(part, name, column))
+    return Coded(files, codes, start, end, columns[value], lambda: to_series(part, name, column), increasing)
 
 
 def _ns(values: np.ndarray, fresh: bool) -> np.ndarray:
@@ -248,7 +256,9 @@ class _Columns:
             return first
         if isinstance(first, pd.Categorical):
             # (the same categories: the codes one after the other, no union of the categories)
-            return pd.Categorical.from_codes(np.concatenate([a.codes for a in arrays]), dtype=first.dtype)
+            # (codes of one dtype's categoricals are valid codes of it: not checked again)
+            codes = np.concatenate([a.codes for a in arrays])
+            return pd.Categorical.from_codes(codes, dtype=first.dtype, validate=False)
         return type(first)._concat_same_type(arrays)
 
     def times(self, name: str, what: str) -> np.ndarray:
