@@ -268,13 +268,15 @@ def _found_labels(obj: object, family: Family) -> list:
     if isinstance(obj, pd.DataFrame):
         return list(obj.columns)
     if isinstance(obj, Coded):
-        obj = pd.Series(obj.labels, copy=False)
-    if not isinstance(obj, pd.Series):
+        values = obj.labels
+    elif isinstance(obj, pd.Series):
+        values = obj.array
+    else:
         return []
-    if isinstance(obj.dtype, pd.CategoricalDtype):
-        codes = np.unique(np.asarray(obj.cat.codes))
-        return list(obj.cat.categories.take(codes[codes >= 0]))
-    return [v for v in pd.unique(obj.array) if not pd.isna(v)]
+    if isinstance(values.dtype, pd.CategoricalDtype):  # (the categories used, in their order: counted, not sorted)
+        used = np.bincount(np.asarray(values.codes, dtype=np.intp) + 1, minlength=len(values.categories) + 1)[1:] > 0
+        return [label for label, found in zip(values.categories.tolist(), used) if found]  # (no Index selection)
+    return [v for v in pd.unique(values) if not pd.isna(v)]
 
 
 class _FileOption:
