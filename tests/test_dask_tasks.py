@@ -122,3 +122,13 @@ def test_counts_travel_in_small_types():
     assert _narrow(np.array([0, 2**40])).dtype == np.int64
     assert _narrow(np.array([-1, 3])).dtype == np.int64
     assert _narrow(np.array([0, 70_000])).dtype == np.uint32
+
+
+@pytest.mark.parametrize("name", ["sync", "Synchronous", "single-threaded", "threads", "processes", None])
+def test_scheduler_named_in_the_config_as_dask_finds_it(name):
+    from audeval._generic.dask import _scheduler
+
+    frame, _ = _four_events()
+    ddf = dd.from_pandas(frame.set_index("file"), npartitions=2)
+    with dask.config.set(scheduler=name):
+        assert _scheduler(dask, [ddf, ddf]) is dask.base.get_scheduler(collections=[ddf, ddf])

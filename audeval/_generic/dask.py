@@ -242,7 +242,7 @@ def _run(dask, batches: Batches, truth, prediction, column, by_divisions: bool =
         prediction_graph, prediction_keys = _graph(prediction)
         graph.update(prediction_graph)
     pairs = list(zip(truth_keys, prediction_keys))
-    get = dask.base.get_scheduler(collections=[truth, prediction])
+    get = _scheduler(dask, [truth, prediction])
     evaluate = functools.partial(_partition_statistics, batches, column=column)
     if get is dask.local.get_sync and pairs:
         held = _held(graph, pairs)
@@ -263,6 +263,16 @@ def _run(dask, batches: Batches, truth, prediction, column, by_divisions: bool =
         graph[key] = (evaluate, t, p)
         keys.append(key)
     return [(*result, k) for k, result in enumerate(get(graph, keys))]
+
+
+def _scheduler(dask, collections: list) -> Callable:
+    """dask's scheduler for the collections (``dask.base.get_scheduler``); one named in dask's config
+    (``scheduler="sync"``, ...) is taken as dask takes it, without its look for a distributed client
+    that a named local scheduler does not use."""
+    name = dask.config.get("scheduler", None)
+    if isinstance(name, str) and name.lower() in dask.base.named_schedulers:
+        return dask.base.named_schedulers[name.lower()]
+    return dask.base.get_scheduler(collections=collections)
 
 
 def _packed(evaluate: Callable, truth, prediction) -> tuple:

@@ -274,8 +274,9 @@ def _found_labels(obj: object, family: Family) -> list:
     else:
         return []
     if isinstance(values.dtype, pd.CategoricalDtype):  # (the categories used, in their order: counted, not sorted)
-        used = np.bincount(np.asarray(values.codes, dtype=np.intp) + 1, minlength=len(values.categories) + 1)[1:] > 0
-        return [label for label, found in zip(values.categories.tolist(), used) if found]  # (no Index selection)
+        used = np.zeros(len(values.categories) + 1, dtype=bool)
+        used[values.codes] = True  # (code -1, a missing label: the last entry)
+        return [label for label, found in zip(values.categories.tolist(), used[:-1]) if found]  # (no Index selection)
     return [v for v in pd.unique(values) if not pd.isna(v)]
 
 
