@@ -132,3 +132,19 @@ def test_scheduler_named_in_the_config_as_dask_finds_it(name):
     ddf = dd.from_pandas(frame.set_index("file"), npartitions=2)
     with dask.config.set(scheduler=name):
         assert _scheduler(dask, [ddf, ddf]) is dask.base.get_scheduler(collections=[ddf, ddf])
+
+
+def test_labels_found_in_a_batch():
+    # the labels a batch holds: categories used by a row, in category order (unused ones and missing
+    # labels left out); other labels in the order first seen
+    from audeval._core.sides import Coded
+    from audeval._generic.registry import _found_labels
+
+    family = family_of(audeval.event_statistics)
+    labels = pd.Categorical(["b", None, "d", "b"], categories=["d", "c", "b", "a"])
+    series = pd.Series(labels)
+    assert _found_labels(series, family) == ["d", "b"]
+    coded = Coded(pd.Index(["f"]), None, None, None, labels, lambda: series)
+    assert _found_labels(coded, family) == ["d", "b"]
+    assert _found_labels(pd.Series(["y", None, "x", "y"]), family) == ["y", "x"]
+    assert _found_labels(pd.Series(pd.Categorical([None, None], categories=["a"])), family) == []

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Mapping, Sequence
-import copy
 import inspect
 import warnings
 
@@ -267,14 +266,11 @@ def _found_labels(obj: object, family: Family) -> list:
         return [label for value in obj.values() for label in _found_labels(value, family)]
     if isinstance(obj, pd.DataFrame):
         return list(obj.columns)
-    if isinstance(obj, Coded):
-        values = obj.labels
-    elif isinstance(obj, pd.Series):
-        values = obj.array
-    else:
+    if not isinstance(obj, (Coded, pd.Series)):
         return []
-    if isinstance(values.dtype, pd.CategoricalDtype):  # (the categories used, in their order: counted, not sorted)
-        used = np.zeros(len(values.categories) + 1, dtype=bool)
+    values = pd.array(obj.labels, copy=False) if isinstance(obj, Coded) else obj.array
+    if isinstance(values, pd.Categorical):  # (the categories used, in their order: marked, not sorted)
+        used = np.zeros(len(values.categories) + 1, dtype=np.bool_)
         used[values.codes] = True  # (code -1, a missing label: the last entry)
         return [label for label, found in zip(values.categories.tolist(), used[:-1]) if found]  # (no Index selection)
     return [v for v in pd.unique(values) if not pd.isna(v)]
@@ -397,7 +393,8 @@ class Batches:
 
     def copy(self) -> Batches:
         """An independent copy (the labels found so far are its own)."""
-        out = copy.copy(self)
+        out = object.__new__(type(self))  # (not copy.copy: it would go through __getstate__ and look the family up)
+        vars(out).update(vars(self))
         out.found = dict(self.found)
         out.pending = {category: list(parts) for category, parts in self.pending.items()}
         return out
