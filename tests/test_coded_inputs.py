@@ -214,3 +214,22 @@ def test_property_partitions_coded_as_arrays_equal_their_series(truth, predictio
         (audeval.segment_statistics, {"time_resolution": 0.5, "files_duration": durations}),
     ):
         pd.testing.assert_frame_equal(statistics(*coded, **options), statistics(*series, **options))
+
+
+@pytest.mark.parametrize(
+    "index",
+    [
+        pd.Index(["start", "end", "label"]),
+        pd.Index(["a", None], dtype="string[pyarrow]"),
+        pd.Index(["a", "b"], dtype="string[python]"),
+        pd.Index(["a", 1], dtype=object),
+        pd.RangeIndex(3),
+    ],
+    ids=["default strings", "arrow with a missing name", "python strings", "objects", "range"],
+)
+def test_column_names_listed_as_pandas_lists_them(index):
+    from audeval._generic.dask_partitions import entries
+
+    listed = entries(index)
+    assert listed == index.tolist()
+    assert [type(name) for name in listed] == [type(name) for name in index.tolist()]

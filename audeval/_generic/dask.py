@@ -20,7 +20,7 @@ import pandas as pd
 
 from audeval._core.sides import Coded
 from audeval._generic.dask_groups import gather, gather_all, split_error
-from audeval._generic.dask_partitions import to_coded, to_frame, to_series
+from audeval._generic.dask_partitions import entries, to_coded, to_frame, to_series
 from audeval._generic.registry import Batches, family_of, split_options
 from audeval._generic.rows import Rows, concatenate_rows, rows_of, rows_of_counts, table_of_rows
 from audeval._generic.sum import sum_statistics
@@ -119,7 +119,7 @@ def _check_collection(obj: object, name: str, dd) -> None:
         )
     meta = obj._meta  # (the empty pandas object: no expression built to read names)
     if isinstance(obj, dd.DataFrame):
-        columns = meta.columns.tolist()  # (one pass: an arrow-backed Index iterates slowly)
+        columns = entries(meta.columns)
         if meta.index.name != "file" and "file" not in columns:
             raise ValueError(
                 f"{name} must have 'file' as its index or as a column; got columns {columns}."

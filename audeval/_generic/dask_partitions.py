@@ -28,7 +28,7 @@ LEVELS = ("file", "start", "end")
 def _times(values, name: str, what: str) -> np.ndarray:
     """A partition's time column as ``timedelta64`` values (its unit kept; seconds: ns)."""
     dtype = values.dtype
-    if pd.api.types.is_timedelta64_dtype(dtype):
+    if isinstance(dtype, np.dtype) and dtype.kind == "m" or pd.api.types.is_timedelta64_dtype(dtype):
         return np.asarray(values.to_numpy())
     if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
         # the one seconds -> ns rule (round to the nearest; pandas truncates)
@@ -137,6 +137,14 @@ def _time_level(values: np.ndarray) -> tuple[np.ndarray, pd.TimedeltaIndex]:
     return codes, pd.TimedeltaIndex(ticks.view(values.dtype))
 
 
+def entries(index: pd.Index) -> list:
+    """The entries of a small Index (column names) as a list; arrow-backed strings
+    through pyarrow (pandas converts them through numpy, and iterates them slowly)."""
+    if isinstance(index.dtype, pd.StringDtype) and index.dtype.storage == "pyarrow" and not index.hasnans:
+        return index.array.__arrow_array__().to_pylist()
+    return index.tolist()
+
+
 def _value_column(columns: Sequence[object], name: str, column: object | None) -> object:
     rest = [c for c in columns if c not in LEVELS]
     if column is not None:
@@ -232,7 +240,7 @@ class _Columns:
         if any(n in LEVELS for n in index.names if n is not None):
             for k, level in enumerate(index.names):
                 self.levels[level if level is not None else "index"] = k
-        columns = parts[0].columns.tolist()  # (one pass: an arrow-backed Index iterates slowly)
+        columns = entries(parts[0].columns)
         self.columns = set(columns)
         self.names = list(dict.fromkeys([*self.levels, *columns]))
 
