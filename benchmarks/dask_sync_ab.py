@@ -10,7 +10,7 @@ Each process imports one checkout's ``audeval`` (this one, and with ``--before D
 e.g. made by ``git worktree add /tmp/before <commit>``), checks that both calls give the same table,
 and times ``sync`` (:func:`audeval.dask_statistics` on dask's synchronous scheduler)
 and ``direct`` (:func:`audeval.event_statistics` on the pandas Series) alternately, ``--samples`` times each
-(CPU time, ``time.process_time``). The checkouts' processes alternate, ``--processes`` each,
+(CPU time, ``time.process_time``), the order of the calls rotated from round to round. The checkouts' processes alternate, ``--processes`` each,
 so that a load that changes meets both alike.
 Printed per process: the medians and their ratio (the target: sync <= 1.3x direct),
 and the direct call on new Series (the same rows on index objects pandas has not seen, as a training
@@ -55,12 +55,13 @@ def new_series(series):  # the same rows on index objects pandas has not seen (a
 
 pd.testing.assert_frame_equal(sync(), direct())
 times = {"sync": [], "direct": [], "direct, new Series": []}
-for _ in range(samples):
+for k in range(samples):
     new = new_series(truth), new_series(prediction)
-    calls = (
+    calls = [
         ("sync", sync), ("direct", direct),
         ("direct, new Series", lambda: audeval.event_statistics(*new, **dask_scaling.OPTIONS)),
-    )
+    ]
+    calls = calls[k % 3:] + calls[:k % 3]  # (each call first in a third of the rounds: none always follows the new Series' making)
     for name, call in calls:
         start = time.process_time()
         call()

@@ -45,7 +45,7 @@ def strictly_increasing(index: pd.Index) -> bool:
 
         array = _arrow(index)
         if array.null_count == 0:
-            return bool(pc.all(pc.less(array.slice(0, len(array) - 1), array.slice(1))).as_py())
+            return pc.less(array.slice(0, len(array) - 1), array.slice(1)).false_count == 0
     return index.is_unique and index.is_monotonic_increasing
 
 

@@ -112,8 +112,8 @@ def _sorted_runs(array) -> tuple[np.ndarray, Any] | None:
     runs = pc.run_end_encode(values)
     names = runs.values
     n_runs = len(names)
-    if n_runs > 1 and pc.any(pc.less_equal(names.slice(1), names.slice(0, n_runs - 1))).as_py():
-        return None
+    if n_runs > 1 and pc.less_equal(names.slice(1), names.slice(0, n_runs - 1)).true_count:
+        return None  # (a name not greater than the one before it: not sorted, or a file in two runs)
     codes = np.zeros(n, dtype=np.int64)  # (a 1 where a run starts, summed: the run of every row)
     codes[runs.run_ends.to_numpy()[:-1]] = 1
     return np.cumsum(codes, out=codes), names
