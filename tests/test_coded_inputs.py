@@ -82,6 +82,27 @@ def test_files_known_sorted_only_from_sorted_runs():
     assert not to_coded(layout_parts("objects"), "truth").increasing
 
 
+@pytest.mark.parametrize("same_files", [True, False])
+def test_prediction_shares_the_truth_file_index(same_files):
+    # both sides of a pair in file order with the same files: one file Index for both
+    # (the gate finds them equal at once); other files: the prediction's own, and the same gate arrays
+    pytest.importorskip("pyarrow")
+    truth_parts = layout_parts("sorted files")
+    prediction_parts = [part.assign(label=part["label"].iloc[::-1].array) for part in truth_parts]
+    if not same_files:
+        prediction_parts[0] = prediction_parts[0].drop(index=prediction_parts[0].index[0])  # (its first file)
+    truth = to_coded(truth_parts, "truth")
+    shared = to_coded(prediction_parts, "prediction", like=truth)
+    alone = to_coded(prediction_parts, "prediction")
+    assert (shared.files is truth.files) == same_files
+    assert shared.increasing and alone.increasing
+    a, b = check_inputs(truth, shared), check_inputs(truth, alone)
+    assert list(a.files) == list(b.files)
+    for x, y in ((a.truth, b.truth), (a.prediction, b.prediction)):
+        for field in ("file", "start", "end", "label", "position"):
+            np.testing.assert_array_equal(getattr(x, field), getattr(y, field))
+
+
 @pytest.mark.parametrize("increasing", [False, True])
 def test_file_union_of_equal_levels_known_sorted(increasing):
     from audeval._core.file_levels import file_union

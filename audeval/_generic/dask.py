@@ -65,9 +65,13 @@ def _partition_statistics(
     The partitions reach the family's statistics as the arrays the validation gate reads
     (:class:`audeval._core.sides.Coded`, where the family declares ``coded_input``), else as Series."""
     family = batches.family
-    side = to_coded if family.coded_input else to_series
-    truth = side(truth, "truth", column)
-    prediction = to_frame(prediction, "prediction") if family.scores_input else side(prediction, "prediction", column)
+    truth = (to_coded if family.coded_input else to_series)(truth, "truth", column)
+    if family.scores_input:
+        prediction = to_frame(prediction, "prediction")
+    elif family.coded_input:  # (it shares the truth's file Index where both hold the same files)
+        prediction = to_coded(prediction, "prediction", column, like=truth)
+    else:
+        prediction = to_series(prediction, "prediction", column)
     files = () if pieces is None else ((_file_codes(truth), _file_codes(prediction), pieces),)
     batches = batches.copy()  # (a worker may run several partitions)
     rows = None if table else _counted(batches, truth, prediction)

@@ -44,9 +44,11 @@ def _file_level(values) -> tuple[np.ndarray, pd.Index]:
     return codes, names
 
 
-def _coded_files(values) -> tuple[np.ndarray, pd.Index, bool]:
+def _coded_files(values, like: Coded | None = None) -> tuple[np.ndarray, pd.Index, bool]:
     """:func:`_file_level`, and whether the names are known to be unique and sorted
     (found as the runs of sorted rows: the validation gate need not check them again).
+    ``like``: the other side of the pair; where the runs' names are its sorted names
+    (both sides hold the same files, the usual pair), its Index is shared.
 
     dask's pyarrow strings become pandas' default strings (as in pandas input)
     without a round trip through Python objects: arrow factorises them.
@@ -56,10 +58,13 @@ def _coded_files(values) -> tuple[np.ndarray, pd.Index, bool]:
     else:
         array = values.array if hasattr(values, "array") else pd.array(values)
     if isinstance(array.dtype, pd.StringDtype):
-        runs = _sorted_runs(array)
+        runs = _runs(array)
         if runs is not None:
             codes, names = runs
-            return codes, _names_index(names), True  # (only the names converted)
+            if like is not None and like.increasing and _same_names(names, like.files):
+                return codes, like.files, True
+            if _strictly_increasing(names):  # (so every file is one run)
+                return codes, _names_index(names), True  # (only the names converted)
         array = array.astype("str")
     elif pd.api.types.is_string_dtype(array.dtype):  # (objects: pandas infers their type)
         array = pd.Index(np.asarray(array, dtype=object)).array
@@ -90,13 +95,10 @@ def _arrow_strings(names) -> ExtensionArray:
     return pd.array(names, dtype=_DEFAULT_STRINGS)
 
 
-def _sorted_runs(array) -> tuple[np.ndarray, Any] | None:
-    """Codes and file names (a pyarrow array) of sorted arrow strings (a partition indexed by file) from their runs;
-    ``None`` where they are not sorted or not arrow strings.
-
-    One run-end encoding of the rows; sorted means the names of the runs strictly increase
-    (so every file is one run), which is checked on the runs only.
-    """
+def _runs(array) -> tuple[np.ndarray, Any] | None:
+    """The run of every row and the names of the runs (a pyarrow array) of arrow strings
+    (one run-end encoding); ``None`` where they are not arrow strings without missing names.
+    The runs are the files only where their names strictly increase (sorted rows, :func:`_strictly_increasing`)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -110,13 +112,26 @@ def _sorted_runs(array) -> tuple[np.ndarray, Any] | None:
     if n < 2 or values.null_count or not pa.types.is_string(values.type) and not pa.types.is_large_string(values.type):
         return None
     runs = pc.run_end_encode(values)
-    names = runs.values
-    n_runs = len(names)
-    if n_runs > 1 and pc.less_equal(names.slice(1), names.slice(0, n_runs - 1)).true_count:
-        return None  # (a name not greater than the one before it: not sorted, or a file in two runs)
     codes = np.zeros(n, dtype=np.int64)  # (a 1 where a run starts, summed: the run of every row)
     codes[runs.run_ends.to_numpy()[:-1]] = 1
-    return np.cumsum(codes, out=codes), names
+    return np.cumsum(codes, out=codes), runs.values
+
+
+def _strictly_increasing(names) -> bool:
+    """Whether every name of a pyarrow array is greater than the one before it."""
+    import pyarrow.compute as pc
+
+    n = len(names)
+    return n < 2 or not pc.less_equal(names.slice(1), names.slice(0, n - 1)).true_count
+
+
+def _same_names(names, files: pd.Index) -> bool:
+    """Whether a pyarrow array holds the names of an Index of arrow strings, in its order."""
+    if len(names) != len(files) or not hasattr(files.array, "__arrow_array__"):
+        return False
+    other = files.array.__arrow_array__()
+    other = other.combine_chunks() if hasattr(other, "combine_chunks") else other
+    return other.type == names.type and other.equals(names)
 
 
 def _time_level(values: np.ndarray) -> tuple[np.ndarray, pd.TimedeltaIndex]:
@@ -206,15 +221,19 @@ def to_series(part: pd.DataFrame | pd.Series | list, name: str, column: object |
     return pd.Series(columns[value], index=_segmented_index(columns, name), name=value)
 
 
-def to_coded(part: pd.DataFrame | pd.Series | list, name: str, column: object | None = None) -> Coded | pd.Series:
+def to_coded(
+    part: pd.DataFrame | pd.Series | list, name: str, column: object | None = None, like: object = None
+) -> Coded | pd.Series:
     """A partition (or consecutive partitions of one layout, a list) as the arrays the validation gate reads
     (:class:`audeval._core.sides.Coded`: no pandas index is built; its Series, :func:`to_series`,
-    only when asked); a filewise partition as a Series."""
+    only when asked); a filewise partition as a Series.
+    ``like``: the other side of the pair, coded; where both hold the same files
+    they share one file Index (the gate then finds them equal at once)."""
     segments = _segments(part, name, column)
     if isinstance(segments, pd.Series):
         return segments
     columns, value = segments
-    codes, files, increasing = _coded_files(columns["file"])
+    codes, files, increasing = _coded_files(columns["file"], like if isinstance(like, Coded) else None)
     start, end = (_ns(columns.times(name, what), fresh=len(columns.parts) > 1) for what in ("start", "end"))
     return Coded(files, codes, start, end, columns[value], lambda: to_series(part, name, column), increasing)
 
