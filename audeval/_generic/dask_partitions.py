@@ -155,8 +155,10 @@ def _time_level(values: np.ndarray) -> tuple[np.ndarray, pd.TimedeltaIndex]:
 def entries(index: pd.Index) -> list:
     """The entries of a small Index (column names) as a list; arrow-backed strings
     through pyarrow (pandas converts them through numpy, and iterates them slowly)."""
-    if isinstance(index.dtype, pd.StringDtype) and index.dtype.storage == "pyarrow" and not index.hasnans:
-        return index.array.__arrow_array__().to_pylist()
+    if isinstance(index.dtype, pd.StringDtype) and index.dtype.storage == "pyarrow":
+        array = index.array.__arrow_array__()
+        if not array.null_count:  # (a missing name: pandas' own NA, as pandas lists it)
+            return array.to_pylist()
     return index.tolist()
 
 
