@@ -308,7 +308,7 @@ def _column(part: pd.DataFrame, name: object):
     """A column's values as a pandas array, without the Series pandas builds for every column taken
     (``part[name].array``; that Series cost as much as coding the column's times)."""
     loc = part.columns.get_loc(name)
-    take = getattr(part, "_get_column_array", None)  # (pandas' own accessor of a column's values, pandas >= 1.3)
+    take = getattr(part, "_get_column_array", None)  # (pandas' own accessor of a column's values; not public)
     if take is None or not isinstance(loc, (int, np.integer)):
         return part[name].array
     values = take(loc)
