@@ -104,14 +104,19 @@ def test_prediction_shares_the_truth_file_index(same_files):
 
 
 @pytest.mark.parametrize("increasing", [False, True])
-def test_file_union_of_equal_levels_known_sorted(increasing):
-    from audeval._core.file_levels import file_union
+def test_file_union_of_equal_levels_known_sorted(increasing, monkeypatch):
+    # equal levels known to be sorted are taken as they are, their order not checked again
+    from audeval._core import file_levels
 
+    checked = []
+    original = file_levels.strictly_increasing
+    monkeypatch.setattr(file_levels, "strictly_increasing", lambda index: checked.append(1) or original(index))
     level = pd.Index(["a", "b", "c"], name="file")
-    files, positions = file_union([level, level.copy()], increasing=increasing)
+    files, positions = file_levels.file_union([level, level.copy()], increasing=increasing)
     pd.testing.assert_index_equal(files, level)
     np.testing.assert_array_equal(positions[1], [0, 1, 2])
-    files, positions = file_union([pd.Index(["b", "a"]), pd.Index(["b", "a"])])  # (not sorted: merged)
+    assert checked == ([] if increasing else [1])
+    files, positions = file_levels.file_union([pd.Index(["b", "a"]), pd.Index(["b", "a"])])  # (not sorted: merged)
     assert list(files) == ["a", "b"] and list(positions[0]) == [1, 0]
 
 

@@ -24,7 +24,7 @@ def _is_arrow(index: pd.Index) -> bool:
     return hasattr(index.array, "__arrow_array__") and index.dtype.kind in "OUT"
 
 
-def _arrow(index: pd.Index):
+def arrow_array(index: pd.Index):
     """The pyarrow array behind an arrow-backed index (one chunk)."""
     import pyarrow as pa
 
@@ -41,12 +41,18 @@ def strictly_increasing(index: pd.Index) -> bool:
     if len(index) < 2:
         return True
     if _is_arrow(index):
-        import pyarrow.compute as pc
-
-        array = _arrow(index)
+        array = arrow_array(index)
         if array.null_count == 0:
-            return pc.less(array.slice(0, len(array) - 1), array.slice(1)).false_count == 0
+            return arrow_increasing(array)
     return index.is_unique and index.is_monotonic_increasing
+
+
+def arrow_increasing(array) -> bool:
+    """Whether every entry of a pyarrow array without missing entries is less than the next."""
+    import pyarrow.compute as pc
+
+    n = len(array)
+    return n < 2 or pc.less(array.slice(0, n - 1), array.slice(1)).false_count == 0
 
 
 def file_union(levels: list[pd.Index], increasing: bool = False) -> tuple[pd.Index, list[np.ndarray] | None]:
@@ -67,7 +73,7 @@ def file_union(levels: list[pd.Index], increasing: bool = False) -> tuple[pd.Ind
         import pyarrow as pa
         import pyarrow.compute as pc
 
-        arrays = [_arrow(level) for level in levels]
+        arrays = [arrow_array(level) for level in levels]
         encoded = pa.concat_arrays(arrays).dictionary_encode() if len({a.type for a in arrays}) == 1 else None
         if encoded is not None and encoded.null_count == 0:
             order = np.asarray(pc.sort_indices(encoded.dictionary), dtype=np.int64)
@@ -95,7 +101,7 @@ def positions(values: pd.Index, target: pd.Index, *, unique: bool = False) -> np
     if _is_arrow(values) and _is_arrow(target) and values.dtype == target.dtype:
         import pyarrow.compute as pc
 
-        value_array, target_array = _arrow(values), _arrow(target)
+        value_array, target_array = arrow_array(values), arrow_array(target)
         if value_array.type == target_array.type and (
             unique or pc.count_distinct(value_array, mode="all").as_py() == len(value_array)
         ):
@@ -169,4 +175,4 @@ def warn_files_without_rows(files: pd.Index, where: str) -> None:
     )
 
 
-__all__ = ["file_union", "positions", "report_files", "warn_files_without_rows"]
+__all__ = ["arrow_array", "arrow_increasing", "file_union", "positions", "report_files", "warn_files_without_rows"]

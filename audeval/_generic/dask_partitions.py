@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 from pandas.api.extensions import ExtensionArray
 
+from audeval._core.file_levels import arrow_array, arrow_increasing
 from audeval._core.sides import Coded
 from audeval._core.validation import NAT, seconds_to_ns_or_nat
 
@@ -63,7 +64,7 @@ def _coded_files(values, like: Coded | None = None) -> tuple[np.ndarray, pd.Inde
             codes, names = runs
             if like is not None and like.increasing and _same_names(names, like.files):
                 return codes, like.files, True
-            if _strictly_increasing(names):  # (so every file is one run)
+            if arrow_increasing(names):  # (so every file is one run)
                 return codes, _names_index(names), True  # (only the names converted)
         array = array.astype("str")
     elif pd.api.types.is_string_dtype(array.dtype):  # (objects: pandas infers their type)
@@ -98,7 +99,7 @@ def _arrow_strings(names) -> ExtensionArray:
 def _runs(array) -> tuple[np.ndarray, Any] | None:
     """The run of every row and the names of the runs (a pyarrow array) of arrow strings
     (one run-end encoding); ``None`` where they are not arrow strings without missing names.
-    The runs are the files only where their names strictly increase (sorted rows, :func:`_strictly_increasing`)."""
+    The runs are the files only where their names strictly increase (sorted rows, ``arrow_increasing``)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -117,20 +118,11 @@ def _runs(array) -> tuple[np.ndarray, Any] | None:
     return np.cumsum(codes, out=codes), runs.values
 
 
-def _strictly_increasing(names) -> bool:
-    """Whether every name of a pyarrow array is greater than the one before it."""
-    import pyarrow.compute as pc
-
-    n = len(names)
-    return n < 2 or not pc.less_equal(names.slice(1), names.slice(0, n - 1)).true_count
-
-
 def _same_names(names, files: pd.Index) -> bool:
     """Whether a pyarrow array holds the names of an Index of arrow strings, in its order."""
     if len(names) != len(files) or not hasattr(files.array, "__arrow_array__"):
         return False
-    other = files.array.__arrow_array__()
-    other = other.combine_chunks() if hasattr(other, "combine_chunks") else other
+    other = arrow_array(files)
     return other.type == names.type and other.equals(names)
 
 
