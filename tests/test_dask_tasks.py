@@ -90,6 +90,26 @@ def test_persisted_partitions_skip_the_synchronous_scheduler(monkeypatch):
         assert runs == ([] if persisted else [1])
 
 
+def test_persisted_partitions_are_read_off_the_expression(monkeypatch):
+    """A persisted collection's partitions are its data in partition order, read without its
+    graph (no lowering of the expression); any other collection has none to read."""
+    import audeval._generic.dask as dask_module
+
+    frame, series = _four_events()
+    collection = dd.from_pandas(frame.set_index("file"), npartitions=2)
+    persisted = collection.persist(scheduler="sync")
+    parts = dask_module._persisted(persisted)
+    assert [type(part) for part in parts] == [pd.DataFrame, pd.DataFrame]
+    for part, computed in zip(parts, persisted.to_delayed()):
+        pd.testing.assert_frame_equal(part, computed.compute(scheduler="sync"))
+    assert dask_module._persisted(collection) is None  # (its partitions are tasks)
+    assert dask_module._persisted(persisted.map_partitions(lambda part: part)) is None
+    monkeypatch.setattr(dask_module, "_graph", lambda obj: pytest.fail("the graph was built"))
+    with dask.config.set(scheduler="sync"):
+        stats = audeval.dask_statistics(audeval.event_statistics, persisted, persisted, onset_tolerance=0.5)
+    pd.testing.assert_frame_equal(stats, audeval.event_statistics(series, series, onset_tolerance=0.5))
+
+
 def test_counts_travel_in_small_types():
     import numpy as np
 
