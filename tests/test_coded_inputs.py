@@ -77,6 +77,13 @@ def test_files_known_sorted_only_from_sorted_runs():
     sorted_files = to_coded(layout_parts("sorted files"), "truth")
     assert sorted_files.increasing
     assert sorted_files.files.is_unique and sorted_files.files.is_monotonic_increasing
+    # (and each used by a row: the gate takes the level whole, without counting its rows)
+    assert (np.bincount(sorted_files.file_codes, minlength=len(sorted_files.files)) > 0).all()
+    series = sorted_files.series
+    a, b = check_inputs(sorted_files, sorted_files), check_inputs(series, series)
+    assert list(a.files) == list(b.files)
+    for field in ("file", "start", "end", "label", "position"):
+        np.testing.assert_array_equal(getattr(a.truth, field), getattr(b.truth, field))
     unsorted = frame(0).set_index("file")  # (rows not in file order)
     assert not to_coded(unsorted, "truth").increasing
     assert not to_coded(layout_parts("objects"), "truth").increasing

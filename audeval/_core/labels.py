@@ -13,6 +13,7 @@ from collections.abc import Callable, Hashable, Iterable
 
 import numpy as np
 import pandas as pd
+from pandas.api.extensions import ExtensionArray
 
 from audeval._core.warnings import UndefinedMetricWarning, warn
 
@@ -27,16 +28,17 @@ def show_rows(series: pd.Series, mask: np.ndarray) -> str:
     return f"{n} row(s), first:\n{shown}{more}"
 
 
-def factorize(series: pd.Series, name: str, shown: Callable[[], pd.Series] | None = None) -> tuple[np.ndarray, list]:
-    """``pd.factorize`` of a Series' labels (int64 codes, -1 where missing, and the uniques).
+def factorize(series: pd.Series | ExtensionArray, name: str, shown: Callable[[], pd.Series] | None = None) -> tuple[np.ndarray, list]:
+    """``pd.factorize`` of a Series' labels, or of a pandas array (int64 codes, -1 where missing, and the uniques).
 
     An unhashable label (a list, a dict) raises ``TypeError`` naming ``name``
     and showing the rows (of ``shown()`` if given), where pandas says only ``unhashable type: 'list'``.
     """
+    values = series.array if isinstance(series, pd.Series) else series
     try:
-        codes, uniques = pd.factorize(series.array)
+        codes, uniques = pd.factorize(values)
     except TypeError:
-        array = np.asarray(series.array, dtype=object)
+        array = np.asarray(values, dtype=object)
         bad = np.fromiter((not isinstance(v, Hashable) for v in array), dtype=bool, count=len(array))
         if not bad.any():
             raise
@@ -55,10 +57,11 @@ def label_codes(raw) -> tuple[np.ndarray, list, bool]:
     of the factorization (no separate ``isna`` pass over an object array),
     an unhashable one (a list) cannot be factorized; both raise naming the side.
     """
-    values = raw.values
+    values = raw.values  # (a Series, or a Coded input's pandas array)
     if isinstance(values.dtype, pd.CategoricalDtype):
-        codes = np.asarray(values.array.codes, dtype=np.int64)
-        uniques, categorical = values.array.categories.tolist(), True
+        array = values.array if isinstance(values, pd.Series) else values
+        codes = np.asarray(array.codes, dtype=np.int64)
+        uniques, categorical = array.categories.tolist(), True
     else:
         codes, uniques = factorize(values, raw.name, lambda: raw.series)
         categorical = False

@@ -17,6 +17,7 @@ import functools
 
 import numpy as np
 import pandas as pd
+from pandas.api.extensions import ExtensionArray
 
 from audeval._core.labels import show_rows
 
@@ -35,7 +36,8 @@ class Coded:
         end: int64 ns of every row's end (``NAT``: open, until the end of the file)
         labels: the label of every row (a pandas array)
         build: builds the same input as a Series (for messages, and families that need one)
-        increasing: the file names are known to be unique and sorted (not checked again)
+        increasing: the file names are known to be unique and sorted, and each used by a row
+            (the runs of sorted rows: not checked again)
     """
 
     files: pd.Index
@@ -65,9 +67,9 @@ class Raw:
     file_codes: np.ndarray
     start: np.ndarray
     end: np.ndarray
-    values: pd.Series  # the labels
+    values: pd.Series | ExtensionArray  # the labels (a Coded input's: its pandas array)
     used: np.ndarray | None = None  # per file level: used by a row (set by the gate)
-    increasing: bool = False  # the file level is known to be unique and sorted
+    increasing: bool = False  # the file level is known to be unique and sorted, each entry used by a row
 
     @property
     def series(self) -> pd.Series:
@@ -133,7 +135,7 @@ def take_apart(obj: object, name: str, allow_filewise: bool) -> Raw:
     """An input's arrays (a Series' index levels, or a :class:`Coded` input's arrays), checked."""
     if isinstance(obj, Coded):
         file_index, file_codes, start, end = obj.files, obj.file_codes, obj.start, obj.end
-        values = pd.Series(obj.labels, copy=False)
+        values = obj.labels  # (a pandas array: no Series around it)
         increasing = obj.increasing
     else:
         file_index, file_codes, start, end = _series_levels(obj, name, allow_filewise)

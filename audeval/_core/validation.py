@@ -195,6 +195,10 @@ class Inputs:
 
 
 def _used_levels(raw: _Raw) -> pd.Index:
+    """The file level's entries that rows use (marked in ``raw.used``)."""
+    if raw.increasing:  # (the runs of the rows: every entry is used)
+        raw.used = np.ones(len(raw.file_levels), dtype=bool)
+        return raw.file_levels
     raw.used = used = np.bincount(raw.file_codes, minlength=len(raw.file_levels)) > 0
     return raw.file_levels if used.all() else raw.file_levels[used]
 
