@@ -308,7 +308,7 @@ def _persisted(obj) -> list | None:
     (a tenth of the dask call's own cost on the synchronous scheduler at 10k events).
     """
     expr = getattr(obj, "expr", None)
-    if type(expr).__name__ != "FromGraph":
+    if expr is None or type(expr).__name__ != "FromGraph":
         return None
     try:
         layer, keys = expr.operand("layer"), expr.operand("keys")
