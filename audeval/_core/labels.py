@@ -28,7 +28,9 @@ def show_rows(series: pd.Series, mask: np.ndarray) -> str:
     return f"{n} row(s), first:\n{shown}{more}"
 
 
-def factorize(series: pd.Series | ExtensionArray, name: str, shown: Callable[[], pd.Series] | None = None) -> tuple[np.ndarray, list]:
+def factorize(
+    series: pd.Series | ExtensionArray, name: str, shown: Callable[[], pd.Series] | None = None
+) -> tuple[np.ndarray, list]:
     """``pd.factorize`` of a Series' labels, or of a pandas array (int64 codes, -1 where missing, and the uniques).
 
     An unhashable label (a list, a dict) raises ``TypeError`` naming ``name``
