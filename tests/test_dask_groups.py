@@ -225,3 +225,34 @@ def test_score_family_in_one_group(calls, object_files_last):
         assert calls == [len(part.compute(scheduler="sync")) for part in t.to_delayed()]
     else:
         assert calls == [len(truth)]
+
+
+def test_partition_of_each_file_by_hand():
+    from audeval._generic.dask_groups import _partitions
+
+    t_level, p_level = pd.Index(["a", "b", "c"]), pd.Index(["b", "d"])
+    t_codes = np.array([0, 0, 1, 2])  # truth rows: a a | b c (two pairs of two rows)
+    # prediction rows: all in the second pair: b in the second partition only
+    where = _partitions(((t_level, t_codes), (p_level, np.array([0, 1, 1])), ([2, 2], [0, 3])), 5)
+    assert where.to_dict() == {"a": 5, "b": 6, "c": 6, "d": 6}
+    # b's prediction row in the first pair, its truth row in the second: split
+    with pytest.raises(ValueError, match=r"1 file\(s\) are split across partitions: 'b' in partitions \[5, 6\]"):
+        _partitions(((t_level, t_codes), (p_level, np.array([0, 1, 1])), ([2, 2], [1, 2])), 5)
+
+
+def test_partition_of_each_file_holds_no_file_by_partition_matrix():
+    # 20,000 one-row pairs of 20,000 files: a file x partition matrix would take 400 MB
+    import tracemalloc
+
+    from audeval._generic.dask_groups import _partitions
+
+    n = 20_000
+    level = pd.Index([f"f{k:05d}" for k in range(n)])
+    codes = np.arange(n, dtype=np.int64)
+    empty = (pd.Index([], dtype=object), np.zeros(0, dtype=np.int64))
+    tracemalloc.start()
+    where = _partitions(((level, codes), empty, ([1] * n, [0] * n)), 0)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert where.tolist() == list(range(n)) and where.index.equals(level)
+    assert peak < 20e6

@@ -124,16 +124,13 @@ def _partitions(files: tuple, first: int) -> pd.Series:
         np.repeat(np.arange(len(p_rows)), p_rows),
     ])
     keep = codes >= 0
-    n_pieces = len(t_rows)
-    rows = np.bincount(codes[keep] * n_pieces + piece[keep], minlength=len(level) * n_pieces)
-    held = rows.reshape(len(level), n_pieces) > 0  # file x partition of the group: has rows
-    n_held = held.sum(axis=1)
-    split = np.flatnonzero(n_held > 1)
-    if len(split):
-        in_file, where = np.nonzero(held[split])
-        raise split_error(pd.Series(first + where, index=level.take(split[in_file])))
-    used = np.flatnonzero(n_held)
-    return pd.Series(first + held[used].argmax(axis=1), index=level.take(used))
+    n_pieces = np.int64(max(len(t_rows), 1))
+    # the (file, partition) pairs that hold rows, sorted by file (no file x partition matrix)
+    file, where = np.divmod(np.unique(codes[keep] * n_pieces + piece[keep]), n_pieces)
+    split = np.bincount(file, minlength=len(level))[file] > 1
+    if split.any():
+        raise split_error(pd.Series(first + where[split], index=level.take(file[split])))
+    return pd.Series(first + where, index=level.take(file))  # (each file once, in level order)
 
 
 def split_error(where: pd.Series) -> ValueError:
