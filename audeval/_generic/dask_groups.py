@@ -125,8 +125,12 @@ def _partitions(files: tuple, first: int) -> pd.Series:
     ])
     keep = codes >= 0
     n_pieces = np.int64(max(len(t_rows), 1))
-    # the (file, partition) pairs that hold rows, sorted by file (no file x partition matrix)
-    file, where = np.divmod(np.unique(codes[keep] * n_pieces + piece[keep]), n_pieces)
+    # the (file, partition) pairs that hold rows, sorted by file: counted where the file x partition
+    # cells are few beside the rows (a tenth of a sort's cost), else sorted (no matrix of them all)
+    keys = codes[keep] * n_pieces + piece[keep]
+    cells = len(level) * int(n_pieces)
+    pairs = np.flatnonzero(np.bincount(keys, minlength=cells)) if cells <= 4 * len(keys) + 1024 else np.unique(keys)
+    file, where = np.divmod(pairs, n_pieces)
     split = np.bincount(file, minlength=len(level))[file] > 1
     if split.any():
         raise split_error(pd.Series(first + where[split], index=level.take(file[split])))
